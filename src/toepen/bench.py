@@ -1,0 +1,139 @@
+"""Engine benchmarks, each reported as a ratio to a bare reference loop run alongside.
+
+The reference loop only shuffles, deals and plays random legal cards for 4 tricks at 4
+players: no knocks, no phases, no events, no validation. It is the floor for any Python
+engine, so the ratios compare across machines where raw figures do not.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .engine import EventKind, Game
+from .rules import Rules
+
+_HAND_RESULT = EventKind.HAND_RESULT
+
+
+def reference_hands(count: int, rng: random.Random) -> None:
+    """The bare loop: ``count`` random 4-player hands of 4 tricks, following suit."""
+    choice = rng.choice
+    shuffle = rng.shuffle
+    for _ in range(count):
+        deck = list(range(32))
+        shuffle(deck)
+        hands = [deck[0:4], deck[4:8], deck[8:12], deck[12:16]]
+        leader = 0
+        for _trick in range(4):
+            hand = hands[leader]
+            card = choice(hand)
+            hand.remove(card)
+            led = card >> 3
+            best, best_seat = card, leader
+            for i in (1, 2, 3):
+                seat = (leader + i) & 3
+                hand = hands[seat]
+                follow = [c for c in hand if c >> 3 == led]
+                if follow:
+                    card = choice(follow)
+                    if card < best:
+                        best, best_seat = card, seat
+                else:
+                    card = choice(hand)
+                hand.remove(card)
+            leader = best_seat
+
+
+def engine_hands(count: int, rng: random.Random, rules: Rules, players: int) -> None:
+    """``count`` complete random hands through the public engine API (sessions restart)."""
+    choice = rng.choice
+    done = 0
+    while done < count:
+        game = Game(rules, players, seed=rng.getrandbits(32))
+        while game.turn >= 0 and done < count:
+            for event in game.apply(game.turn, choice(game.legal_actions())):
+                if event.kind is _HAND_RESULT:
+                    done += 1
+
+
+def engine_actions(count: int, rng: random.Random, rules: Rules, players: int) -> None:
+    """``count`` legal-actions-plus-apply steps of random play."""
+    choice = rng.choice
+    done = 0
+    while done < count:
+        game = Game(rules, players, seed=rng.getrandbits(32))
+        while game.turn >= 0 and done < count:
+            game.apply(game.turn, choice(game.legal_actions()))
+            done += 1
+
+
+@dataclass
+class BenchResult:
+    name: str
+    unit: str
+    per_second: float
+    ratio: float
+    """per_second relative to the reference loop's hands per second."""
+
+
+def run_benchmarks(
+    seconds: float = 0.5,
+    rounds: int = 5,
+    presets: tuple[str, ...] = ("rulebook", "classic"),
+    sizes: tuple[int, ...] = (3, 4, 6),
+    progress: Callable[[int], None] | None = None,
+) -> tuple[float, list[BenchResult]]:
+    """Run every benchmark ``rounds`` times, interleaved with the reference, keeping the best.
+
+    Returns the reference's hands per second and a result per benchmark. Interleaving
+    and best-of-rounds keep a busy machine from skewing one figure against another.
+    """
+    rng = random.Random(12345)
+    jobs: list[tuple[str, str, Callable[[int], None]]] = []
+    for preset in presets:
+        rules = Rules.preset(preset)
+        for n in sizes:
+            jobs.append((
+                f"{preset} {n} players: complete random hands",
+                "hands",
+                lambda k, r=rules, n=n: engine_hands(k, rng, r, n),
+            ))
+    rules = Rules.preset("rulebook")
+    jobs.append((
+        "rulebook 4 players: legal actions + apply",
+        "actions",
+        lambda k: engine_actions(k, rng, rules, 4),
+    ))
+
+    def calibrate(fn: Callable[[int], None]) -> int:
+        k = 16
+        while True:
+            t = time.perf_counter()
+            fn(k)
+            if time.perf_counter() - t > seconds / 4:
+                return max(1, int(k * seconds / (4 * (time.perf_counter() - t))) * 4)
+            k *= 4
+
+    ref_fn: Callable[[int], None] = lambda k: reference_hands(k, rng)  # noqa: E731
+    sizes_of = {name: calibrate(fn) for name, _, fn in jobs}
+    ref_k = calibrate(ref_fn)
+    best: dict[str, float] = {}
+    ref_best = 0.0
+    for _ in range(rounds):
+        for name, _, fn in jobs:
+            t = time.perf_counter()
+            ref_fn(ref_k)
+            ref_best = max(ref_best, ref_k / (time.perf_counter() - t))
+            k = sizes_of[name]
+            t = time.perf_counter()
+            fn(k)
+            best[name] = max(best.get(name, 0.0), k / (time.perf_counter() - t))
+            if progress is not None:
+                progress(1)
+    results = [
+        BenchResult(name, unit, best[name], best[name] / ref_best) for name, unit, _ in jobs
+    ]
+    return ref_best, results

@@ -1,0 +1,25 @@
+"""The ``toepen`` command: thin wrappers that parse, call the library and print.
+
+Each area registers its commands from its own module (``register(app)``).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import engine_cmds
+
+app = typer.Typer(
+    name="toepen",
+    help="Toepen, the Dutch pub card game of tricks and bluff.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+engine_cmds.register(app)
+
+
+def main() -> None:
+    """Entry point of the ``toepen`` console script."""
+    app()

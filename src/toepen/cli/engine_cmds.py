@@ -1,0 +1,181 @@
+"""Engine commands: ``simulate``, ``replay``, ``bench``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..cards import card_str
+from ..record import RecordError, load, replay, summary
+from ..rules import Rules, RulesError
+
+console = Console()
+err = Console(stderr=True)
+
+
+def parse_options(options: list[str] | None) -> dict[str, object]:
+    """``name=value`` pairs; values as JSON where they parse (``3``, ``true``, ``null``)."""
+    out: dict[str, object] = {}
+    for item in options or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise typer.BadParameter(f"option {item!r}: expected name=value")
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value
+    return out
+
+
+def make_rules(preset: str, options: list[str] | None, lives: int | None = None) -> Rules:
+    """Rules from the command line, or a clean error naming the option."""
+    opts = parse_options(options)
+    if lives is not None:
+        opts["lives"] = lives
+    try:
+        return Rules.preset(preset, **opts)
+    except RulesError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+    )
+
+
+def simulate_cmd(
+    games: Annotated[int, typer.Option("--games", "-g", help="Sessions to play.", min=1)] = 100,
+    preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset.")] = "rulebook",
+    players: Annotated[int, typer.Option("--players", "-n", help="Table size (2 to 8).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first session.")] = 0,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Rule option name=value (repeatable)."),
+    ] = None,
+    record_dir: Annotated[
+        Path | None, typer.Option("--record-dir", help="Write each session as a record here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play complete sessions between random legal players and summarise what happened."""
+    from ..simulate import simulate
+
+    rules = make_rules(preset, option)
+    try:
+        rules.check_table(players)
+    except RulesError as e:
+        raise typer.BadParameter(str(e)) from None
+    with progress_bar() as bar:
+        task = bar.add_task(f"{preset}, {players} players", total=games)
+        stats = simulate(
+            rules, players, games, seed, record_dir, lambda k: bar.advance(task, k)
+        )
+    if as_json:
+        print(json.dumps({"preset": preset, "players": players, **dict(stats.rows())}))
+        return
+    table = Table(title=f"toepen simulate: {games} sessions, {preset}, {players} players")
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    for name, value in stats.rows():
+        table.add_row(name, value)
+    console.print(table)
+    if record_dir is not None:
+        console.print(f"records written to {record_dir}")
+
+
+def replay_cmd(
+    record: Annotated[Path, typer.Argument(help="A toepen-record/1 JSON file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the position as JSON.")] = False,
+) -> None:
+    """Replay a game record and print the resulting position (exit 2 if it is refused)."""
+    try:
+        game = replay(load(record))
+    except RecordError as e:
+        print(str(e), file=sys.stderr)
+        raise typer.Exit(2) from None
+    info = summary(game)
+    if as_json:
+        print(json.dumps(info))
+        return
+    table = Table(title=f"{record.name}: hand {info['hand']}, stake {info['stake']}")
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("lives", justify="right")
+    table.add_column("cards")
+    table.add_column("")
+    for seat, name in enumerate(game.players):
+        mark = []
+        if seat == game.dealer:
+            mark.append("dealer")
+        if seat in game.eliminated:
+            mark.append("eliminated")
+        elif not game.active >> seat & 1 and game.in_session >> seat & 1:
+            mark.append("folded")
+        if seat in game.to_act:
+            mark.append("to act")
+        if game.winner == seat:
+            mark.append("winner")
+        cards = " ".join(card_str(c) for c in range(32) if game.hands[seat] >> c & 1)
+        table.add_row(str(seat), name, str(info["lives"][seat]), cards, ", ".join(mark))
+    console.print(table)
+    if game.trick:
+        console.print("trick: " + " ".join(f"{s}:{card_str(c)}" for s, c in game.trick))
+    if info["to_act"]:
+        console.print(f"seat {info['to_act'][0]} to act: " + ", ".join(info["legal"]))
+    elif "stopped" in info:
+        console.print(f"stopped: {info['stopped']}")
+    elif game.winner is not None:
+        console.print(f"session won by seat {game.winner} ({game.players[game.winner]})")
+
+
+def bench_cmd(
+    seconds: Annotated[
+        float, typer.Option("--seconds", help="Time per measurement.", min=0.05)
+    ] = 0.5,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Interleaved rounds; the best counts.", min=1)
+    ] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Measure the engine against a bare reference loop run alongside it."""
+    from ..bench import run_benchmarks
+
+    with progress_bar() as bar:
+        task = bar.add_task("benchmarks", total=rounds * 7)
+        ref, results = run_benchmarks(seconds, rounds, progress=lambda k: bar.advance(task, k))
+    if as_json:
+        print(json.dumps({
+            "reference_hands_per_second": ref,
+            "results": [
+                {"name": r.name, "unit": r.unit, "per_second": r.per_second, "ratio": r.ratio}
+                for r in results
+            ],
+        }))
+        return
+    table = Table(title="toepen bench (best of interleaved rounds, one core)")
+    table.add_column("benchmark")
+    table.add_column("per second", justify="right")
+    table.add_column("ratio to reference", justify="right")
+    table.add_row("reference: bare shuffle, deal, 4 tricks (4 players)", f"{ref:,.0f} hands", "1.000")
+    for r in results:
+        table.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate_cmd)
+    app.command("replay")(replay_cmd)
+    app.command("bench")(bench_cmd)

@@ -1,0 +1,75 @@
+"""Events: what an applied action caused, for a UI to narrate.
+
+An event is a small immutable tuple. ``private`` events carry cards that only
+``seat`` may see (a dealt hand, cards drawn by an exchange); :func:`redact` strips
+them for everyone else, keeping how many cards there were.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from ..cards import cards_str
+
+
+class EventKind(StrEnum):
+    """Every kind of event, with the meaning of ``seat`` and ``value``."""
+
+    DEAL = "deal"  # seat: dealer, value: hand number
+    REDEAL = "redeal"  # seat: dealer, value: hand number
+    HAND = "hand"  # private; seat: who received cards, cards: the hand
+    TELL = "tell"  # seat whistles (value 3) or stands (value 4); detail: "tens"/"jacks"
+    CLAIM = "claim"  # seat claims armoede
+    EXCHANGE = "exchange"  # seat exchanges; value: cards drawn
+    DRAW = "draw"  # private; seat: exchanger, cards: the new hand
+    CHALLENGE = "challenge"  # seat challenges; value: the claimer/exchanger
+    PASS = "pass"  # seat passes; detail: "claim", "exchange" or "challenge"
+    REVEAL = "reveal"  # seat's cards are shown; detail: "armoede" or "exchange"
+    CLAIM_RESULT = "claim_result"  # seat: claimer; detail: genuine/false/unchallenged
+    EXCHANGE_RESULT = "exchange_result"  # seat: exchanger; detail: caught/clean/unchallenged
+    PELT = "pelt"  # seat is on pelt and opens at stake value
+    KNOCK = "knock"  # seat knocks; value: the new stake
+    STAY = "stay"  # seat stays; value: the stake accepted
+    FOLD = "fold"  # seat folds; value: lives paid
+    PLAY = "play"  # seat plays cards[0]
+    TRICK = "trick"  # seat wins trick number value
+    LIVES = "lives"  # seat loses value lives; detail: fold/stake/armoede/exchange
+    ELIMINATED = "eliminated"  # seat leaves the session
+    HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake
+    RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared)
+    DRINKS = "drinks"  # seat owes a round of drinks; value: their tally
+    TOEPKONING = "toepkoning"  # seat won three in a row
+    SUDDEN_DEATH = "sudden_death"  # value: mask of the tied seats, each back with 1 life
+    SESSION_RESULT = "session_result"  # seat: the winner
+
+
+class Event(NamedTuple):
+    """One thing that happened."""
+
+    kind: EventKind
+    seat: int = -1
+    value: int = 0
+    cards: tuple[int, ...] = ()
+    detail: str = ""
+    private: bool = False
+
+    def __str__(self) -> str:
+        text = f"{self.kind} seat={self.seat}"
+        if self.value:
+            text += f" value={self.value}"
+        if self.cards:
+            text += f" cards={cards_str(sum(1 << c for c in self.cards))}"
+        if self.detail:
+            text += f" ({self.detail})"
+        return text
+
+
+def redact(events: list[Event] | tuple[Event, ...], seat: int | None) -> list[Event]:
+    """The events as ``seat`` may see them (``None``: a spectator)."""
+    out: list[Event] = []
+    for e in events:
+        if e.private and e.seat != seat and e.cards:
+            e = e._replace(cards=(), value=len(e.cards))
+        out.append(e)
+    return out

@@ -1,0 +1,194 @@
+"""Game records: ``toepen-record/1`` (``../shared/spec/record.md``), our PGN.
+
+>>> from toepen.engine import Game
+>>> g = Game.new("rulebook", ["Ann", "Bas", "Cor", "Dirk"], seed=11)
+>>> for move in ["1 pass", "2 pass", "3 pass", "0 pass"]:
+...     _ = g.apply(*parse_move(move))
+>>> rec = to_record(g)
+>>> rec["format"], rec["actions"][-1], len(rec["decks"])
+('toepen-record/1', '0 pass', 1)
+>>> replay(rec).phase is g.phase
+True
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .cards import card_str
+from .engine.actions import ActionError, Action, format_move, parse_move
+from .engine.state import DeckError, Game, IllegalAction, Phase, check_deck
+from .rules import Rules, RulesError
+
+FORMAT = "toepen-record/1"
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks the rules; the message names where."""
+
+
+def to_record(game: Game, *, meta: dict[str, Any] | None = None, use_seed: bool = False) -> dict[str, Any]:
+    """The record of a game so far.
+
+    With ``use_seed`` (a seeded game only) the record stores the seed instead of the
+    decks, so that it can be continued past the last deal; it then replays only on
+    this engine.
+    """
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": game.rules.to_json(),
+        "players": list(game.players),
+        "dealer": game.first_dealer,
+    }
+    if use_seed:
+        if game.seed is None:
+            raise ValueError("use_seed: this game was not dealt from a seed")
+        rec["seed"] = game.seed
+    else:
+        rec["decks"] = [[card_str(c) for c in deck] for deck in game.decks]
+    rec["actions"] = [format_move(s, a) for s, a in game.actions]
+    if meta:
+        rec["meta"] = meta
+    return rec
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """A record as compact, readable JSON text (one deck per line)."""
+    parts = ["{"]
+    items = list(record.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key == "decks":
+            decks = ",\n    ".join(json.dumps(d) for d in value)
+            parts.append(f'  "decks": [\n    {decks}\n  ]{comma}')
+        else:
+            parts.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    parts.append("}")
+    return "\n".join(parts) + "\n"
+
+
+def save(record: dict[str, Any], path: str | Path) -> None:
+    """Write a record to a file (atomically: a crash never leaves half a record)."""
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(dumps(record), encoding="utf-8")
+    tmp.replace(path)
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a record file as JSON (RecordError if it is not JSON)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"file: cannot read {path}: {e.strerror}") from None
+    return loads(text)
+
+
+def loads(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"file: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    if not isinstance(data, dict):
+        raise RecordError("file: a record is a JSON object")
+    return data
+
+
+def start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, Action]]]:
+    """Validate a record's fields; return the game before any action and the parsed actions."""
+    if not isinstance(record, dict):
+        raise RecordError("file: a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format: must be {FORMAT!r}, not {record.get('format')!r}")
+    try:
+        rules = Rules.from_json(record.get("rules", "rulebook"))
+    except RulesError as e:
+        raise RecordError(f"rules: {e}") from None
+    players = record.get("players")
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) for p in players)
+        or not 2 <= len(players) <= 8
+    ):
+        raise RecordError("players: must be a list of 2 to 8 names")
+    try:
+        rules.check_table(len(players))
+    except RulesError as e:
+        raise RecordError(f"players: {e}") from None
+    dealer = record.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(players):
+        raise RecordError(f"dealer: must be a seat from 0 to {len(players) - 1}, not {dealer!r}")
+    has_decks, has_seed = "decks" in record, "seed" in record
+    if has_decks == has_seed:
+        raise RecordError("decks: a record has either decks or a seed")
+    seed = None
+    decks: list[list[int]] | None = None
+    if has_seed:
+        seed = record["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"seed: must be an integer, not {seed!r}")
+    else:
+        raw = record["decks"]
+        if not isinstance(raw, list):
+            raise RecordError("decks: must be a list of decks")
+        try:
+            decks = [check_deck(d, f"decks[{i}]") for i, d in enumerate(raw)]
+        except DeckError as e:
+            raise RecordError(str(e)) from None
+    meta = record.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise RecordError("meta: must be an object")
+    raw_actions = record.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise RecordError("actions: must be a list")
+    actions: list[tuple[int, Action]] = []
+    for i, text in enumerate(raw_actions, start=1):
+        try:
+            actions.append(parse_move(text))
+        except ActionError as e:
+            raise RecordError(f"action {i}: {e}") from None
+    game = Game(rules, tuple(players), seed=seed, decks=decks, dealer=dealer)
+    return game, actions
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> Game:
+    """The game a record describes, after its actions (or the first ``upto`` of them).
+
+    Raises RecordError naming the field or the action (1-based) that is wrong. A record
+    may end anywhere; it may not go on once its game is over or awaits a deck.
+    """
+    game, actions = start(record)
+    for i, (seat, act) in enumerate(actions[:upto] if upto is not None else actions, start=1):
+        if game.phase is Phase.DEAL:
+            raise RecordError(f"action {i}: a new deal needs a deck that is not in the record")
+        try:
+            game.apply(seat, act)
+        except IllegalAction as e:
+            raise RecordError(f"action {i}: {e}") from None
+    return game
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The position as ``toepen replay --json`` reports it."""
+    seat = game.turn
+    out: dict[str, Any] = {
+        "lives": game.lives_by_seat(),
+        "eliminated": list(game.eliminated),
+        "winner": game.winner,
+        "hand": game.hand_no,
+        "stake": game.stake,
+        "to_act": list(game.to_act),
+        "legal": [str(a) for a in game.legal(seat)] if seat >= 0 else [],
+        "phase": game.phase.name.lower(),
+        "actions": len(game.actions),
+    }
+    if game.phase is Phase.DEAL:
+        out["stopped"] = "a new deal needs a deck that is not in the record"
+    if game.rules.session == "rubber":
+        out["rubber"] = game.rubber_no
+        out["drinks"] = list(game.drinks)
+    if game.rules.beer_tally:
+        out["beers"] = list(game.beers)
+    return out

@@ -1,0 +1,235 @@
+"""Rules: frozen, validated options and the named presets of ``rules.md``.
+
+A preset is a name for a set of options; options combine with any preset.
+
+>>> r = Rules.preset("classic", lives=15)
+>>> r.last_trick, r.lives, r.session
+('wins', 15, 'rubber')
+>>> Rules.preset("rulebook", lives=0)
+Traceback (most recent call last):
+...
+toepen.rules.RulesError: option lives: must be an integer >= 1, not 0
+>>> Rules.preset("teams").check_table(5)
+Traceback (most recent call last):
+...
+toepen.rules.RulesError: option teams: needs 4 or 6 players, not 5
+>>> Rules.preset("gezinstoepen").check_table(6)
+Traceback (most recent call last):
+...
+toepen.rules.RulesError: option table_sizes: gezinstoepen is played by 3 or 4 players, not 6
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+
+class RulesError(ValueError):
+    """An option or a combination of options that cannot work."""
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "last_trick": ("loses", "wins"),
+    "dealer": ("rotate", "last_trick_winner"),
+    "knock_limit": ("lives_at_least_stake", "lives_cover_new_stake", "none"),
+    "tells": ("off", "tens", "tens_and_jacks"),
+    "session": ("elimination", "rubber"),
+}
+_BOOLS = ("first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally")
+
+ALL_TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of ``rules.md``, plus three that the contract leaves to the table.
+
+    ``rubbers`` (rubber sessions: how many rubbers a session runs, ``None`` for
+    open-ended), ``beer_tally`` (kroegtoepen: every life lost is a round of beer) and
+    ``table_sizes`` (the player counts a preset is played by).
+    """
+
+    name: str = "rulebook"
+    """The preset these options started from."""
+    lives: int = 10
+    last_trick: str = "loses"
+    dealer: str = "rotate"
+    knock_limit: str = "lives_at_least_stake"
+    max_stake: int | None = None
+    first_player_may_knock_early: bool = True
+    armoede: bool = True
+    exchange: bool = False
+    tells: str = "off"
+    pelt: bool = False
+    session: str = "elimination"
+    teams: bool = False
+    rubbers: int | None = 3
+    beer_tally: bool = False
+    table_sizes: tuple[int, ...] = ALL_TABLE_SIZES
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- construction -------------------------------------------------------------
+
+    @staticmethod
+    def preset_names() -> tuple[str, ...]:
+        """Names of the presets, the default first."""
+        return tuple(PRESETS)
+
+    @staticmethod
+    def option_names() -> tuple[str, ...]:
+        """Names of the options a preset can be combined with."""
+        return tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
+
+    @classmethod
+    def preset(cls, name: str = "rulebook", **options: Any) -> Rules:
+        """The rules of a named preset, with options changed."""
+        if name not in PRESETS:
+            raise RulesError(
+                f"option preset: unknown preset {name!r} (one of {', '.join(PRESETS)})"
+            )
+        base = dict(PRESETS[name])
+        for key in options:
+            if key not in cls.option_names():
+                raise RulesError(f"option {key}: unknown option")
+        base.update(options)
+        if "table_sizes" in base and isinstance(base["table_sizes"], list):
+            base["table_sizes"] = tuple(base["table_sizes"])
+        return cls(name=name, **base)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Rules from a record's ``rules`` field: a preset name or ``{"preset": ..., ...}``."""
+        if isinstance(data, str):
+            return cls.preset(data)
+        if not isinstance(data, dict):
+            raise RulesError("option rules: must be a preset name or an object")
+        options = dict(data)
+        name = options.pop("preset", "rulebook")
+        if not isinstance(name, str):
+            raise RulesError("option preset: must be a preset name")
+        return cls.preset(name, **options)
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset name, plus the options that differ from it."""
+        base = Rules.preset(self.name)
+        diff: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name != "name" and value != getattr(base, f.name):
+                diff[f.name] = list(value) if isinstance(value, tuple) else value
+        if not diff:
+            return self.name
+        return {"preset": self.name, **diff}
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with options changed (validated)."""
+        for key in options:
+            if key not in Rules.option_names():
+                raise RulesError(f"option {key}: unknown option")
+        return dataclasses.replace(self, **options)
+
+    # -- validation ---------------------------------------------------------------
+
+    def _validate(self) -> None:
+        if self.name not in PRESETS:
+            raise RulesError(f"option preset: unknown preset {self.name!r}")
+        if not _is_int(self.lives) or self.lives < 1:
+            raise RulesError(f"option lives: must be an integer >= 1, not {self.lives!r}")
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise RulesError(
+                    f"option {name}: must be one of {', '.join(choices)}, not {value!r}"
+                )
+        for name in _BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"option {name}: must be true or false")
+        if self.max_stake is not None and (not _is_int(self.max_stake) or self.max_stake < 1):
+            raise RulesError(
+                f"option max_stake: must be null or an integer >= 1, not {self.max_stake!r}"
+            )
+        if self.rubbers is not None and (not _is_int(self.rubbers) or self.rubbers < 1):
+            raise RulesError(
+                f"option rubbers: must be null or an integer >= 1, not {self.rubbers!r}"
+            )
+        if self.armoede and self.exchange:
+            raise RulesError(
+                "option exchange: cannot be combined with armoede (exchange replaces it)"
+            )
+        if self.pelt and self.max_stake == 1:
+            raise RulesError("option pelt: opens the hand at stake 2, but max_stake is 1")
+        sizes = self.table_sizes
+        if (
+            not isinstance(sizes, tuple)
+            or not sizes
+            or any(not _is_int(n) or n not in ALL_TABLE_SIZES for n in sizes)
+        ):
+            raise RulesError("option table_sizes: must be a list of player counts from 2 to 8")
+        if self.teams and not any(n in (4, 6) for n in sizes):
+            raise RulesError("option teams: needs 4 or 6 players")
+
+    def check_table(self, players: int) -> None:
+        """Refuse a table size these rules cannot be played by."""
+        if self.teams and players not in (4, 6):
+            raise RulesError(f"option teams: needs 4 or 6 players, not {players}")
+        if players not in self.table_sizes:
+            sizes = self.table_sizes
+            if len(sizes) == 2:
+                allowed = f"{sizes[0]} or {sizes[1]}"
+            elif list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+                allowed = f"{sizes[0]} to {sizes[-1]}"
+            else:
+                allowed = ", ".join(map(str, sizes))
+            raise RulesError(
+                f"option table_sizes: {self.name} is played by {allowed} players, not {players}"
+            )
+
+    def allowed_table_sizes(self) -> tuple[int, ...]:
+        """Every player count these rules can be played by."""
+        return tuple(n for n in self.table_sizes if not self.teams or n in (4, 6))
+
+    def summary(self) -> str:
+        """A one-line human summary of the options."""
+        parts = [f"{self.name}", f"lives {self.lives}", f"last trick {self.last_trick}"]
+        parts.append(f"dealer {self.dealer}")
+        parts.append(f"knock limit {self.knock_limit}")
+        if self.max_stake is not None:
+            parts.append(f"max stake {self.max_stake}")
+        for flag in ("armoede", "exchange", "pelt", "teams", "beer_tally"):
+            if getattr(self, flag):
+                parts.append(flag)
+        if self.tells != "off":
+            parts.append(f"tells {self.tells}")
+        parts.append(f"session {self.session}")
+        if self.session == "rubber":
+            parts.append(f"rubbers {self.rubbers or 'open'}")
+        return ", ".join(parts)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_RULEBOOK: dict[str, Any] = {}
+PRESETS: dict[str, dict[str, Any]] = {
+    "rulebook": _RULEBOOK,
+    "classic": {
+        "last_trick": "wins",
+        "dealer": "last_trick_winner",
+        "knock_limit": "lives_cover_new_stake",
+        "armoede": False,
+        "exchange": True,
+        "pelt": True,
+        "tells": "tens",
+        "session": "rubber",
+    },
+    "gezinstoepen": {"lives": 5, "max_stake": 2, "table_sizes": (3, 4)},
+    "kroegtoepen": {"knock_limit": "none", "beer_tally": True},
+    "teams": {"teams": True, "table_sizes": (4, 6)},
+    "no-knock": {"max_stake": 1},
+}
+"""Presets as option overrides of the rulebook defaults."""

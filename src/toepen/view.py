@@ -1,0 +1,198 @@
+"""``observe(game, seat)``: the one door to hidden information.
+
+A :class:`View` holds everything public about a game plus the cards that ``seat``
+holds, and nothing else. A spectator (``seat=None``) sees no hidden card at all.
+Bots, the terminal UI, the server and the RL adapters all read games through it.
+
+>>> from toepen.engine import Game
+>>> g = Game.new("rulebook", 4, seed=3)
+>>> v = observe(g, 2)
+>>> len(v.hand), v.seat, v.phase
+(4, 2, 'claim')
+>>> observe(g, None).hand
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import card_str, cards_of
+from .engine.actions import Action, format_move
+from .engine.events import Event, redact
+from .engine.state import Game, Phase
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (or a spectator) may know about a game at one moment."""
+
+    seat: int | None
+    rules: Rules
+    players: tuple[str, ...]
+    phase: str
+    to_act: tuple[int, ...]
+    legal: tuple[Action, ...]
+    """The seat's legal actions (empty unless it is to act)."""
+    hand: tuple[int, ...]
+    """The seat's own cards (card ids); empty for a spectator."""
+    hand_sizes: tuple[int, ...]
+    lives: tuple[int, ...]
+    """Lives by seat (teams: the pair's pool)."""
+    in_session: tuple[bool, ...]
+    active: tuple[bool, ...]
+    eliminated: tuple[int, ...]
+    dealer: int
+    hand_no: int
+    stake: int
+    accepted: tuple[int, ...]
+    last_knocker: int
+    leader: int
+    trick: tuple[tuple[int, int], ...]
+    """(seat, card) of the trick in progress, in order of play."""
+    led_suit: int
+    trick_no: int
+    """Tricks completed in this hand (0..4)."""
+    trick_winners: tuple[int, ...]
+    played: tuple[tuple[int, int], ...]
+    """Every (seat, card) played this deal, in order (cards of folded players too)."""
+    voids: tuple[tuple[int, ...], ...]
+    """By seat: the suits it has shown it lacks this deal (did not follow the led suit)."""
+    tells: tuple[tuple[int, int, int], ...]
+    """(seat, count, rank) announced after the deal: whistle (3) or stand (4)."""
+    revealed: tuple[tuple[int, tuple[int, ...], str], ...]
+    """Hands shown by a challenge this hand: (seat, cards, 'armoede'|'exchange')."""
+    claimed: tuple[int, ...]
+    exchanged: tuple[int, ...]
+    stock_size: int
+    drinks: tuple[int, ...]
+    beers: tuple[int, ...]
+    rubber_no: int
+    rubbers_won: tuple[int, ...]
+    toepkoning: tuple[int, ...]
+    sudden_death: bool
+    winner: int | None
+    hand_actions: tuple[tuple[int, Action], ...]
+    """The public decisions of this hand so far, redeals included."""
+    action_count: int
+    """How many actions the whole game has had: the state number."""
+    teams: tuple[int, ...] = field(default=())
+    """Pair index by seat when playing in teams, else empty."""
+
+    def cards_played_by(self, seat: int) -> tuple[int, ...]:
+        return tuple(c for s, c in self.played if s == seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON data, cards and actions in notation."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_json(),
+            "players": list(self.players),
+            "phase": self.phase,
+            "to_act": list(self.to_act),
+            "legal": [str(a) for a in self.legal],
+            "hand": [card_str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "lives": list(self.lives),
+            "in_session": list(self.in_session),
+            "active": list(self.active),
+            "eliminated": list(self.eliminated),
+            "dealer": self.dealer,
+            "hand_no": self.hand_no,
+            "stake": self.stake,
+            "accepted": list(self.accepted),
+            "last_knocker": self.last_knocker,
+            "leader": self.leader,
+            "trick": [[s, card_str(c)] for s, c in self.trick],
+            "led_suit": "cdhs"[self.led_suit] if self.led_suit >= 0 else None,
+            "trick_no": self.trick_no,
+            "trick_winners": list(self.trick_winners),
+            "played": [[s, card_str(c)] for s, c in self.played],
+            "voids": [["cdhs"[x] for x in v] for v in self.voids],
+            "tells": [
+                {"seat": s, "count": k, "rank": "tens" if r == 0 else "jacks"}
+                for s, k, r in self.tells
+            ],
+            "revealed": [
+                {"seat": s, "cards": [card_str(c) for c in cards], "reason": why}
+                for s, cards, why in self.revealed
+            ],
+            "claimed": list(self.claimed),
+            "exchanged": list(self.exchanged),
+            "stock_size": self.stock_size,
+            "drinks": list(self.drinks),
+            "beers": list(self.beers),
+            "rubber_no": self.rubber_no,
+            "rubbers_won": list(self.rubbers_won),
+            "toepkoning": list(self.toepkoning),
+            "sudden_death": self.sudden_death,
+            "winner": self.winner,
+            "hand_actions": [format_move(s, a) for s, a in self.hand_actions],
+            "action_count": self.action_count,
+            "teams": list(self.teams),
+        }
+
+
+def observe(game: Game, seat: int | None) -> View:
+    """Everything public about ``game`` plus ``seat``'s own cards; ``None`` for a spectator."""
+    n = game.n
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"no seat {seat} at this table of {n}")
+    played = tuple((s, c) for s, c, _ in game.plays)
+    hand = cards_of(game.hands[seat]) if seat is not None else ()
+    return View(
+        seat=seat,
+        rules=game.rules,
+        players=game.players,
+        phase=game.phase.name.lower(),
+        to_act=game.to_act,
+        legal=game.legal(seat) if seat is not None else (),
+        hand=hand,
+        hand_sizes=tuple(h.bit_count() for h in game.hands),
+        lives=tuple(game.lives_by_seat()),
+        in_session=tuple(bool(game.in_session >> s & 1) for s in range(n)),
+        active=tuple(bool(game.active >> s & 1) for s in range(n)),
+        eliminated=tuple(game.eliminated),
+        dealer=game.dealer,
+        hand_no=game.hand_no,
+        stake=game.stake,
+        accepted=tuple(game.accepted),
+        last_knocker=game.last_knocker,
+        leader=game.leader,
+        trick=tuple(game.trick),
+        led_suit=game.led,
+        trick_no=game.trick_no,
+        trick_winners=tuple(game.trick_winners),
+        played=played,
+        voids=_voids(game, n),
+        tells=tuple(game.tells),
+        revealed=tuple((s, cards_of(m), why) for s, m, why in game.revealed),
+        claimed=tuple(s for s in range(n) if game.claimed >> s & 1),
+        exchanged=tuple(s for s in range(n) if game.exchanged >> s & 1),
+        stock_size=(32 - game.stock_pos) if game.phase is not Phase.DEAL else 0,
+        drinks=tuple(game.drinks),
+        beers=tuple(game.beers),
+        rubber_no=game.rubber_no,
+        rubbers_won=tuple(game.rubbers_won),
+        toepkoning=tuple(game.toepkoning),
+        sudden_death=game.sudden_death,
+        winner=game.winner,
+        hand_actions=tuple(game.actions[game.hand_start:]),
+        action_count=len(game.actions),
+        teams=game.team_of if game.rules.teams else (),
+    )
+
+
+def _voids(game: Game, n: int) -> tuple[tuple[int, ...], ...]:
+    voids: list[set[int]] = [set() for _ in range(n)]
+    for seat, card, led in game.plays:
+        if card >> 3 != led:
+            voids[seat].add(led)
+    return tuple(tuple(sorted(v)) for v in voids)
+
+
+def observe_events(events: list[Event], seat: int | None) -> list[Event]:
+    """Events as ``seat`` may see them (the same redaction as :func:`observe`)."""
+    return redact(events, seat)
