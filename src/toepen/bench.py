@@ -12,10 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .engine import EventKind, Game
+from .engine import Game
 from .rules import Rules
-
-_HAND_RESULT = EventKind.HAND_RESULT
 
 
 def reference_hands(count: int, rng: random.Random) -> None:
@@ -53,10 +51,15 @@ def engine_hands(count: int, rng: random.Random, rules: Rules, players: int) -> 
     done = 0
     while done < count:
         game = Game(rules, players, seed=rng.getrandbits(32))
-        while game.turn >= 0 and done < count:
-            for event in game.apply(game.turn, choice(game.legal_actions())):
-                if event.kind is _HAND_RESULT:
-                    done += 1
+        hand_no = game.hand_no
+        while done < count:
+            game.apply(game.turn, choice(game.legal_actions()))
+            if game.hand_no != hand_no:  # a hand ended and the next was dealt
+                hand_no = game.hand_no
+                done += 1
+            elif game.turn < 0:  # the session ended with this hand
+                done += 1
+                break
 
 
 def engine_actions(count: int, rng: random.Random, rules: Rules, players: int) -> None:
@@ -68,6 +71,10 @@ def engine_actions(count: int, rng: random.Random, rules: Rules, players: int) -
         while game.turn >= 0 and done < count:
             game.apply(game.turn, choice(game.legal_actions()))
             done += 1
+
+
+def _hands_job(rng: random.Random, rules: Rules, players: int) -> Callable[[int], None]:
+    return lambda k: engine_hands(k, rng, rules, players)
 
 
 @dataclass
@@ -96,11 +103,8 @@ def run_benchmarks(
     for preset in presets:
         rules = Rules.preset(preset)
         for n in sizes:
-            jobs.append((
-                f"{preset} {n} players: complete random hands",
-                "hands",
-                lambda k, r=rules, n=n: engine_hands(k, rng, r, n),
-            ))
+            jobs.append((f"{preset} {n} players: complete random hands", "hands",
+                         _hands_job(rng, rules, n)))
     rules = Rules.preset("rulebook")
     jobs.append((
         "rulebook 4 players: legal actions + apply",

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import card_str
-from .engine.actions import ActionError, Action, format_move, parse_move
+from .engine.actions import Action, ActionError, format_move, parse_move
 from .engine.state import DeckError, Game, IllegalAction, Phase, check_deck
 from .rules import Rules, RulesError
 
@@ -29,7 +29,9 @@ class RecordError(ValueError):
     """A record that is malformed or breaks the rules; the message names where."""
 
 
-def to_record(game: Game, *, meta: dict[str, Any] | None = None, use_seed: bool = False) -> dict[str, Any]:
+def to_record(
+    game: Game, *, meta: dict[str, Any] | None = None, use_seed: bool = False
+) -> dict[str, Any]:
     """The record of a game so far.
 
     With ``use_seed`` (a seeded game only) the record stores the seed instead of the

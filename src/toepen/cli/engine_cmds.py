@@ -169,7 +169,7 @@ def bench_cmd(
     table.add_column("benchmark")
     table.add_column("per second", justify="right")
     table.add_column("ratio to reference", justify="right")
-    table.add_row("reference: bare shuffle, deal, 4 tricks (4 players)", f"{ref:,.0f} hands", "1.000")
+    table.add_row("reference: shuffle, deal, 4 tricks (4 players)", f"{ref:,.0f} hands", "1.000")
     for r in results:
         table.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
     console.print(table)
