@@ -9,8 +9,15 @@ from toepen.engine import EventKind, IllegalAction, Phase
 from .helpers import (
     deck_for,
     finish_hand,
+    game,
+    hand_str,
     ids,
-    game, hand_str, kinds, legal, of_kind, play, rules
+    kinds,
+    legal,
+    of_kind,
+    play,
+    rules,
+)
 
 E = EventKind
 PLAIN = rules("rulebook", armoede=False)
