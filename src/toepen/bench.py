@@ -51,15 +51,10 @@ def engine_hands(count: int, rng: random.Random, rules: Rules, players: int) -> 
     done = 0
     while done < count:
         game = Game(rules, players, seed=rng.getrandbits(32))
-        hand_no = game.hand_no
-        while done < count:
+        start = done
+        while game.turn >= 0 and done < count:
             game.apply(game.turn, choice(game.legal_actions()))
-            if game.hand_no != hand_no:  # a hand ended and the next was dealt
-                hand_no = game.hand_no
-                done += 1
-            elif game.turn < 0:  # the session ended with this hand
-                done += 1
-                break
+            done = start + game.hands_played
 
 
 def engine_actions(count: int, rng: random.Random, rules: Rules, players: int) -> None:

@@ -198,7 +198,7 @@ class Game:
         "decks", "_supplied", "seed", "actions", "hand_start", "lives_before",
         "rubber_no", "drinks", "beers", "rubbers_won", "streak", "toepkoning",
         "winner", "lives_lost", "hands_won", "hands_lost", "tells", "revealed",
-        "sudden_death", "plays", "_legal", "_teams", "_max_stake",
+        "sudden_death", "plays", "hands_played", "_legal", "_teams", "_max_stake",
         "_limit", "_early", "_ev", "_pending_redeal", "_round_queue", "opening",
     )
 
@@ -283,6 +283,8 @@ class Game:
         self.revealed: list[tuple[int, int, str]] = []
         self.sudden_death = False
         self.plays: list[tuple[int, int, int]] = []
+        self.hands_played = 0
+        """Hands that reached a result (settled, or ended because all but one folded)."""
         self._legal: tuple[Action, ...] | None = None
         self._max_stake = rules.max_stake if rules.max_stake is not None else 1 << 30
         self._limit = {"none": _NONE, "lives_at_least_stake": _AT_LEAST}.get(
@@ -379,6 +381,9 @@ class Game:
             legal = self._legal = self._compute_legal()
         return legal
 
+    # The hot path: legal_actions() + apply() run millions of times for the bots. Both are
+    # written flat (inlined helpers, locals) on purpose; the slow paths stay readable.
+
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Legal actions of ``seat`` (empty unless it is to act)."""
         return self.legal_actions() if seat == self.turn else ()
@@ -452,9 +457,7 @@ class Game:
                 act = action(act)
             except ActionError as e:
                 raise IllegalAction(f"seat {seat}: {e}") from None
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        legal = self._legal or self.legal_actions()
         if seat != self.turn or act not in legal:
             raise IllegalAction(self.explain(seat, act))
         self._legal = None
@@ -463,8 +466,25 @@ class Game:
         self.actions.append((seat, act))
         phase = self.phase
         if phase is _P_PLAY:
-            if act < 32:
-                self._play(seat, act)
+            if act < 32:  # inlined _play(seat, act)
+                self.hands[seat] &= ~(1 << act)
+                trick = self.trick
+                if not trick:
+                    self.led = act >> 3
+                trick.append((seat, act))
+                self.plays.append((seat, act, self.led))
+                played = self.played_mask = self.played_mask | (1 << seat)
+                self.any_card_played = True
+                ev.append(_new(Event, (_PLAY, seat, 0, (act,), "", False)))
+                unplayed = self.active & ~played
+                if not unplayed:
+                    self._finish_trick()
+                else:
+                    n = self.n
+                    s = (seat + 1) % n
+                    while not unplayed >> s & 1:
+                        s = (s + 1) % n
+                    self.turn = s
             else:
                 self._knock(seat, ev)
         elif phase is _P_ANSWER:
@@ -663,8 +683,6 @@ class Game:
         if queue:
             self.phase = _P_CLAIM
             self.turn = queue[0]
-        elif self.rules.exchange:  # pragma: no cover - armoede and exchange are exclusive
-            self._start_play()
         else:
             self._start_play()
 
@@ -676,12 +694,12 @@ class Game:
             self._next_claim()
             return
         self.claimed |= 1 << seat
-        ev.append(Event(_CLAIM, seat))
+        ev.append(_new(Event, (_CLAIM, seat, 0, (), "", False)))
         self.target = seat
         self._round_queue = self.queue
         self.queue = list(self._order_from((seat + 1) % self.n, self._opponents_mask(seat)))
         if not self.queue:
-            ev.append(Event(_CLAIM_RES, seat, 0, (), "unchallenged"))
+            ev.append(_new(Event, (_CLAIM_RES, seat, 0, (), "unchallenged", False)))
             self._redeal()
             return
         self.phase = _P_CC
@@ -696,20 +714,20 @@ class Game:
             if self.queue:
                 self.turn = self.queue[0]
                 return
-            ev.append(Event(_CLAIM_RES, claimer, 0, (), "unchallenged"))
+            ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "unchallenged", False)))
             self._redeal()
             return
-        ev.append(Event(_CHAL, seat, claimer))
+        ev.append(_new(Event, (_CHAL, seat, claimer, (), "", False)))
         hand = self.hands[claimer]
         self.revealed.append((claimer, hand, "armoede"))
         ev.append(_new(Event, (_REVEAL, claimer, 0, _cards(hand), "armoede", False)))
         if not hand & HIGH_CARDS_MASK:
-            ev.append(Event(_CLAIM_RES, claimer, 0, (), "genuine"))
+            ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "genuine", False)))
             self._lose(seat, 1, "armoede")
             if self.phase is not _P_OVER:
                 self._redeal()
             return
-        ev.append(Event(_CLAIM_RES, claimer, 0, (), "false"))
+        ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "false", False)))
         self._lose(claimer, 1, "armoede")
         if self.phase is _P_OVER:
             return
@@ -740,7 +758,7 @@ class Game:
         ev = self._ev
         self.queue.pop(0)
         if not exchange:
-            ev.append(Event(_PASS, seat, 0, (), "exchange"))
+            ev.append(_new(Event, (_PASS, seat, 0, (), "exchange", False)))
             self._next_exchange()
             return
         self.exchanged |= 1 << seat
@@ -751,13 +769,13 @@ class Game:
         self.stock_pos = pos + 4
         self.hands[seat] = new
         self.out |= self.discard
-        ev.append(Event(_EXCH, seat, 4))
+        ev.append(_new(Event, (_EXCH, seat, 4, (), "", False)))
         ev.append(Event(_DRAW, seat, 4, cards_of(new), "", True))
         self.target = seat
         self._round_queue = self.queue
         self.queue = list(self._order_from((seat + 1) % self.n, self._opponents_mask(seat)))
         if not self.queue:
-            ev.append(Event(_EXCH_RES, seat, 0, (), "unchallenged"))
+            ev.append(_new(Event, (_EXCH_RES, seat, 0, (), "unchallenged", False)))
             self.queue = self._round_queue
             self._next_exchange()
             return
@@ -773,17 +791,17 @@ class Game:
             if self.queue:
                 self.turn = self.queue[0]
                 return
-            ev.append(Event(_EXCH_RES, exchanger, 0, (), "unchallenged"))
+            ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "unchallenged", False)))
         else:
-            ev.append(Event(_CHAL, seat, exchanger))
+            ev.append(_new(Event, (_CHAL, seat, exchanger, (), "", False)))
             discard = self.discard
             self.revealed.append((exchanger, discard, "exchange"))
             ev.append(Event(_REVEAL, exchanger, 0, cards_of(discard), "exchange"))
             if discard & HIGH_CARDS_MASK:
-                ev.append(Event(_EXCH_RES, exchanger, 0, (), "caught"))
+                ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "caught", False)))
                 self._lose(exchanger, 1, "exchange")
             else:
-                ev.append(Event(_EXCH_RES, exchanger, 0, (), "clean"))
+                ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "clean", False)))
                 self._lose(seat, 1, "exchange")
             if self.phase is _P_OVER:
                 return
@@ -805,7 +823,7 @@ class Game:
                     self.last_knocker = seat
                     self.leader = seat
                     self.resume = seat
-                    self._ev.append(Event(_PELT, seat, 2))
+                    self._ev.append(_new(Event, (_PELT, seat, 2, (), "", False)))
                     self.queue = list(self._order_from((seat + 1) % self.n, active & ~(1 << seat)))
                     self.phase = _P_ANSWER
                     self.turn = self.queue[0]
@@ -854,7 +872,7 @@ class Game:
     def _fold(self, seat: int) -> None:
         ev = self._ev
         paid = self.accepted[seat]
-        ev.append(Event(_FOLD, seat, paid))
+        ev.append(_new(Event, (_FOLD, seat, paid, (), "", False)))
         self._leave_hand(seat)
         self.hands_lost[seat] += 1
         self._lose(seat, paid, "fold")
@@ -883,42 +901,22 @@ class Game:
                     self.out |= 1 << card
                     break
 
-    def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        trick = self.trick
-        if not trick:
-            self.led = card >> 3
-        trick.append((seat, card))
-        self.plays.append((seat, card, self.led))
-        self.played_mask |= 1 << seat
-        self.any_card_played = True
-        self._ev.append(_new(Event, (_PLAY, seat, 0, (card,), "", False)))
-        active = self.active
-        unplayed = active & ~self.played_mask
-        if not unplayed:
-            self._finish_trick()
-            return
-        n = self.n
-        s = (seat + 1) % n
-        while not unplayed >> s & 1:
-            s = (s + 1) % n
-        self.turn = s
-
     def _finish_trick(self) -> None:
         trick = self.trick
         led = self.led
         best_seat = -1
         best = 99
+        won = self.won_cards
         for seat, card in trick:
+            won |= 1 << card
             if card >> 3 == led and card < best:
                 best = card
                 best_seat = seat
+        self.won_cards = won
         if best_seat < 0:
             best_seat = trick[0][0]
         self.trick_no += 1
         self.trick_winners.append(best_seat)
-        for _, card in trick:
-            self.won_cards |= 1 << card
         self._ev.append(_new(Event, (_TRICK, best_seat, self.trick_no, (), "", False)))
         self.trick = []
         self.played_mask = 0
@@ -934,7 +932,8 @@ class Game:
 
     def _settle(self, last: int) -> None:
         stake = self.stake
-        self._ev.append(Event(_HAND_RES, last, stake, (), self.rules.last_trick))
+        self.hands_played += 1
+        self._ev.append(_new(Event, (_HAND_RES, last, stake, (), self.rules.last_trick, False)))
         if self.rules.last_trick == "loses":
             self.hands_lost[last] += 1
             for s in range(self.n):
@@ -962,7 +961,8 @@ class Game:
         for s in range(self.n):
             if self.active >> s & 1:
                 self.hands_won[s] += 1
-        self._ev.append(Event(_HAND_RES, lone, self.stake, (), "folded"))
+        self.hands_played += 1
+        self._ev.append(_new(Event, (_HAND_RES, lone, self.stake, (), "folded", False)))
         self._end_hand(lone)
 
     def _lose(self, seat: int, amount: int, reason: str) -> None:
@@ -971,14 +971,14 @@ class Game:
         self.lives_lost[seat] += amount
         if self.rules.beer_tally:
             self.beers[seat] += amount
-        self._ev.append(Event(_LIVES, seat, amount, (), reason))
+        self._ev.append(_new(Event, (_LIVES, seat, amount, (), reason, False)))
         if self.pools[team] <= 0 and self.rules.session == "elimination":
             for s in range(self.n):
                 if self.team_of[s] == team and self.in_session >> s & 1:
                     self._leave_hand(s)
                     self.in_session &= ~(1 << s)
                     self.eliminated.append(s)
-                    self._ev.append(Event(_ELIM, s))
+                    self._ev.append(_new(Event, (_ELIM, s, 0, (), "", False)))
             self._check_session_over()
 
     def _sides_in_session(self) -> set[int]:
