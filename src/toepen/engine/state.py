@@ -405,7 +405,7 @@ class Game:
             if phase is _P_ANSWER:
                 return _ANSWER_KNOCK if may else _ANSWER
             hand = self.hands[seat]
-            if self.trick:
+            if self.led >= 0:  # the suit led stays led when its card left with a fold
                 follow = hand & SUIT_MASKS[self.led]
                 if follow:
                     hand = follow
@@ -469,7 +469,7 @@ class Game:
             if act < 32:  # inlined _play(seat, act)
                 self.hands[seat] &= ~(1 << act)
                 trick = self.trick
-                if not trick:
+                if self.led < 0:
                     self.led = act >> 3
                 trick.append((seat, act))
                 self.plays.append((seat, act, self.led))
@@ -553,7 +553,7 @@ class Game:
                 return f"seat {seat} may not play {card} now ({what})"
             if not self.hands[seat] >> act & 1:
                 return f"seat {seat} does not hold {card}"
-            if self.trick and self.hands[seat] & SUIT_MASKS[self.led]:
+            if self.led >= 0 and self.hands[seat] & SUIT_MASKS[self.led]:
                 return f"seat {seat} must follow suit (holds {SUIT_NAMES[self.led]})"
         return f"seat {seat} may not {act} now ({what})"
 
