@@ -8,6 +8,7 @@ from __future__ import annotations
 import typer
 
 from . import engine_cmds
+from . import serve_cmd
 
 app = typer.Typer(
     name="toepen",
@@ -18,6 +19,7 @@ app = typer.Typer(
 )
 
 engine_cmds.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

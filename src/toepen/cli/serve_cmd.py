@@ -1,0 +1,53 @@
+"""``toepen serve``: the multiplayer server."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=0,
+                                      max=65535)] = 8000,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="Database URL: sqlite:///PATH or postgresql://... (default: SQLite in "
+        "the user's data folder).")] = None,
+    bot_workers: Annotated[int, typer.Option("--bot-workers", min=1, max=64,
+                                             help="Bot worker processes.")] = 2,
+    bot_pool: Annotated[str, typer.Option("--bot-pool",
+                                          help="process or thread.")] = "process",
+    bot_delay: Annotated[float, typer.Option("--bot-delay", min=0.0, max=10.0,
+                                             help="Seconds a bot waits before acting.")] = 0.4,
+    tables_per_client: Annotated[int, typer.Option("--tables-per-client", min=1,
+                                                   help="Open tables one client may create.")] = 20,
+    max_tables: Annotated[int, typer.Option("--max-tables", min=1,
+                                            help="Open tables in all.")] = 10000,
+    rate: Annotated[int, typer.Option("--rate", min=1,
+                                      help="Messages per second per socket.")] = 20,
+    public_url: Annotated[str | None, typer.Option(
+        "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
+    log_level: Annotated[str, typer.Option("--log-level")] = "info",
+) -> None:
+    """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
+    from ..server import Limits, ServerConfig, serve
+
+    if bot_pool not in ("process", "thread"):
+        raise typer.BadParameter("--bot-pool: process or thread")
+    limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
+                    messages_per_second=rate)
+    config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
+                          bot_delay=bot_delay, limits=limits, public_url=public_url)
+    serve(config, host=host, port=port, log_level=log_level)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_cmd)
+
+
+def main() -> None:
+    """``python -m toepen.server``."""
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    app.command()(serve_cmd)
+    app()

@@ -1,0 +1,6 @@
+"""``python -m toepen.server``: the same as ``toepen serve``."""
+
+if __name__ == "__main__":
+    from ..cli.serve_cmd import main
+
+    main()

@@ -1,0 +1,105 @@
+"""Bots thinking off the event loop: a ``concurrent.futures`` worker pool.
+
+A decision is a pure function of the bot's name, a seed and the view, so it can run in
+another process: a slow bot never stalls the event loop or other tables, and the same
+table replays the same bot decisions. Views travel by pickle; actions are re-interned
+on arrival (the engine compares actions by identity).
+
+>>> from toepen.engine import Game
+>>> from toepen.view import observe
+>>> g = Game.new("rulebook", 4, seed=1)
+>>> decide("random", 3, observe(g, g.turn)) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copyreg
+import multiprocessing
+from typing import Any
+
+from ..bots.base import bot_names, make_bot
+from ..engine.actions import Action, action
+from ..view import View
+
+PREFERRED = ("expert", "heuristic", "random")
+
+
+def _reduce_action(a: Action) -> tuple[Any, tuple[int]]:
+    return action, (int(a),)
+
+
+# Unpickled actions must be the interned ones (the engine tests ``act is STAY``).
+copyreg.pickle(Action, _reduce_action)
+
+
+def available_bots() -> list[str]:
+    """Bot names that can be built here."""
+    out = []
+    for name in bot_names():
+        try:
+            make_bot(name, seed=0)
+        except Exception:  # noqa: BLE001 - a bot module that fails to import is unavailable
+            continue
+        out.append(name)
+    return out
+
+
+def default_bot() -> str:
+    """The strongest installed bot: ``expert``, else ``heuristic``, else ``random``."""
+    have = set(available_bots())
+    for name in PREFERRED:
+        if name in have:
+            return name
+    raise RuntimeError("no bot is available")
+
+
+def resolve_bot(name: str) -> str:
+    """A bot name a table may use (``default`` resolved), or ValueError naming it."""
+    if name == "default":
+        return default_bot()
+    if name not in available_bots():
+        raise ValueError(f"unknown bot {name!r} (available: {', '.join(available_bots())})")
+    return name
+
+
+def decide(name: str, seed: int, view: View) -> Action:
+    """One decision of bot ``name`` (seeded) for ``view``; always one of ``view.legal``."""
+    bot = make_bot(name, seed=seed)
+    choice = bot.act(view)
+    return choice if choice in view.legal else view.legal[0]
+
+
+def _worker_init() -> None:
+    copyreg.pickle(Action, _reduce_action)
+
+
+class BotPool:
+    """A pool of workers that run :func:`decide`; ``kind`` is ``process`` or ``thread``."""
+
+    def __init__(self, workers: int = 2, kind: str = "process") -> None:
+        self.kind = kind
+        self.executor: concurrent.futures.Executor
+        if kind == "process":
+            self.executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+            )
+        elif kind == "thread":
+            self.executor = concurrent.futures.ThreadPoolExecutor(
+                max_workers=workers, thread_name_prefix="toepen-bot"
+            )
+        else:
+            raise ValueError(f"bot pool kind: 'process' or 'thread', not {kind!r}")
+
+    async def decide(self, name: str, seed: int, view: View) -> Action:
+        """The bot's action, computed in the pool."""
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.executor, decide, name, seed, view)
+        return action(int(result))
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

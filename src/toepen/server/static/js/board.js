@@ -1,0 +1,138 @@
+// The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
+import { t, actionText, cardText, sortCards } from "./i18n.js";
+import { cardSVG, backSVG } from "./cards.js";
+import { phaseText } from "./narrate.js";
+
+/** The keyboard key of each verb (the terminal client's keys). */
+export const VERB_KEYS = { knock: "k", stay: "s", fold: "f", claim: "a", exchange: "x", challenge: "c", pass: "p" };
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** Position of a seat on the felt, in percent: the viewer at the bottom, clockwise. */
+function place(seat, me, n, rx, ry) {
+  const rel = (seat - (me ?? 0) + n) % n;
+  const a = Math.PI / 2 + (rel * 2 * Math.PI) / n;
+  return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
+}
+
+function knockedThisHand(view, seat) {
+  return view.hand_actions.some((m) => m === `${seat} knock`);
+}
+
+function seatBox(view, table, s, me, opts) {
+  const n = view.players.length;
+  const [x, y] = place(s, me, n, 40, 38);
+  const info = table && table.seats ? table.seats[s] : null;
+  const out = !view.in_session[s];
+  const over = view.phase === "over";
+  const folded = !out && !view.active[s] && !over;
+  const toAct = view.to_act.includes(s);
+  const badges = [];
+  if (view.dealer === s) badges.push(`<span class="badge dealer" title="${esc(t("web.dealer"))}">${esc(t("web.dealer_mark"))}</span>`);
+  if (knockedThisHand(view, s)) badges.push(`<span class="badge knocked">${esc(t("web.knocked"))}</span>`);
+  if (folded) badges.push(`<span class="badge folded">${esc(t("web.folded"))}</span>`);
+  if (out) badges.push(`<span class="badge out">${esc(t("web.out"))}</span>`);
+  if (view.winner === s) badges.push(`<span class="badge winner">${esc(t("web.winner"))}</span>`);
+  if (info && info.kind === "bot") badges.push(`<span class="badge bot">${esc(t("web.bot"))}</span>`);
+  if (info && info.standin) badges.push(`<span class="badge standin">${esc(t("web.standin"))}</span>`);
+  if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
+  if (view.drinks && view.drinks[s]) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
+  const inTrick = new Set(view.trick.map(([ts, c]) => `${ts}${c}`));
+  const played = view.played.filter(([ps, c]) => ps === s && !inTrick.has(`${ps}${c}`)).map(([, c]) => c);
+  let cards = "";
+  const shown = opts.hands && opts.hands[s];
+  if (s !== me || opts.hands) {
+    if (shown) {
+      cards = sortCards(shown).map((c) => `<span class="mini face">${cardSVG(c)}</span>`).join("");
+    } else {
+      const k = view.hand_sizes[s] || 0;
+      cards = Array.from({ length: k }, () => `<span class="mini back">${backSVG("")}</span>`).join("");
+    }
+  }
+  const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
+  const name = esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
+  const lives = out ? "" : `<span class="lives" aria-label="${esc(t("web.lives", { n: view.lives[s] }))}">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}<span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
+  const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
+  return `<div class="${cls}" data-seat="${s}" style="left:${x}%;top:${y}%" ${toAct ? 'aria-current="true"' : ""}>` +
+    `<div class="seat-name">${name}</div><div class="seat-lives">${lives}</div>` +
+    `<div class="badges">${badges.join("")}</div>` +
+    `<div class="seat-cards" aria-label="${esc(t("web.cards_n", { n: view.hand_sizes[s] || 0 }))}">${cards}</div>` +
+    (playedHtml ? `<div class="seat-played" aria-label="${esc(t("web.played"))}">${playedHtml}</div>` : "") +
+    `</div>`;
+}
+
+/**
+ * Draw the board.
+ * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat}}
+ */
+export function renderBoard(root, view, opts) {
+  const me = opts.me;
+  const n = view.players.length;
+  const seats = view.players.map((_, s) => seatBox(view, opts.table, s, me, opts)).join("");
+  const trick = view.trick.map(([s, c]) => {
+    const [x, y] = place(s, me, n, 13, 15);
+    const [fx, fy] = place(s, me, n, 40, 38);
+    const anim = opts.animate && opts.animate.plays.has(`${s}${c}`) ? " enter" : "";
+    return `<div class="trick-card${anim}" data-card="${c}" style="left:${x}%;top:${y}%;--fx:${(fx - x) * 4}%;--fy:${(fy - y) * 4}%">${cardSVG(c)}</div>`;
+  }).join("");
+  const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
+    `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div></div>`;
+  const myTurn = me !== null && me !== undefined && view.to_act.includes(me) && !opts.readonly;
+  const legal = myTurn ? view.legal : [];
+  const legalPlays = new Set(legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+  let prompt;
+  if (view.phase === "over") {
+    prompt = view.winner !== null ? t("web.game_over_winner", { name: view.players[view.winner] }) : t("phase.over");
+  } else if (myTurn) {
+    prompt = `${t("web.your_turn")} ${phaseText(view)}`;
+  } else {
+    const names = view.to_act.map((s) => view.players[s]).join(", ");
+    prompt = names ? t("web.waiting_for", { names }) : "";
+  }
+  const verbs = legal.filter((a) => !a.startsWith("play "));
+  const buttons = verbs.map((a) => {
+    const hinted = opts.hint === a ? " hinted" : "";
+    return `<button class="big act act-${a}${hinted}" data-action="${a}" ${opts.pending ? "disabled" : ""} aria-keyshortcuts="${VERB_KEYS[a]}">` +
+      `${esc(actionText(a))} <kbd>${VERB_KEYS[a].toUpperCase()}</kbd></button>`;
+  }).join("");
+  const hand = me !== null && me !== undefined ? view.hand : [];
+  const handHtml = hand.map((c, i) => {
+    const ok = legalPlays.has(c);
+    const hinted = opts.hint === `play ${c}` ? " hinted" : "";
+    const label = ok ? actionText(`play ${c}`) : cardText(c);
+    return `<button class="card${ok ? " playable" : ""}${hinted}" data-action="play ${c}" data-card="${c}" ${ok && !opts.pending ? "" : "disabled"} aria-label="${esc(label)}" aria-keyshortcuts="${i + 1}">` +
+      `${cardSVG(c)}${ok ? `<kbd>${i + 1}</kbd>` : ""}</button>`;
+  }).join("");
+  const hintBtn = myTurn && opts.hintAvailable ? `<button class="hint" data-hint="1" aria-keyshortcuts="h">${esc(t("web.hint"))} <kbd>H</kbd></button>` : "";
+  root.innerHTML =
+    `<div class="felt" role="region" aria-label="${esc(t("web.table"))}">${seats}<div class="trick">${trick}</div>${centre}</div>` +
+    `<div class="prompt${myTurn ? " mine" : ""}" role="status" aria-live="polite">${esc(prompt)}</div>` +
+    `<div class="actions">${buttons}${hintBtn}</div>` +
+    (hand.length ? `<div class="hand" role="group" aria-label="${esc(t("web.your_hand"))}">${handHtml}</div>` : "");
+  for (const b of root.querySelectorAll("[data-action]")) {
+    b.addEventListener("click", () => { if (!b.disabled && opts.onAction) opts.onAction(b.dataset.action); });
+  }
+  const hb = root.querySelector("[data-hint]");
+  if (hb && opts.onHint) hb.addEventListener("click", () => opts.onHint());
+}
+
+/** Keyboard shortcuts for the board: 1..n plays the n-th card, letters the verbs, H a hint. */
+export function boardKey(ev, view, me, onAction, onHint) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return false;
+  if (!view || me === null || me === undefined || !view.to_act.includes(me)) return false;
+  const k = ev.key.toLowerCase();
+  if (/^[1-9]$/.test(k)) {
+    const card = view.hand[Number(k) - 1];
+    if (card && view.legal.includes(`play ${card}`)) { onAction(`play ${card}`); return true; }
+    return false;
+  }
+  for (const [verb, key] of Object.entries(VERB_KEYS)) {
+    if (k === key && view.legal.includes(verb)) { onAction(verb); return true; }
+  }
+  if (k === "h" && onHint) { onHint(); return true; }
+  return false;
+}

@@ -1,0 +1,148 @@
+// The lobby: create a table, list the open ones, join by code; and the invite page.
+import { t, translateStatic } from "./i18n.js";
+import { api, saveSeat } from "./net.js";
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function savedName() { return localStorage.getItem("toepen.name") || ""; }
+function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
+
+export function toast(text) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+const NUMBER_OPTIONS = ["lives", "max_stake"];
+
+function seatRows(size, bots, defaultBot) {
+  let html = "";
+  for (let s = 1; s < size; s++) {
+    const opts = [`<option value="">${esc(t("web.seat_open"))}</option>`]
+      .concat(bots.map((b) => `<option value="${esc(b)}"${b === "random" ? " selected" : ""}>${esc(t("web.bot"))}: ${esc(b)}</option>`));
+    html += `<label class="seat-row">${esc(t("web.seat_n", { n: s + 1 }))} <select name="seat${s}" data-seat="${s}">${opts.join("")}</select></label>`;
+  }
+  return html;
+}
+
+/** The lobby page. */
+export async function showLobby(app) {
+  let meta = { presets: ["rulebook"], options: [], bots: ["random"], default_bot: "random" };
+  try { meta = await api("GET", "/api/presets"); } catch (e) { toast(e.message); }
+  const bots = [...meta.bots];
+  if (!bots.includes("default")) bots.push("default");
+  app.innerHTML = `
+  <div class="lobby">
+    <section class="panel create" aria-labelledby="h-create">
+      <h1 id="h-create" data-i18n="web.create_table"></h1>
+      <form id="create-form">
+        <label><span data-i18n="web.your_name"></span> <input name="name" id="name" maxlength="24" required autocomplete="nickname"></label>
+        <label><span data-i18n="web.preset"></span> <select name="preset" id="preset">${meta.presets.map((p) => `<option value="${esc(p)}">${esc(p)}</option>`).join("")}</select></label>
+        <label><span data-i18n="web.size"></span> <select name="size" id="size">${[2, 3, 4, 5, 6, 7, 8].map((n) => `<option${n === 4 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <fieldset class="seats"><legend data-i18n="web.seats"></legend><div id="seat-rows"></div></fieldset>
+        <details class="options"><summary data-i18n="web.options"></summary>
+          ${NUMBER_OPTIONS.filter((o) => meta.options.includes(o)).map((o) => `<label><span data-i18n="web.opt.${o}"></span> <input type="number" min="1" max="99" name="opt_${o}" id="opt_${o}" data-i18n-placeholder="web.default"></label>`).join("")}
+          ${meta.options.includes("last_trick") ? `<label><span data-i18n="web.opt.last_trick"></span> <select name="opt_last_trick" id="opt_last_trick"><option value="" data-i18n="web.default"></option><option value="loses" data-i18n="web.last_trick.loses"></option><option value="wins" data-i18n="web.last_trick.wins"></option></select></label>` : ""}
+          <label><span data-i18n="web.idle_seconds"></span> <input type="number" min="1" max="3600" step="1" name="idle" id="idle" value="60"></label>
+          <label class="check"><input type="checkbox" name="autostart" id="autostart"> <span data-i18n="web.autostart"></span></label>
+        </details>
+        <button class="big primary" type="submit" id="create" data-i18n="web.create"></button>
+      </form>
+    </section>
+    <section class="panel join" aria-labelledby="h-join">
+      <h2 id="h-join" data-i18n="web.join_by_code"></h2>
+      <form id="code-form" class="row">
+        <input name="code" id="code" maxlength="6" required autocomplete="off" autocapitalize="characters" data-i18n-placeholder="web.code" aria-label="code">
+        <button class="big" type="submit" data-i18n="web.join"></button>
+      </form>
+      <h2 data-i18n="web.open_tables"></h2>
+      <button id="refresh" class="small" data-i18n="web.refresh"></button>
+      <ul id="tables" class="tables" aria-live="polite"></ul>
+    </section>
+  </div>`;
+  translateStatic(app);
+  const form = app.querySelector("#create-form");
+  form.name.value = savedName();
+  const size = form.querySelector("#size");
+  const rows = app.querySelector("#seat-rows");
+  const drawRows = () => { rows.innerHTML = seatRows(Number(size.value), bots, meta.default_bot); };
+  size.addEventListener("change", drawRows);
+  drawRows();
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = form.name.value.trim();
+    const botMap = {};
+    for (const sel of rows.querySelectorAll("select")) if (sel.value) botMap[sel.dataset.seat] = sel.value;
+    const options = {};
+    for (const o of NUMBER_OPTIONS) {
+      const el = form.querySelector(`#opt_${o}`);
+      if (el && el.value !== "") options[o] = Number(el.value);
+    }
+    const lt = form.querySelector("#opt_last_trick");
+    if (lt && lt.value) options.last_trick = lt.value;
+    const body = {
+      preset: form.preset.value, size: Number(size.value), bots: botMap, name: name || null, options,
+      idle_seconds: Number(form.idle.value) || 60, autostart: form.autostart.checked,
+    };
+    try {
+      const joined = await api("POST", "/api/tables", body);
+      rememberName(name);
+      saveSeat(joined.table.id, joined);
+      location.assign(`/?table=${joined.table.id}`);
+    } catch (e) { toast(e.message); }
+  });
+  app.querySelector("#code-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const code = app.querySelector("#code").value.trim().toUpperCase();
+    if (code) location.assign(`/?join=${encodeURIComponent(code)}`);
+  });
+  const list = app.querySelector("#tables");
+  const refresh = async () => {
+    try {
+      const { tables } = await api("GET", "/api/tables?status=lobby");
+      list.innerHTML = tables.length ? tables.map((tb) => {
+        const free = tb.seats.filter((s) => s.kind === "open").length;
+        const who = tb.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
+        return `<li><span class="code">${esc(tb.code)}</span> <span>${esc(tb.preset)} · ${tb.size}</span> <span class="who">${who}</span> ` +
+          `<span class="free">${esc(t("web.free_seats", { n: free }))}</span> ` +
+          `<a class="button" href="/?join=${esc(tb.code)}">${esc(t("web.join"))}</a> <a class="button" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`;
+      }).join("") : `<li class="empty">${esc(t("web.no_tables"))}</li>`;
+    } catch (e) { list.innerHTML = `<li class="empty">${esc(e.message)}</li>`; }
+  };
+  app.querySelector("#refresh").addEventListener("click", refresh);
+  await refresh();
+  return { relabel: () => { translateStatic(app); drawRows(); refresh(); } };
+}
+
+/** The invite page (/?join=CODE): name, then a seat. */
+export async function showJoin(app, code) {
+  let table;
+  try { table = await api("GET", `/api/codes/${encodeURIComponent(code)}`); } catch (e) {
+    app.innerHTML = `<section class="panel"><h1 data-i18n="web.no_such_table"></h1><p>${esc(code)}: ${esc(e.message)}</p><a class="button" href="/" data-i18n="web.back_to_lobby"></a></section>`;
+    translateStatic(app);
+    return { relabel: () => translateStatic(app) };
+  }
+  const who = table.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
+  app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>
+    <p>${esc(table.preset)} · ${table.size} · ${who}</p>
+    <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" maxlength="24" required autocomplete="nickname"></label>
+    <button class="big primary" type="submit" id="join-btn" data-i18n="web.join"></button></form>
+    <p><a class="button" href="/?table=${esc(table.id)}" data-i18n="web.watch"></a></p></section>`;
+  translateStatic(app);
+  const input = app.querySelector("#jname");
+  input.value = savedName();
+  app.querySelector("#join-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const joined = await api("POST", "/api/join", { code: table.code, name: input.value.trim() });
+      rememberName(input.value.trim());
+      saveSeat(joined.table.id, joined);
+      location.assign(`/?table=${joined.table.id}`);
+    } catch (e) { toast(e.message); }
+  });
+  return { relabel: () => translateStatic(app) };
+}

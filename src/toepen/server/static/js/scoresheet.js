@@ -1,0 +1,71 @@
+// The session's score sheet in the pub's tally style: one stroke per life lost,
+// every fifth stroke across the four before it.
+import { t } from "./i18n.js";
+
+const PRESET_LIVES = { gezinstoepen: 5 };
+
+/** The lives every player starts a session (or rubber) with, from the rules' JSON. */
+export function startLives(rules) {
+  if (typeof rules === "string") return PRESET_LIVES[rules] ?? 10;
+  if (rules && typeof rules.lives === "number") return rules.lives;
+  return PRESET_LIVES[rules && rules.preset] ?? 10;
+}
+
+/** Strokes as an SVG: groups of five (four upright, the fifth across). */
+export function tallySVG(strokes) {
+  const groups = Math.ceil(strokes / 5);
+  const w = Math.max(groups * 34, 4);
+  let body = "";
+  for (let g = 0; g < groups; g++) {
+    const inGroup = Math.min(5, strokes - g * 5);
+    const x0 = g * 34 + 4;
+    for (let i = 0; i < Math.min(inGroup, 4); i++) {
+      const x = x0 + i * 6;
+      body += `<line x1="${x}" y1="4" x2="${x + 1}" y2="24"/>`;
+    }
+    if (inGroup === 5) body += `<line x1="${x0 - 3}" y1="20" x2="${x0 + 22}" y2="7"/>`;
+  }
+  return `<svg class="tally" viewBox="0 0 ${w} 28" width="${w}" height="28" role="img" aria-label="${t("web.strokes", { n: strokes })}" ` +
+    `stroke="currentColor" stroke-width="2.2" stroke-linecap="round">${body}</svg>`;
+}
+
+/**
+ * Strokes by seat. `lostBySeat` (lives lost over the whole session, from the events) wins;
+ * without it the final view tells how many lives each seat lacks.
+ */
+export function strokesOf(view, lostBySeat) {
+  if (lostBySeat) return lostBySeat;
+  const start = startLives(view.rules);
+  return view.lives.map((l) => Math.max(0, start - Math.max(l, 0)));
+}
+
+/** Lives lost by seat, summed over "lives" events (folds included). */
+export function lostFromEvents(events, n) {
+  const lost = Array(n).fill(0);
+  for (const e of events) if (e.kind === "lives" && e.seat >= 0 && e.seat < n) lost[e.seat] += e.value;
+  return lost;
+}
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** The score sheet as an HTML table. */
+export function scoreSheetHTML(view, lostBySeat) {
+  const strokes = strokesOf(view, lostBySeat);
+  const showDrinks = view.drinks.some((d) => d > 0);
+  const showRubbers = view.rubbers_won.some((r) => r > 0);
+  const order = view.players.map((_, s) => s).sort((a, b) => strokes[a] - strokes[b] || a - b);
+  const rows = order.map((s) => {
+    const mark = view.winner === s ? ` <span class="badge winner">${esc(t("web.winner"))}</span>` : "";
+    return `<tr data-seat="${s}"><th scope="row">${esc(view.players[s])}${mark}</th>` +
+      `<td class="strokes">${tallySVG(strokes[s])}<span class="num">${strokes[s]}</span></td>` +
+      (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +
+      (showDrinks ? `<td>${view.drinks[s]}</td>` : "") + `</tr>`;
+  }).join("");
+  return `<table class="scoresheet"><caption>${esc(t("web.score_sheet"))}</caption>` +
+    `<thead><tr><th scope="col">${esc(t("web.player"))}</th><th scope="col">${esc(t("web.lives_lost"))}</th>` +
+    (showRubbers ? `<th scope="col">${esc(t("web.rubbers"))}</th>` : "") +
+    (showDrinks ? `<th scope="col">${esc(t("web.drinks"))}</th>` : "") +
+    `</tr></thead><tbody>${rows}</tbody></table>`;
+}

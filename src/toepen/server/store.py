@@ -1,0 +1,278 @@
+"""Storage: tables as their rules, seed and actions (event sourcing), SQLAlchemy 2.
+
+SQLite (the default, a file in the user's data folder) or PostgreSQL (psycopg 3). The
+schema is created and upgraded by the Alembic migrations shipped in
+``toepen/server/migrations``, applied by :meth:`Store.open` at start-up.
+
+Every write is one transaction, committed before the caller goes on: an action that a
+client has seen broadcast is on disk.
+
+>>> s = Store.open("sqlite://")
+>>> s.create_table(TableRow(id="0123456789ab", code="ABCDEF", preset="rulebook",
+...     rules={"preset": "rulebook"}, size=2, seed=5, dealer=0, idle_seconds=60.0,
+...     autostart=False, creator="x", host_hash="h"), [SeatRow(0, "open"), SeatRow(1, "open")])
+>>> s.append_action("0123456789ab", 0, 1, "pass", "player")
+>>> [t.id for t in s.load_tables()], s.load_actions("0123456789ab")
+(['0123456789ab'], [(1, 'pass', 'player')])
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's models."""
+
+
+class TableModel(Base):
+    __tablename__ = "toepen_tables"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), unique=True, index=True)
+    preset: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[str] = mapped_column(Text)
+    size: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    dealer: Mapped[int] = mapped_column(Integer)
+    idle_seconds: Mapped[float] = mapped_column(Float)
+    autostart: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    players: Mapped[str | None] = mapped_column(Text, nullable=True)
+    creator: Mapped[str] = mapped_column(String(64), index=True)
+    host_hash: Mapped[str] = mapped_column(String(64))
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatModel(Base):
+    __tablename__ = "toepen_seats"
+    table_id: Mapped[str] = mapped_column(
+        String(12), ForeignKey("toepen_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class ActionModel(Base):
+    __tablename__ = "toepen_actions"
+    table_id: Mapped[str] = mapped_column(
+        String(12), ForeignKey("toepen_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(20))
+    by: Mapped[str] = mapped_column(String(8))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    kind: str  # open | human | bot
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    """One table as stored (its game is rebuilt from ``seed`` and the actions)."""
+
+    id: str
+    code: str
+    preset: str
+    rules: Any
+    size: int
+    seed: int
+    dealer: int
+    idle_seconds: float
+    autostart: bool
+    creator: str
+    host_hash: str
+    status: str = "lobby"
+    players: list[str] | None = None
+    winner: int | None = None
+    created: datetime = field(default_factory=lambda: datetime.now(UTC))
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL for a user's URL: ``postgresql://`` means psycopg 3.
+
+    >>> database_url("postgresql://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> database_url("postgres://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> database_url("sqlite:////tmp/x.sqlite3")
+    'sqlite:////tmp/x.sqlite3'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def default_url() -> str:
+    """SQLite in the user's data folder (created if missing)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("toepen"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    # WAL + NORMAL: every commit survives the process being killed (not a power cut).
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def upgrade(engine: Engine) -> None:
+    """Apply the shipped Alembic migrations up to ``head``."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The tables on disk. Methods are synchronous: the server calls them in one thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Connect (default: SQLite in the user's data folder) and apply migrations."""
+        url = database_url(url or default_url())
+        if url.startswith("sqlite"):
+            memory = url in ("sqlite://", "sqlite:///:memory:")
+            engine = create_engine(
+                url,
+                connect_args={"check_same_thread": False},
+                poolclass=StaticPool if memory else None,
+            )
+            event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+        upgrade(engine)
+        return cls(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes ----------------------------------------------------------------------
+
+    def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.add(TableModel(
+                id=row.id, code=row.code, preset=row.preset, rules=json.dumps(row.rules),
+                size=row.size, seed=row.seed, dealer=row.dealer, idle_seconds=row.idle_seconds,
+                autostart=row.autostart, status=row.status, players=None, creator=row.creator,
+                host_hash=row.host_hash, winner=None, created=row.created,
+            ))
+            s.flush()
+            for seat in seats:
+                s.add(SeatModel(table_id=row.id, seat=seat.seat, kind=seat.kind, name=seat.name,
+                                bot=seat.bot, token_hash=seat.token_hash))
+
+    def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatModel)
+                      .where(SeatModel.table_id == table_id, SeatModel.seat == seat.seat)
+                      .values(kind=seat.kind, name=seat.name, bot=seat.bot,
+                              token_hash=seat.token_hash))
+
+    def start(self, table_id: str, players: list[str]) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableModel).where(TableModel.id == table_id)
+                      .values(status="playing", players=json.dumps(players)))
+
+    def append_action(self, table_id: str, n: int, seat: int, action: str, by: str,
+                      winner: int | None = None) -> None:
+        """Store action number ``n``; with ``winner`` the game is over in the same commit."""
+        with Session(self.engine) as s, s.begin():
+            s.add(ActionModel(table_id=table_id, n=n, seat=seat, action=action, by=by,
+                              at=datetime.now(UTC)))
+            if winner is not None:
+                s.flush()
+                s.execute(update(TableModel).where(TableModel.id == table_id)
+                          .values(status="over", winner=winner))
+
+    def delete_table(self, table_id: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(ActionModel).where(ActionModel.table_id == table_id))
+            s.execute(delete(SeatModel).where(SeatModel.table_id == table_id))
+            s.execute(delete(TableModel).where(TableModel.id == table_id))
+
+    # -- reads -----------------------------------------------------------------------
+
+    def load_tables(self) -> list[TableRow]:
+        """Every table with its seats, oldest first."""
+        with Session(self.engine) as s:
+            seats: dict[str, list[SeatRow]] = {}
+            for m in s.scalars(select(SeatModel).order_by(SeatModel.table_id, SeatModel.seat)):
+                seats.setdefault(m.table_id, []).append(
+                    SeatRow(m.seat, m.kind, m.name, m.bot, m.token_hash))
+            out = []
+            for t in s.scalars(select(TableModel).order_by(TableModel.created)):
+                created = t.created if t.created.tzinfo else t.created.replace(tzinfo=UTC)
+                out.append(TableRow(
+                    id=t.id, code=t.code, preset=t.preset, rules=json.loads(t.rules),
+                    size=t.size, seed=t.seed, dealer=t.dealer, idle_seconds=t.idle_seconds,
+                    autostart=t.autostart, creator=t.creator, host_hash=t.host_hash,
+                    status=t.status, players=json.loads(t.players) if t.players else None,
+                    winner=t.winner, created=created, seats=seats.get(t.id, []),
+                ))
+            return out
+
+    def load_actions(self, table_id: str) -> list[tuple[int, str, str]]:
+        """(seat, action, by) of a table in order."""
+        with Session(self.engine) as s:
+            rows = s.execute(select(ActionModel.n, ActionModel.seat, ActionModel.action,
+                                    ActionModel.by)
+                             .where(ActionModel.table_id == table_id).order_by(ActionModel.n))
+            out = []
+            for i, (n, seat, act, by) in enumerate(rows):
+                if n != i:
+                    raise RuntimeError(f"table {table_id}: action {i} missing from storage")
+                out.append((seat, act, by))
+            return out

@@ -1,0 +1,267 @@
+"""Real servers for the server tests: uvicorn in a subprocess, real SQLite/PostgreSQL.
+
+``Server`` starts ``python -m toepen.server`` on a free port and can be SIGKILLed and
+started again on the same database. ``Player`` is a synchronous WebSocket client that
+keeps every message it receives and reconnects on its own, as docs/protocol.md asks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``toepen serve`` in a subprocess."""
+
+    def __init__(self, db: str, *extra: str) -> None:
+        self.db = db
+        self.extra = extra
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.logfile = tempfile.NamedTemporaryFile(prefix="toepen-serve-", suffix=".log",
+                                                   delete=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port), "--db", self.db,
+               "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
+               *self.extra]
+        self.proc = subprocess.Popen(cmd, stdout=self.logfile, stderr=subprocess.STDOUT,
+                                     cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
+
+    def log(self) -> str:
+        return Path(self.logfile.name).read_text(errors="replace")[-4000:]
+
+    def post(self, path: str, body: dict[str, Any], **kw: Any) -> httpx.Response:
+        return httpx.post(self.url + path, json=body, timeout=10, **kw)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10)
+
+
+class Player:
+    """A WebSocket client that records every message and reconnects by itself."""
+
+    def __init__(self, server: Server, table_id: str, token: str | None = None) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.token = token
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.conn: ClientConnection | None = None
+        self.state: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.reconnects = 0
+        self.connect()
+
+    def connect(self, deadline: float = 30.0) -> None:
+        delay = 0.05
+        end = time.monotonic() + deadline
+        while True:
+            try:
+                self.conn = connect(f"{self.server.ws}/ws/{self.table_id}", open_timeout=5,
+                                    max_size=2**20)
+                hello: dict[str, Any] = {"v": 1, "type": "hello"}
+                if self.token is not None:
+                    hello["token"] = self.token
+                self.conn.send(json.dumps(hello))
+                self.wait(lambda m: m["type"] == "welcome", 10, reconnect=False)
+                return
+            except (OSError, ConnectionClosed, TimeoutError):
+                if time.monotonic() > end:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        text = msg if isinstance(msg, str) else json.dumps(msg)
+        assert self.conn is not None
+        try:
+            self.conn.send(text)
+        except ConnectionClosed:
+            self.reconnect()
+
+    def reconnect(self) -> None:
+        self.reconnects += 1
+        with contextlib.suppress(Exception):
+            if self.conn is not None:
+                self.conn.close()
+        self.connect()
+
+    def _take(self, text: str) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(text)
+        self.raw.append(text)
+        self.messages.append(msg)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "welcome":
+            self.welcome = msg
+        return msg
+
+    def poll(self, timeout: float = 0.0, reconnect: bool = True) -> dict[str, Any] | None:
+        """The next message, or None if none came within ``timeout``."""
+        assert self.conn is not None
+        try:
+            return self._take(str(self.conn.recv(timeout=timeout)))
+        except TimeoutError:
+            return None
+        except ConnectionClosed:
+            if not reconnect:
+                raise
+            self.reconnect()
+            return None
+
+    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0,
+             reconnect: bool = True) -> dict[str, Any]:
+        """Read until a message satisfies ``pred``."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message; last: {self.messages[-3:]}")
+            msg = self.poll(min(left, 0.5), reconnect=reconnect)
+            if msg is not None and pred(msg):
+                return msg
+
+    def drain(self, seconds: float = 0.2) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.poll(0.05)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None, "no state yet"
+        view: dict[str, Any] = self.state["view"]
+        return view
+
+    def my_turn(self) -> bool:
+        return self.state is not None and bool(self.view["legal"])
+
+    def close(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'toepen.sqlite3'}"
+
+
+@pytest.fixture
+def server(sqlite_db: str) -> Iterator[Server]:
+    srv = Server(sqlite_db).start()
+    yield srv
+    srv.stop()
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    if initdb:
+        return Path(initdb).parent
+    raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster in a temp folder on a free port.
+
+    initdb refuses to run as root: as root the cluster belongs to the ``postgres`` user
+    (the Debian package creates it) and every command runs through ``runuser``.
+    """
+    bindir = _pg_bin()
+    base = Path(tempfile.mkdtemp(prefix="toepen-pg-"))
+    data = base / "data"
+    port = free_port()
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+        os.chmod(base, 0o755)
+        prefix = ["runuser", "-u", "postgres", "--"]
+
+    def run(*args: str) -> None:
+        subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+
+    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "toepen",
+        "--no-sync", "-E", "UTF8")
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
+        f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=on", "start")
+    try:
+        run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "toepen",
+            "toepen")
+        yield f"postgresql://toepen@127.0.0.1:{port}/toepen"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def create(server: Server, **body: Any) -> dict[str, Any]:
+    """POST /api/tables, asserting success."""
+    r = server.post("/api/tables", body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
