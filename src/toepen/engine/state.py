@@ -460,10 +460,11 @@ class Game:
         legal = self._legal or self.legal_actions()
         if seat != self.turn or act not in legal:
             raise IllegalAction(self.explain(seat, act))
+        act = ACTIONS[act]  # the interned action: an equal Action(n) built elsewhere is not it
         self._legal = None
         ev: list[Event] = []
         self._ev = ev
-        self.actions.append((seat, act))
+        self.actions.append((self.turn, act))  # the seat as an int, whatever equal value came
         phase = self.phase
         if phase is _P_PLAY:
             if act < 32:  # inlined _play(seat, act)
@@ -520,6 +521,8 @@ class Game:
 
     def explain(self, seat: int, act: Action) -> str:
         """The reason ``act`` by ``seat`` is illegal now (or 'legal')."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return f"seat {seat!r} is not a seat number"
         if self.phase is _P_OVER:
             return f"seat {seat} may not {act}: the session is over"
         if self.phase is _P_DEAL:
