@@ -9,6 +9,7 @@ import typer
 
 from . import engine_cmds
 from . import serve_cmd
+from . import play_cmd
 
 app = typer.Typer(
     name="toepen",
@@ -20,6 +21,7 @@ app = typer.Typer(
 
 engine_cmds.register(app)
 serve_cmd.register(app)
+play_cmd.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,103 @@
+"""``toepen play``: a full-screen game against bots in the terminal."""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..i18n import I18nError, Translator, check_lang, detect_lang
+from ..rules import RulesError
+
+
+def _default_name(t: Translator) -> str:
+    try:
+        user = getpass.getuser().strip()
+    except (OSError, KeyError):
+        user = ""
+    if not user or user == "root" or not user.isprintable():
+        return t("name.default")
+    return user[:1].upper() + user[1:16]
+
+
+def play_cmd(
+    preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset.")] = "rulebook",
+    players: Annotated[int, typer.Option("--players", "-n", help="Table size, you included.")] = 4,
+    lives: Annotated[int | None, typer.Option("--lives", "-l", help="Lives per player.")] = None,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, comma-separated."),
+    ] = "expert",
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en, nl, de, it, nb (default: locale).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (random).")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Rule option name=value (repeatable)."),
+    ] = None,
+    fast: Annotated[bool, typer.Option("--fast", help="Bots move without pause.")] = False,
+    delay: Annotated[
+        float, typer.Option("--delay", help="Seconds between bot moves.", min=0.0)
+    ] = 0.8,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue a game saved by toepen play.")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Record file (default: your data folder).")
+    ] = None,
+) -> None:
+    """Play Toepen in the terminal against bots; the game is saved as you play."""
+    from ..tui.session import PlayError, PlaySession, default_path
+
+    try:
+        language = check_lang(lang) if lang is not None else detect_lang()
+    except I18nError as e:
+        raise typer.BadParameter(str(e), param_hint="--lang") from None
+    t = Translator(language)
+    try:
+        if resume is not None:
+            session = PlaySession.resume(resume)
+            if save is not None:
+                session.path = save
+        else:
+            from .engine_cmds import make_rules
+
+            rules = make_rules(preset, option, lives)
+            lineup = [b.strip() for b in bots.split(",") if b.strip()]
+            if not lineup:
+                raise typer.BadParameter(t("cli.no_bots"), param_hint="--bots")
+            human = name if name is not None else _default_name(t)
+            if not human.strip() or not human.isprintable() or len(human) > 24:
+                raise typer.BadParameter(t("cli.bad_name"), param_hint="--name")
+            session = PlaySession.new(
+                rules, players=players, bots=lineup, name=human, seed=seed,
+                path=None, lang=language,
+            )
+            session.path = save if save is not None else default_path(session.seed)
+    except (PlayError, RulesError) as e:
+        raise typer.BadParameter(str(e)) from None
+    from ..tui.app import PlayApp
+
+    history = session.history() if resume is not None else None
+    app = PlayApp(session, lang=language, delay=0.0 if fast else delay, history=history)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        path = session.save()
+    if path is not None:
+        print(t("end.saved", path=str(path)))
+        if session.game.winner is None:
+            print(t("end.resume", command=f"toepen play --resume {path}"))
+    if app.return_code not in (None, 0):
+        sys.exit(app.return_code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play_cmd)

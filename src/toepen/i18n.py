@@ -1,0 +1,179 @@
+"""Message catalogs: every user-facing text of the terminal and web clients, in five languages.
+
+The catalogs are gettext ``.po`` files in ``toepen/locales/<lang>/LC_MESSAGES/toepen.po``,
+read directly with Babel (no compiled ``.mo`` and no build step: a fresh clone works).
+Message ids are stable symbolic keys (``log.knock``); the English text lives in the
+``en`` catalog like every other language. Placeholders are named, in braces
+(``{name} knocks: stake {stake}``), so that the same texts serve Python's
+``str.format`` and a web client's simple replacement.
+
+>>> t = Translator("nl")
+>>> t("log.knock", name="Bas", stake=3)
+'Bas toept: inzet 3'
+>>> Translator("de")("act.fold")
+'aussteigen'
+>>> normalise_lang("nb_NO.UTF-8"), normalise_lang("no"), normalise_lang("en-GB")
+('nb', 'nb', 'en')
+>>> detect_lang({"LANG": "it_IT.UTF-8"}), detect_lang({"LANG": "C"})
+('it', 'en')
+>>> sorted(catalog_json("it"))
+['lang', 'messages', 'ranks', 'suits']
+"""
+
+from __future__ import annotations
+
+import os
+import string
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .cards import LOCAL_RANKS, SUIT_SYMBOLS
+
+LANGUAGES: tuple[str, ...] = ("en", "nl", "de", "it", "nb")
+"""The languages with a complete catalog, English (the fallback) first."""
+
+DEFAULT_LANG = "en"
+DOMAIN = "toepen"
+LOCALE_DIR = Path(__file__).parent / "locales"
+
+_ALIASES = {"no": "nb", "nn": "nb", "nob": "nb", "nld": "nl", "deu": "de", "ger": "de",
+            "ita": "it", "eng": "en", "dut": "nl"}
+
+
+class I18nError(ValueError):
+    """An unknown language, a missing message or a broken catalog."""
+
+
+def N_(key: str) -> str:
+    """Mark a message id for the catalogs without translating it (gettext's ``N_``)."""
+    return key
+
+
+def normalise_lang(value: str) -> str | None:
+    """The catalog language of a locale name (``nl_BE.UTF-8`` -> ``nl``), or None."""
+    if not isinstance(value, str):
+        return None
+    code = value.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    code = _ALIASES.get(code, code)
+    return code if code in LANGUAGES else None
+
+
+def check_lang(value: str) -> str:
+    """A language from ``--lang``: normalised, or I18nError naming the languages there are."""
+    lang = normalise_lang(value)
+    if lang is None:
+        raise I18nError(
+            f"language {value!r} is not available (one of {', '.join(LANGUAGES)})"
+        )
+    return lang
+
+
+def detect_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+
+    ``LANGUAGE`` (a colon-separated preference list) is read first, as gettext does.
+    """
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            lang = normalise_lang(part)
+            if lang is not None:
+                return lang
+        if var != "LANGUAGE":
+            # The first locale variable that is set decides, as in POSIX.
+            return DEFAULT_LANG
+    return DEFAULT_LANG
+
+
+def po_path(lang: str) -> Path:
+    """Where the ``.po`` catalog of a language lives."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The messages of one language, id -> text (I18nError for an unknown language)."""
+    from babel.messages.pofile import read_po
+
+    lang = check_lang(lang)
+    path = po_path(lang)
+    try:
+        with path.open("rb") as f:
+            cat = read_po(f, locale=lang, domain=DOMAIN)
+    except OSError as e:
+        raise I18nError(f"catalog {lang}: cannot read {path}: {e.strerror}") from None
+    out: dict[str, str] = {}
+    for message in cat:
+        if not message.id or not isinstance(message.id, str):
+            continue
+        text = message.string
+        if not isinstance(text, str) or not text:
+            continue
+        out[message.id] = text
+    return out
+
+
+def message_ids() -> frozenset[str]:
+    """Every message id of the English catalog (the reference set)."""
+    return frozenset(catalog(DEFAULT_LANG))
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The named ``{placeholders}`` of a message text."""
+    return frozenset(
+        field for _, field, _, _ in string.Formatter().parse(text) if field
+    )
+
+
+def catalog_json(lang: str) -> dict[str, Any]:
+    """A language's catalog as JSON-ready data for the web client.
+
+    ``messages`` maps id -> text (placeholders in braces); ``ranks`` are the localised
+    rank letters in rank order (ten first, jack last); ``suits`` the suit symbols in
+    suit order (clubs, diamonds, hearts, spades).
+    """
+    lang = check_lang(lang)
+    return {
+        "lang": lang,
+        "messages": dict(sorted(catalog(lang).items())),
+        "ranks": list(LOCAL_RANKS[lang]),
+        "suits": list(SUIT_SYMBOLS),
+    }
+
+
+class Translator:
+    """Translate message ids into one language.
+
+    A missing id falls back to English; with ``strict`` it raises I18nError instead
+    (tests run the app strictly so that no message can be missing).
+    """
+
+    def __init__(self, lang: str = DEFAULT_LANG, *, strict: bool = False) -> None:
+        self.lang = check_lang(lang)
+        self.strict = strict
+        self._messages = catalog(self.lang)
+        self._fallback = catalog(DEFAULT_LANG)
+
+    def __call__(self, key: str, /, **values: object) -> str:
+        text = self._messages.get(key)
+        if text is None:
+            if self.strict:
+                raise I18nError(f"message {key!r} is missing from the {self.lang} catalog")
+            text = self._fallback.get(key, key)
+        if not values:
+            return text
+        try:
+            return text.format(**values)
+        except (KeyError, IndexError, ValueError) as e:
+            if self.strict:
+                raise I18nError(f"message {key!r} ({self.lang}): bad placeholder {e}") from None
+            return text
+
+    def has(self, key: str) -> bool:
+        """True if the language's own catalog holds ``key``."""
+        return key in self._messages

@@ -1,0 +1,5 @@
+"""``toepen play``: the terminal game against bots (Textual), in five languages."""
+
+from .session import PlayError, PlaySession
+
+__all__ = ["PlayError", "PlaySession"]

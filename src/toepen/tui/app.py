@@ -1,0 +1,557 @@
+"""The full-screen game: one human against bots, in the human's language.
+
+The screen is drawn only from ``observe(game, human)`` and from events redacted for
+the human seat; the bots think in Textual thread workers and their moves are paced by
+``delay`` seconds so that a person can follow them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import RichLog, Static
+
+from ..bots import Bot, make_bot
+from ..cards import local_card_str
+from ..engine import Action, Event, EventKind, IllegalAction
+from ..i18n import N_, Translator
+from ..view import View, observe
+from .narrate import (
+    VERB_KEYS_BY_KEY,
+    action_label,
+    explain_refusal,
+    narrate,
+    phase_text,
+    rules_summary,
+)
+from .session import Notice, PlaySession, resolve_bot
+
+CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8")
+"""Keys of the cards in the sorted hand, by position."""
+
+_RED = (1, 2)  # diamonds, hearts
+
+
+def card_text(card: int, lang: str, *, dim: bool = False) -> Text:
+    """A card drawn as a small face: localised rank, suit symbol, suit colour."""
+    colour = "red3" if card >> 3 in _RED else "black"
+    style = f"bold {colour} on grey93" if not dim else "grey50 on grey23"
+    return Text(f" {local_card_str(card, lang):>4} ", style=style)
+
+
+class TrickTracker:
+    """The current and the last trick, followed from redacted events."""
+
+    def __init__(self) -> None:
+        self.current: list[tuple[int, int]] = []
+        self.last: list[tuple[int, int]] = []
+        self.last_winner = -1
+
+    def feed(self, e: Event) -> None:
+        if e.kind is EventKind.PLAY:
+            self.current.append((e.seat, e.cards[0]))
+        elif e.kind is EventKind.TRICK:
+            self.last, self.last_winner = self.current, e.seat
+            self.current = []
+        elif e.kind is EventKind.FOLD:
+            # A folded player's card leaves the trick in progress.
+            self.current = [(s, c) for s, c in self.current if s != e.seat]
+        elif e.kind in (EventKind.DEAL, EventKind.REDEAL):
+            self.current = []
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules in play, over the game; any of r, Escape or q closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("r", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+    DEFAULT_CSS = """
+    RulesScreen { align: center middle; }
+    #rules { width: 80%; max-width: 100; height: auto; border: round $accent;
+             background: $panel; padding: 1 2; }
+    """
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        text.append(self.lines[0] + "\n\n", style="bold")
+        for line in self.lines[1:-1]:
+            text.append("• " + line + "\n")
+        text.append("\n" + self.lines[-1], style="italic")
+        yield Static(text, id="rules")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PlayApp(App[None]):
+    """``toepen play``: the game screen."""
+
+    TITLE = "Toepen"
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #top { height: auto; }
+    #players { width: 1fr; height: auto; padding: 0 1; }
+    #table { width: 46; height: auto; border: round $secondary; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; border: round $accent; }
+    #keys { height: auto; padding: 0 1; }
+    #message { height: auto; padding: 0 1; color: $warning; }
+    #log { height: 1fr; border: round $secondary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(k, f"card({i})", show=False) for i, k in enumerate(CARD_KEYS)),
+        *(Binding(k, f"verb('{k}')", show=False) for k in VERB_KEYS_BY_KEY),
+        Binding("question_mark", "hint", show=False),
+        Binding("r", "rules", show=False),
+        Binding("q", "save_quit", show=False),
+        Binding("ctrl+c", "save_quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: PlaySession,
+        *,
+        lang: str = "en",
+        delay: float = 0.8,
+        strict: bool = False,
+        history: Sequence[Event] | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.t = Translator(lang, strict=strict)
+        self.lang = self.t.lang
+        self.delay = max(0.0, delay)
+        self.human = session.human
+        self.names = session.game.players
+        self.tricks = TrickTracker()
+        self.message = ""
+        """The last feedback line (a refusal, a hint, a notice)."""
+        self.awaiting_human = False
+        """True while the game waits for the human's key."""
+        self.thinking: int | None = None
+        self._history = list(history) if history is not None else list(
+            session.game.opening_events(session.human)
+        )
+        self._hint_bot, hint_notices = resolve_bot("expert")
+        self._notices: list[Notice] = [*session.notices, *(
+            n for n in hint_notices if n not in session.notices)]
+        self._mounted = False
+        self.log_lines: list[str] = []
+        """Every line written to the log (for tests and the end of game summary)."""
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="top"):
+            yield Static(id="players")
+            with Vertical(id="table"):
+                yield Static(id="trick")
+                yield Static(id="last")
+        yield Static(id="status")
+        yield Static(id="hand")
+        yield Static(id="keys")
+        yield Static(id="message")
+        yield RichLog(id="log", wrap=True, max_lines=1000, min_width=20)
+
+    def on_mount(self) -> None:
+        self._mounted = True
+        self.title = self.t("app.title")
+        self.query_one("#hand", Static).border_title = self.t("screen.hand")
+        self.query_one("#table", Vertical).border_title = self.t("screen.table")
+        self.query_one("#log", RichLog).border_title = self.t("screen.log")
+        for notice in self._notices:
+            self._write_log(self.t(notice.key, **notice.values), style="yellow")
+        if self._notices:
+            last = self._notices[-1]
+            self.message = self.t(last.key, **last.values)
+        if self.session.game.actions:
+            self._write_log(self.t("log.resumed", n=len(self.session.game.actions)), style="cyan")
+        self._feed(self._history)
+        self.session.save()
+        self._advance()
+
+    # -- the game loop -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the session has a winner."""
+        return self.session.game.winner is not None
+
+    def _advance(self) -> None:
+        game = self.session.game
+        self.awaiting_human = False
+        self.thinking = None
+        if self.over:
+            self._render()
+            return
+        seat = game.turn
+        if seat == self.human:
+            self.awaiting_human = True
+            self._render()
+            return
+        if seat < 0:  # pragma: no cover - a seeded game always has the next deck
+            self._render()
+            return
+        self.thinking = seat
+        self._render()
+        view = observe(game, seat)
+        bot = self.session.bot_for(seat)
+        token = len(game.actions)
+        self.run_worker(
+            lambda: self._think(bot, view, seat, token), thread=True, group="bots",
+            exit_on_error=False,
+        )
+
+    def _think(self, bot: Bot, view: View, seat: int, token: int) -> None:
+        """Worker thread: the bot decides from its own view only."""
+        start = time.perf_counter()
+        try:
+            act: Action | None = bot.act(view)
+        except Exception:  # a broken bot must not take the game down
+            act = None
+        elapsed = time.perf_counter() - start
+        self.call_from_thread(self._bot_done, seat, act, token, elapsed)
+
+    def _bot_done(self, seat: int, act: Action | None, token: int, elapsed: float) -> None:
+        wait = self.delay - elapsed
+        if wait > 0:
+            self.set_timer(wait, lambda: self._apply_bot(seat, act, token))
+        else:
+            self._apply_bot(seat, act, token)
+
+    def _apply_bot(self, seat: int, act: Action | None, token: int) -> None:
+        game = self.session.game
+        if len(game.actions) != token or game.turn != seat:
+            return  # stale (the app is closing)
+        legal = game.legal(seat)
+        if act is None or act not in legal:
+            self._write_log(self.t("notice.bot_error", name=self.names[seat],
+                             action=action_label(self.t, legal[0])), style="yellow")
+            act = legal[0]
+        self._feed(self.session.apply(seat, act))
+        self._advance()
+
+    def _human_act(self, act: Action) -> None:
+        game = self.session.game
+        view = self.session.view()
+        if self.over:
+            self._say(self.t("illegal.over"))
+            return
+        if not self.awaiting_human:
+            actor = self.names[game.turn] if game.turn >= 0 else ""
+            self._say(self.t("illegal.not_your_turn", name=actor))
+            return
+        if act not in view.legal:
+            self._say(explain_refusal(self.t, view, act, game.explain(self.human, act)))
+            return
+        try:
+            events = self.session.apply(self.human, act)
+        except IllegalAction as e:  # pragma: no cover - legal was checked just above
+            self._say(self.t("illegal.other", reason=str(e)))
+            return
+        self.message = ""
+        self._feed(events)
+        self._advance()
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    def action_card(self, index: int) -> None:
+        """Play the card at ``index`` of the sorted hand."""
+        hand = self.session.view().hand
+        if index >= len(hand):
+            if self.over:
+                self._say(self.t("illegal.over"))
+            else:
+                self._say(self.t("illegal.no_card", key=CARD_KEYS[index], n=len(hand)))
+            return
+        self._human_act(Action.play(sorted(hand)[index]))
+
+    def action_verb(self, key: str) -> None:
+        self._human_act(VERB_KEYS_BY_KEY[key])
+
+    def action_rules(self) -> None:
+        lines = rules_summary(self.t, self.session.game.rules, self.session.game.n)
+        self.push_screen(RulesScreen([*lines, self.t("rules.close")]))
+
+    def action_hint(self) -> None:
+        if not self.awaiting_human:
+            self._say(self.t("hint.not_now"))
+            return
+        view = self.session.view()
+        try:
+            bot = make_bot(self._hint_bot, seed=self.session.bot_seed(self.human))
+        except ValueError as e:  # pragma: no cover - resolve_bot checked it
+            self._say(str(e))
+            return
+        self._say(self.t("hint.thinking", bot=self._hint_bot))
+        token = len(self.session.game.actions)
+        self.run_worker(lambda: self._hint(bot, view, token), thread=True, group="hint",
+                        exit_on_error=False)
+
+    def _hint(self, bot: Bot, view: View, token: int) -> None:
+        try:
+            act = bot.act(view)
+            why = _bot_explanation(bot, view, act, self.lang)
+        except Exception as e:  # a broken bot must not take the game down
+            self.call_from_thread(self._say, self.t("hint.failed", reason=str(e)))
+            return
+        self.call_from_thread(self._hint_done, act, why, token)
+
+    def _hint_done(self, act: Action, why: str | None, token: int) -> None:
+        if token != len(self.session.game.actions):
+            return
+        key = self.key_for(act)
+        label = action_label(self.t, act)
+        if why:
+            self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key, why=why))
+        else:
+            self._say(self.t("hint.result", bot=self._hint_bot, action=label, key=key))
+
+    def action_save_quit(self) -> None:
+        """Save the record and leave (Ctrl-C, q)."""
+        self.session.save()
+        self.exit()
+
+    # -- helpers for keys and tests --------------------------------------------------------------
+
+    def key_for(self, act: Action) -> str:
+        """The key that chooses ``act`` now ('' if no key does)."""
+        if act.is_play:
+            hand = sorted(self.session.view().hand)
+            return CARD_KEYS[hand.index(act.card)] if act.card in hand else ""
+        for key, verb in VERB_KEYS_BY_KEY.items():
+            if verb is act:
+                return key
+        return ""
+
+    def legal_keys(self) -> list[str]:
+        """The keys of the human's legal actions now (empty unless it is the human's turn)."""
+        if not self.awaiting_human:
+            return []
+        return [self.key_for(a) for a in self.session.view().legal]
+
+    def _say(self, text: str) -> None:
+        self.message = text
+        if self._mounted:
+            self.query_one("#message", Static).update(Text(text))
+
+    def _write_log(self, line: str, style: str = "") -> None:
+        self.log_lines.append(line)
+        self.query_one("#log", RichLog).write(Text(line, style=style))
+
+    def _feed(self, events: Sequence[Event]) -> None:
+        """Narrate redacted events and follow the tricks."""
+        for e in events:
+            self.tricks.feed(e)
+            line = narrate(self.t, e, self.names, self.human)
+            if line is None:
+                continue
+            style = ""
+            if e.kind in (EventKind.DEAL, EventKind.REDEAL):
+                style = "bold"
+            elif e.kind in (EventKind.KNOCK, EventKind.PELT):
+                style = "bold magenta"
+            elif e.kind in (EventKind.LIVES, EventKind.FOLD, EventKind.ELIMINATED):
+                style = "red"
+            elif e.kind is EventKind.SESSION_RESULT:
+                style = "bold green"
+            self._write_log(line, style)
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        t = self.t
+        view = self.session.view()
+        rules = view.rules
+        title = t("screen.title", preset=rules.name, hand=view.hand_no,
+                  dealer=view.players[view.dealer])
+        if rules.session == "rubber":
+            title += "  ·  " + t("screen.rubber", n=view.rubber_no)
+        self.query_one("#title", Static).update(Text(title, style="bold"))
+        self.query_one("#players", Static).update(self._players_table(view))
+        self.query_one("#trick", Static).update(self._trick_text(view))
+        self.query_one("#last", Static).update(self._last_text(view))
+        self.query_one("#status", Static).update(self._status_text(view))
+        self.query_one("#hand", Static).update(self._hand_text(view))
+        self.query_one("#keys", Static).update(self._keys_text(view))
+        self.query_one("#message", Static).update(Text(self.message))
+
+    def _players_table(self, view: View) -> Table:
+        t = self.t
+        rules = view.rules
+        table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
+        table.add_column("")
+        table.add_column(t("col.player"))
+        if view.teams:
+            table.add_column(t("col.team"))
+        table.add_column(t("col.lives"), justify="right")
+        table.add_column(t("col.cards"), justify="right")
+        table.add_column(t("col.stake"), justify="right")
+        if rules.session == "rubber":
+            table.add_column(t("col.rubbers"), justify="right")
+            table.add_column(t("col.drinks"), justify="right")
+        if rules.beer_tally:
+            table.add_column(t("col.beers"), justify="right")
+        table.add_column(t("col.status"))
+        tells: dict[int, list[str]] = {}
+        for seat, count, rank in view.tells:
+            word = t(N_("rank.tens") if rank == 0 else N_("rank.jacks"))
+            key = N_("status.whistles") if count == 3 else N_("status.stands")
+            tells.setdefault(seat, []).append(t(key, rank=word))
+        for seat, name in enumerate(view.players):
+            marker = "▶" if seat in view.to_act else ""
+            label = Text(name, style="bold" if seat == self.human else "")
+            if seat == self.human:
+                label.append(" " + t("screen.you"), style="italic")
+            status: list[str] = []
+            if not view.in_session[seat]:
+                status.append(t("status.out"))
+            elif not view.active[seat]:
+                status.append(t("status.folded"))
+            if seat == view.dealer:
+                status.append(t("status.dealer"))
+            if seat == view.last_knocker and view.in_session[seat]:
+                status.append(t("status.knocked"))
+            if seat in view.claimed:
+                status.append(t("status.claimed"))
+            if seat in view.exchanged:
+                status.append(t("status.exchanged"))
+            if seat in view.toepkoning:
+                status.append(t("status.toepkoning"))
+            if view.winner == seat:
+                status.append(t("status.winner"))
+            status.extend(tells.get(seat, []))
+            row: list[Any] = [marker, label]
+            if view.teams:
+                row.append("ABCD"[view.teams[seat]])
+            lives_style = "red" if view.lives[seat] <= 2 else ""
+            row.append(Text(str(view.lives[seat]), style=lives_style))
+            row.append(str(view.hand_sizes[seat]) if view.in_session[seat] else "")
+            row.append(str(view.accepted[seat]) if view.active[seat] else "")
+            if rules.session == "rubber":
+                row.extend([str(view.rubbers_won[seat]), str(view.drinks[seat])])
+            if rules.beer_tally:
+                row.append(str(view.beers[seat]))
+            row.append(", ".join(status))
+            style = "dim" if not view.in_session[seat] or not view.active[seat] else ""
+            table.add_row(*row, style=style)
+        return table
+
+    def _trick_text(self, view: View) -> Group:
+        t = self.t
+        head = Text(t("screen.trick", n=min(view.trick_no + 1, 4)), style="bold")
+        lines: list[Text] = [head]
+        if not view.trick:
+            lines.append(Text(t("screen.no_cards"), style="dim"))
+        for seat, card in view.trick:
+            line = Text(f"{view.players[seat]:<8} ")
+            line.append_text(card_text(card, self.lang))
+            lines.append(line)
+        return Group(*lines)
+
+    def _last_text(self, view: View) -> Text:
+        t = self.t
+        if self.tricks.last_winner < 0:
+            return Text("")
+        text = Text(t("screen.last_trick", name=view.players[self.tricks.last_winner]) + " ",
+                    style="dim")
+        for _, card in self.tricks.last:
+            text.append(local_card_str(card, self.lang) + " ")
+        return text
+
+    def _status_text(self, view: View) -> Text:
+        t = self.t
+        parts = [t("screen.stake", stake=view.stake)]
+        if 0 <= view.last_knocker < len(view.players):
+            parts.append(t("screen.knocked_by", name=view.players[view.last_knocker]))
+        if view.rules.exchange and view.phase in ("exchange", "exchange_challenge"):
+            parts.append(t("screen.stock", n=view.stock_size))
+        text = Text("  ·  ".join(parts), style="bold")
+        text.append("\n")
+        if self.over and view.winner is not None:
+            key = N_("screen.you_win") if view.winner == self.human else N_("screen.winner")
+            text.append(t(key, name=view.players[view.winner]), style="bold green")
+            text.append("  " + t("screen.press_q"))
+        elif self.awaiting_human:
+            text.append(t("screen.your_turn") + " ", style="bold green")
+            text.append(phase_text(t, view))
+        elif self.thinking is not None:
+            text.append(t("screen.thinking", name=view.players[self.thinking]), style="italic")
+        return text
+
+    def _hand_text(self, view: View) -> Text:
+        hand = sorted(view.hand)
+        if not hand:
+            return Text(self.t("screen.no_hand"), style="dim")
+        legal = set(int(a) for a in view.legal if a.is_play)
+        playing = self.awaiting_human and view.phase == "play"
+        keys = Text()
+        faces = Text()
+        for i, card in enumerate(hand):
+            dim = playing and card not in legal
+            keys.append(f"  [{CARD_KEYS[i]}]   ", style="dim" if dim else "bold")
+            faces.append_text(card_text(card, self.lang, dim=dim))
+            faces.append("  ")
+        keys.append("\n")
+        keys.append_text(faces)
+        return keys
+
+    def _keys_text(self, view: View) -> Text:
+        t = self.t
+        text = Text()
+        if self.awaiting_human:
+            plays = [a for a in view.legal if a.is_play]
+            if plays:
+                hand = sorted(view.hand)
+                keys = ",".join(CARD_KEYS[hand.index(a.card)] for a in plays)
+                text.append(f"[{keys}] ", style="bold cyan")
+                text.append(t("keys.play") + "   ")
+            for act in view.legal:
+                if not act.is_play:
+                    text.append(f"[{self.key_for(act)}] ", style="bold cyan")
+                    text.append(action_label(t, act) + "   ")
+        text.append("[?] ", style="bold cyan")
+        text.append(t("keys.hint") + "   ")
+        text.append("[r] ", style="bold cyan")
+        text.append(t("keys.rules") + "   ")
+        text.append("[q] ", style="bold cyan")
+        text.append(t("keys.quit"))
+        return text
+
+
+def _bot_explanation(bot: Bot, view: View, act: Action, lang: str) -> str | None:
+    """A bot's own explanation of its choice, where it offers one (``explain``)."""
+    explain = getattr(bot, "explain", None)
+    if not callable(explain):
+        return None
+    try:
+        params = inspect.signature(explain).parameters
+    except (TypeError, ValueError):
+        return None
+    kwargs: dict[str, object] = {"lang": lang} if "lang" in params else {}
+    positional = [p for p in params.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "lang"]
+    result = explain(view, act, **kwargs) if len(positional) >= 2 else explain(view, **kwargs)
+    return result if isinstance(result, str) and result else None
+
+
+__all__ = ["PlayApp", "RulesScreen", "TrickTracker", "card_text"]

@@ -1,0 +1,254 @@
+"""A game of ``toepen play``: one human seat, bots in the others, saved as it goes.
+
+Everything here is independent of the screen: the app drives a :class:`PlaySession`
+and the tests can too. Bots are rebuilt for every decision with a seed drawn from the
+session seed, the seat and the number of actions so far, so that a resumed game makes
+exactly the decisions the uninterrupted one would have made.
+
+>>> from toepen.rules import Rules
+>>> s = PlaySession.new(Rules.preset("rulebook", lives=2), players=3, bots=["random"],
+...                     name="Ann", seed=5, path=None)
+>>> s.game.players, s.lineup
+(('Ann', 'Bas', 'Cor'), ('', 'random', 'random'))
+>>> s.bot_seed(1) == s.bot_seed(1), s.bot_seed(1) == s.bot_seed(2)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..engine import Action, Event, Game, redact
+from ..i18n import N_
+from ..record import RecordError, load, replay, save, start
+from ..rules import Rules
+from ..view import View, observe
+
+CLIENT = "toepen play"
+BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo")
+"""Names of the bots, seat 1 onwards."""
+
+FALLBACKS: dict[str, tuple[str, ...]] = {
+    "expert": ("heuristic", "random"),
+    "pimc": ("heuristic", "random"),
+    "heuristic": ("random",),
+}
+"""Bots that may not be installed yet, and what plays instead (with a notice)."""
+
+
+class PlayError(ValueError):
+    """A setup or a saved game that cannot be played; the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the player: a catalog id and its values."""
+
+    key: str
+    values: dict[str, object] = field(default_factory=dict)
+
+
+def resolve_bot(name: str) -> tuple[str, list[Notice]]:
+    """The bot that will play for ``name``: itself, or its fallback with a notice.
+
+    Unknown names (not a planned bot either) raise PlayError.
+    """
+    notices: list[Notice] = []
+    for candidate in (name, *FALLBACKS.get(name, ())):
+        try:
+            make_bot(candidate, seed=0)
+        except ValueError:
+            continue
+        if candidate != name:
+            notices.append(Notice(N_("notice.fallback"), {"wanted": name, "used": candidate}))
+        return candidate, notices
+    from ..bots.base import bot_names
+
+    raise PlayError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
+
+
+def default_data_dir() -> Path:
+    """Where games are saved: ``<user data dir>/toepen/games``."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("toepen")) / "games"
+
+
+def default_path(seed: int) -> Path:
+    """A fresh file name for a new game's record in the data folder."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return default_data_dir() / f"play-{stamp}-{seed}.json"
+
+
+class PlaySession:
+    """A game, its human seat, the bot lineup and where it is saved."""
+
+    def __init__(
+        self,
+        game: Game,
+        human: int,
+        lineup: Sequence[str],
+        path: Path | None,
+        *,
+        notices: Sequence[Notice] = (),
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if game.seed is None:
+            raise PlayError("a played game deals from a seed")
+        if not 0 <= human < game.n:
+            raise PlayError(f"human seat {human} is not at this table of {game.n}")
+        if len(lineup) != game.n or lineup[human] != "" or any(
+            not lineup[s] for s in range(game.n) if s != human
+        ):
+            raise PlayError("bots: one bot name for every seat but the human's")
+        self.game = game
+        self.human = human
+        self.lineup: tuple[str, ...] = tuple(lineup)
+        self.path = path
+        self.notices: list[Notice] = list(notices)
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        players: int = 4,
+        bots: Sequence[str] = ("expert",),
+        name: str = "",
+        seed: int | None = None,
+        path: Path | None = None,
+        lang: str = "en",
+    ) -> PlaySession:
+        """A new game: the human in seat 0, bots in the others.
+
+        ``bots`` is one name for every bot or one per bot seat. Missing planned bots
+        fall back (``expert`` -> ``heuristic`` -> ``random``) with a notice.
+        """
+        try:
+            rules.check_table(players)
+        except ValueError as e:
+            raise PlayError(str(e)) from None
+        wanted = list(bots)
+        if len(wanted) == 1:
+            wanted *= players - 1
+        if len(wanted) != players - 1:
+            raise PlayError(
+                f"bots: give one name or {players - 1} names (one per bot seat), not {len(wanted)}"
+            )
+        notices: list[Notice] = []
+        resolved: dict[str, str] = {}
+        for bot in dict.fromkeys(wanted):
+            used, extra = resolve_bot(bot)
+            resolved[bot] = used
+            notices.extend(extra)
+        lineup = ["", *(resolved[b] for b in wanted)]
+        human_name = name.strip() or "Player"
+        names = [human_name]
+        for i in range(1, players):
+            bot_name = BOT_NAMES[i - 1]
+            if bot_name.lower() == human_name.lower():
+                bot_name += " II"
+            names.append(bot_name)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        game = Game(rules, tuple(names), seed=seed)
+        meta = {
+            "client": CLIENT,
+            "human": 0,
+            "bots": lineup,
+            "bots_wanted": ["", *wanted],
+            "names": names,
+            "lang": lang,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        return cls(game, 0, lineup, path, notices=notices, meta=meta)
+
+    @classmethod
+    def resume(cls, path: Path) -> PlaySession:
+        """Continue a game saved by ``toepen play`` (same seat, bots and seeds)."""
+        record = load(path)
+        meta = record.get("meta")
+        if not isinstance(meta, dict) or meta.get("client") != CLIENT:
+            raise PlayError(f"{path}: not a game saved by {CLIENT} (meta.client missing)")
+        if "seed" not in record:
+            raise PlayError(f"{path}: a game to resume deals from a seed (the record has decks)")
+        human = meta.get("human")
+        lineup = meta.get("bots")
+        if not isinstance(human, int) or isinstance(human, bool):
+            raise PlayError(f"{path}: meta.human must be a seat number")
+        if not isinstance(lineup, list) or not all(isinstance(b, str) for b in lineup):
+            raise PlayError(f"{path}: meta.bots must be a list of bot names")
+        try:
+            game = replay(record)
+        except RecordError as e:
+            raise PlayError(f"{path}: {e}") from None
+        notices: list[Notice] = []
+        used: list[str] = []
+        for seat, bot in enumerate(lineup):
+            if seat == human:
+                used.append("")
+                continue
+            name, extra = resolve_bot(bot)
+            used.append(name)
+            notices.extend(n for n in extra if n not in notices)
+        return cls(game, human, used, path, notices=notices, meta=meta)
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        assert self.game.seed is not None
+        return self.game.seed
+
+    def view(self) -> View:
+        """What the human may see now."""
+        return observe(self.game, self.human)
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of ``seat``'s next decision: a function of the session seed, the seat
+        and the number of actions so far (so resumed games decide identically)."""
+        return random.Random(f"{self.seed}:{seat}:{len(self.game.actions)}").getrandbits(62)
+
+    def bot_for(self, seat: int) -> Bot:
+        """A fresh bot for ``seat``'s next decision."""
+        return make_bot(self.lineup[seat], seed=self.bot_seed(seat))
+
+    def apply(self, seat: int, act: Action) -> list[Event]:
+        """Apply a decision, save the record, and return the events as the human may see them."""
+        events = self.game.apply(seat, act)
+        self.save()
+        return redact(events, self.human)
+
+    def history(self) -> list[Event]:
+        """Every event of the game so far as the human saw it (replayed from the record)."""
+        game, actions = start(self.game.record(use_seed=True))
+        events = redact(game.opening, self.human)
+        for seat, act in actions:
+            events.extend(redact(game.apply(seat, act), self.human))
+        return events
+
+    def record(self) -> dict[str, Any]:
+        """The game so far, ``toepen-record/1`` with the seed and the play metadata."""
+        meta = dict(self.meta)
+        meta["human"] = self.human
+        meta["bots"] = list(self.lineup)
+        meta["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+        return self.game.record(use_seed=True, meta=meta)
+
+    def save(self) -> Path | None:
+        """Write the record (atomically) where this session is saved; the path, or None."""
+        if self.path is None:
+            return None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        save(self.record(), self.path)
+        return self.path
