@@ -501,7 +501,7 @@ class Arena:
                 if name not in match.lineup:
                     continue
                 mine = match.per_deal(name)
-                hands += len(mine) * match.lineup.count(name)
+                hands += len(mine) * len(match.lineup) * match.lineup.count(name)
                 for i, v in mine.items():
                     values[(m, i)] = v
                 if self.baseline is not None and name != self.baseline:

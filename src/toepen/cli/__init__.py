@@ -8,6 +8,7 @@ from __future__ import annotations
 import typer
 
 from . import engine_cmds
+from . import bots_cmds
 from . import serve_cmd
 from . import play_cmd
 
@@ -20,6 +21,7 @@ app = typer.Typer(
 )
 
 engine_cmds.register(app)
+bots_cmds.register(app)
 serve_cmd.register(app)
 play_cmd.register(app)
 
