@@ -27,6 +27,7 @@ def deck_for(
     """
     seats = set(range(n) if in_session is None else in_session)
     order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if s in seats]
+    assert set(hands) <= set(order), "a hand for a seat that is not dealt in"
     wanted = {s: [parse_card(c) for c in text.split()] for s, text in hands.items()}
     stock_ids = [parse_card(c) for c in stock.split()]
     used = [c for cards in wanted.values() for c in cards] + stock_ids
