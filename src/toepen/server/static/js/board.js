@@ -53,7 +53,7 @@ function seatBox(view, table, s, me, opts) {
   }
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
   const name = esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
-  const lives = out ? "" : `<span class="lives" aria-label="${esc(t("web.lives", { n: view.lives[s] }))}">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}<span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
+  const lives = out ? "" : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
   return `<div class="${cls}" data-seat="${s}" style="left:${x}%;top:${y}%" ${toAct ? 'aria-current="true"' : ""}>` +
     `<div class="seat-name">${name}</div><div class="seat-lives">${lives}</div>` +

@@ -1,0 +1,64 @@
+"""Build the browser client's message catalogs: ``src/toepen/server/static/i18n/{lang}.json``.
+
+The browser client speaks the same five languages from the same catalogs as the terminal
+client (``toepen.i18n.catalog_json``: game texts such as ``log.knock`` and ``act.fold``),
+plus the texts only the web pages need (``web.*``) from ``static/i18n/web-extra.json``.
+A text of the shared catalogs wins over a ``web-extra`` one with the same id.
+
+Run after changing either source, and commit the output::
+
+    uv run python scripts/build_web_catalogs.py          # write the files
+    uv run python scripts/build_web_catalogs.py --check  # exit 1 if they are out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from toepen.i18n import LANGUAGES, catalog_json
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "toepen" / "server" / "static" / "i18n"
+EXTRA = STATIC / "web-extra.json"
+
+
+def build(lang: str, extra: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """The merged catalog of one language (web texts missing in a language fall back to English)."""
+    data = catalog_json(lang)
+    messages: dict[str, str] = {}
+    for key, texts in extra.items():
+        text = texts.get(lang) or texts.get("en")
+        if not text:
+            raise SystemExit(f"web-extra.json: message {key!r} has no text for {lang} or en")
+        messages[key] = text
+    messages.update(data["messages"])
+    data["messages"] = dict(sorted(messages.items()))
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that the files are current")
+    args = parser.parse_args(argv)
+    extra = json.loads(EXTRA.read_text(encoding="utf-8"))
+    stale = []
+    for lang in LANGUAGES:
+        text = json.dumps(build(lang, extra), ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+        path = STATIC / f"{lang}.json"
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(path.name)
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path} ({len(text)} bytes)")
+    if stale:
+        print(f"out of date: {', '.join(stale)} (run scripts/build_web_catalogs.py)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

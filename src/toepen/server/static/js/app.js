@@ -1,0 +1,36 @@
+// Entry point: pick the page from the URL, load the language, keep the header up to date.
+import { initialLang, setLang, onLangChange, t } from "./i18n.js";
+import { showLobby, showJoin } from "./lobby.js";
+import { showTable } from "./tablepage.js";
+import { showReplay } from "./replay.js";
+
+const app = document.getElementById("app");
+const connEl = document.getElementById("conn");
+let connState = "";
+
+function setConn(state) {
+  connState = state;
+  connEl.dataset.state = state;
+  connEl.textContent = state ? t(`web.conn.${state}`) : "";
+}
+
+async function main() {
+  const langSel = document.getElementById("lang");
+  const lang = initialLang();
+  langSel.value = lang;
+  await setLang(lang);
+  const q = new URLSearchParams(location.search);
+  let page;
+  if (q.get("table")) page = await showTable(app, q.get("table"), setConn);
+  else if (q.get("join")) page = await showJoin(app, q.get("join").toUpperCase());
+  else if (q.get("replay")) page = await showReplay(app, q.get("replay"));
+  else page = await showLobby(app);
+  document.body.dataset.page = q.get("table") ? "table" : q.get("join") ? "join" : q.get("replay") ? "replay" : "lobby";
+  langSel.addEventListener("change", () => setLang(langSel.value));
+  onLangChange(() => { setConn(connState); if (page && page.relabel) page.relabel(); });
+  document.body.dataset.ready = "1";
+}
+
+main().catch((e) => {
+  app.innerHTML = `<p class="panel error">${String(e.message || e)}</p>`;
+});
