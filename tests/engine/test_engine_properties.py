@@ -1,0 +1,250 @@
+"""Property tests over random games of every preset and every allowed table size."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from toepen.cards import FULL_MASK, parse_card
+from toepen.engine import NUM_ACTIONS, Event, EventKind, Game, IllegalAction, Phase, redact
+from toepen.record import replay, to_record
+from toepen.rules import Rules, RulesError
+from toepen.view import observe
+
+from .helpers import snapshot
+
+E = EventKind
+CONFIGS = [
+    (name, n) for name in Rules.preset_names() for n in Rules.preset(name).allowed_table_sizes()
+]
+EXTRAS: list[dict[str, Any]] = [
+    {},
+    {"tells": "tens_and_jacks"},
+    {"first_player_may_knock_early": False},
+    {"last_trick": "wins"},
+    {"dealer": "last_trick_winner"},
+    {"pelt": True},
+    {"max_stake": 3},
+    {"armoede": False, "exchange": True},
+    {"knock_limit": "lives_cover_new_stake"},
+    {"session": "rubber", "rubbers": 2},
+    {"session": "elimination"},
+    {"knock_limit": "none"},
+]
+MAX_STEPS = 400
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Rules, int]:
+    name, n = draw(st.sampled_from(CONFIGS))
+    extra = dict(draw(st.sampled_from(EXTRAS)))
+    extra["lives"] = draw(st.integers(1, 4))
+    try:
+        rules = Rules.preset(name, **extra)
+    except RulesError:
+        assume(False)
+        raise
+    return rules, n
+
+
+FAST = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def test_every_preset_and_size_is_covered() -> None:
+    assert len(CONFIGS) == 7 * 4 + 2 + 2  # rulebook, classic, kroeg, no-knock: 2..8
+    assert ("teams", 6) in CONFIGS and ("gezinstoepen", 3) in CONFIGS
+
+
+def _visible(game: Game, seat: int | None) -> set[int]:
+    """Cards ``seat`` may know: its hand, cards played this deal, hands shown by challenges."""
+    seen = {c for _, c, _ in game.plays}
+    for _, mask, _ in game.revealed:
+        seen |= {c for c in range(32) if mask >> c & 1}
+    if seat is not None:
+        seen |= {c for c in range(32) if game.hands[seat] >> c & 1}
+    return seen
+
+
+def _card_tokens(data: Any) -> set[int]:
+    """Every card named anywhere in a JSON value (tokens of its strings)."""
+    out: set[int] = set()
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out |= _card_tokens(k) | _card_tokens(v)
+    elif isinstance(data, list | tuple):
+        for v in data:
+            out |= _card_tokens(v)
+    elif isinstance(data, str):
+        for token in data.split():
+            if len(token) in (2, 3) and token[-1] in "cdhs" and token[:-1] in (
+                "T", "9", "8", "7", "A", "K", "Q", "J", "10"
+            ):
+                out.add(parse_card(token))
+    return out
+
+
+def _check_views(game: Game, events: list[Event]) -> None:
+    for seat in [*range(game.n), None]:
+        view = observe(game, seat)
+        named = _card_tokens(view.to_json())
+        leaked = named - _visible(game, seat)
+        assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+        if seat is not None:
+            assert set(view.hand) == {c for c in range(32) if game.hands[seat] >> c & 1}
+            assert view.legal == game.legal(seat)
+        for e in redact(events, seat):
+            if e.cards:
+                assert e.kind in (E.PLAY, E.REVEAL) or e.seat == seat, (seat, e)
+
+
+def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
+    game = Game(rules, n, seed=seed, dealer=seed % n)
+    pick = random.Random(choice_seed)
+    expected = list(game.pools)
+    lost = [0] * n
+    _check_views(game, game.opening)
+    for _ in range(MAX_STEPS):
+        if game.turn < 0:
+            break
+        acts = game.legal_actions()
+        assert acts, "a seat to act has a legal action"
+        assert len(set(acts)) == len(acts)
+        events = game.apply(game.turn, pick.choice(acts))
+        for e in events:
+            if e.kind is E.LIVES:
+                assert e.value > 0
+                expected[game.team_of[e.seat]] -= e.value
+                lost[e.seat] += e.value
+            elif e.kind is E.RUBBER:
+                expected = [rules.lives] * len(expected)
+        assert game.pools == expected
+        assert game.lives_lost == lost
+        if rules.beer_tally:
+            assert game.beers == lost
+        if rules.session == "elimination":
+            for s in range(n):
+                assert bool(game.in_session >> s & 1) == (game.lives(s) > 0) or game.is_over
+        game.check_invariants()
+        if game.phase is not Phase.DEAL:
+            assert game.card_accounting() == FULL_MASK
+        _check_views(game, events)
+    if game.is_over:
+        assert game.winner is not None and game.legal_actions() == ()
+    return game
+
+
+@FAST
+@given(tables(), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_random_games_account_for_cards_lives_and_hidden_information(
+    table: tuple[Rules, int], seed: int, choice_seed: int
+) -> None:
+    rules, n = table
+    _play_checked(rules, n, seed, choice_seed)
+
+
+@pytest.mark.parametrize(("name", "n"), CONFIGS)
+def test_every_preset_and_size_plays_a_checked_game(name: str, n: int) -> None:
+    game = _play_checked(Rules.preset(name, lives=2), n, seed=n * 101, choice_seed=n)
+    assert game.actions
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 2**32), st.randoms(use_true_random=False))
+def test_illegal_actions_are_refused_and_change_nothing(
+    table: tuple[Rules, int], seed: int, rnd: random.Random
+) -> None:
+    rules, n = table
+    game = Game(rules, n, seed=seed)
+    for step in range(150):
+        if game.turn < 0:
+            break
+        legal = game.legal_actions()
+        if step % 3 == 0:
+            before = snapshot(game)
+            tries: list[tuple[Any, Any]] = []
+            illegal = [a for a in range(NUM_ACTIONS) if a not in legal]
+            if illegal:
+                tries.append((game.turn, rnd.choice(illegal)))
+            others = [s for s in range(n) if s != game.turn]
+            tries.append((rnd.choice(others), rnd.choice(legal)))
+            tries.append((rnd.choice([n, -1, 99]), rnd.choice(legal)))
+            tries.append((game.turn, rnd.choice([NUM_ACTIONS, -1, "jump", "play", None, 2.5])))
+            for seat, act in tries:
+                with pytest.raises(IllegalAction) as info:
+                    game.apply(seat, act)
+                assert str(info.value)
+                assert snapshot(game) == before, (seat, act)
+        game.apply(game.turn, rnd.choice(legal))
+
+
+def _session(rules: Rules, n: int, seed: int, choice_seed: int, disturb: bool) -> Game:
+    game = Game(rules, n, seed=seed)
+    pick = random.Random(choice_seed)
+    for i in range(MAX_STEPS):
+        if game.turn < 0:
+            break
+        if disturb:
+            random.seed(i * 7919 + 13)
+            random.random()
+        game.apply(game.turn, pick.choice(game.legal_actions()))
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(tables(), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_the_same_seed_gives_the_same_game_whatever_the_global_random_does(
+    table: tuple[Rules, int], seed: int, choice_seed: int
+) -> None:
+    rules, n = table
+    a = _session(rules, n, seed, choice_seed, disturb=False)
+    b = _session(rules, n, seed, choice_seed, disturb=True)
+    assert a.actions == b.actions and a.decks == b.decks
+    assert snapshot(a) == snapshot(b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables(), st.integers(0, 2**32), st.integers(0, 2**32), st.integers(0, MAX_STEPS))
+def test_records_in_both_forms_replay_to_the_identical_state(
+    table: tuple[Rules, int], seed: int, choice_seed: int, stop: int
+) -> None:
+    rules, n = table
+    game = Game(rules, n, seed=seed, dealer=seed % n)
+    pick = random.Random(choice_seed)
+    for _ in range(stop):
+        if game.turn < 0:
+            break
+        game.apply(game.turn, pick.choice(game.legal_actions()))
+    want = snapshot(game)
+    by_seed = replay(to_record(game, use_seed=True))
+    assert snapshot(by_seed) == want
+    by_decks = replay(to_record(game))
+    got = snapshot(by_decks)
+    assert got.pop("seed") is None and want.pop("seed") == seed
+    assert got == want
+    # The clone is independent and identical.
+    clone = game.clone()
+    assert snapshot(clone) == snapshot(game) | {"seed": seed}
+    if clone.turn >= 0:
+        clone.apply(clone.turn, clone.legal_actions()[0])
+        assert snapshot(game) == want | {"seed": seed}
+
+
+def test_the_leak_detector_catches_a_leak() -> None:
+    game = Game(Rules.preset("classic"), 4, seed=5)
+    data = observe(game, 0).to_json()
+    assert not _card_tokens(data) - _visible(game, 0)
+    other = [c for c in range(32) if game.hands[2] >> c & 1]
+    data["note"] = f"seat 2 holds {' '.join(str(c) for c in other)}"  # ids: not names
+    assert not _card_tokens(data) - _visible(game, 0)
+    from toepen.cards import card_str
+
+    data["hand_actions"].append(f"2 play {card_str(other[0])}")
+    assert _card_tokens(data) - _visible(game, 0) == {other[0]}
+    spectator = observe(game, None).to_json()
+    assert spectator["hand"] == [] and not _card_tokens(spectator)
