@@ -8,11 +8,12 @@ the human seat; the bots think in Textual thread workers and their moves are pac
 from __future__ import annotations
 
 import inspect
+import io
 import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich.console import Group
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -348,6 +349,15 @@ class PlayApp(App[None]):
         if not self.awaiting_human:
             return []
         return [self.key_for(a) for a in self.session.view().legal]
+
+    def panel_text(self, widget_id: str) -> str:
+        """The plain text a panel shows now (``players``, ``trick``, ``last``, ``status``,
+        ``hand``, ``keys``, ``message``, ``title``)."""
+        content = self.query_one(f"#{widget_id}", Static).content
+        out = io.StringIO()
+        console = Console(file=out, width=160, color_system=None, legacy_windows=False)
+        console.print(content)
+        return out.getvalue()
 
     def _say(self, text: str) -> None:
         self.message = text

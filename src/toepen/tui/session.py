@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import Bot, make_bot
+from ..bots.base import CMD_PREFIX, check_bot_name, close_bot, start_game
 from ..engine import Action, Event, Game, redact
 from ..i18n import N_
 from ..record import RecordError, load, replay, save, start
@@ -61,17 +62,17 @@ def resolve_bot(name: str) -> tuple[str, list[Notice]]:
     Unknown names (not a planned bot either) raise PlayError.
     """
     notices: list[Notice] = []
+    first_error: ValueError | None = None
     for candidate in (name, *FALLBACKS.get(name, ())):
         try:
-            make_bot(candidate, seed=0)
-        except ValueError:
+            check_bot_name(candidate)
+        except ValueError as e:
+            first_error = first_error or e
             continue
         if candidate != name:
             notices.append(Notice(N_("notice.fallback"), {"wanted": name, "used": candidate}))
         return candidate, notices
-    from ..bots.base import bot_names
-
-    raise PlayError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
+    raise PlayError(str(first_error))
 
 
 def default_data_dir() -> Path:
@@ -114,6 +115,7 @@ class PlaySession:
         self.path = path
         self.notices: list[Notice] = list(notices)
         self.meta: dict[str, Any] = dict(meta or {})
+        self._persistent: dict[int, Bot] = {}
 
     # -- construction -------------------------------------------------------------------------
 
@@ -220,8 +222,31 @@ class PlaySession:
         return random.Random(f"{self.seed}:{seat}:{len(self.game.actions)}").getrandbits(62)
 
     def bot_for(self, seat: int) -> Bot:
-        """A fresh bot for ``seat``'s next decision."""
-        return make_bot(self.lineup[seat], seed=self.bot_seed(seat))
+        """The bot for ``seat``'s next decision.
+
+        A fresh one seeded by :meth:`bot_seed` (so that decisions depend only on the
+        game so far), told its seat through the ``start_game`` hook. External bots
+        (``cmd:COMMAND``) are one process per seat for the whole game instead.
+        """
+        name = self.lineup[seat]
+        game = self.game
+        if name.startswith(CMD_PREFIX):
+            bot = self._persistent.get(seat)
+            if bot is None:
+                bot = make_bot(name, seed=self.bot_seed(seat))
+                start_game(bot, seat, game.rules, game.players, self.bot_seed(seat))
+                self._persistent[seat] = bot
+            return bot
+        seed = self.bot_seed(seat)
+        bot = make_bot(name, seed=seed)
+        start_game(bot, seat, game.rules, game.players, seed)
+        return bot
+
+    def close(self) -> None:
+        """Release the bots that hold something (external processes)."""
+        for bot in self._persistent.values():
+            close_bot(bot)
+        self._persistent.clear()
 
     def apply(self, seat: int, act: Action) -> list[Event]:
         """Apply a decision, save the record, and return the events as the human may see them."""
