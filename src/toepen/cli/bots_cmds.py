@@ -14,8 +14,6 @@ from rich.table import Table
 from ..rules import RulesError
 from .engine_cmds import make_rules, progress_bar
 
-console = Console()
-
 
 def _bot_list(bots: str | None, bot: list[str] | None) -> list[str]:
     names = [b.strip() for b in (bots or "").split(",") if b.strip()] + list(bot or [])
@@ -164,6 +162,8 @@ def arena_cmd(
         plot(result, plot_out)
     if str(json_out) == "-" or str(csv_out) == "-":
         return
+    # Piped or captured output gets the full table, not one squeezed to 80 columns.
+    console = Console(width=None if sys.stdout.isatty() else 140)
     table = Table(
         title=f"toepen arena: {rules.summary()}; {players} players, {result.deals} deals, "
               f"{fmt}",
