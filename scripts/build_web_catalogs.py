@@ -41,7 +41,8 @@ def build(lang: str, extra: dict[str, dict[str, str]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only check that the files are current")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the files are current")
     args = parser.parse_args(argv)
     extra = json.loads(EXTRA.read_text(encoding="utf-8"))
     stale = []
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path} ({len(text)} bytes)")
     if stale:
-        print(f"out of date: {', '.join(stale)} (run scripts/build_web_catalogs.py)", file=sys.stderr)
+        print(f"out of date: {', '.join(stale)} (run scripts/build_web_catalogs.py)",
+              file=sys.stderr)
         return 1
     return 0
 

@@ -12,6 +12,7 @@ function esc(s) {
 
 /** Position of a seat on the felt, in percent: the viewer at the bottom, clockwise. */
 function place(seat, me, n, rx, ry) {
+  if (window.innerWidth < 600) { rx *= 0.8; ry *= 1.05; }
   const rel = (seat - (me ?? 0) + n) % n;
   const a = Math.PI / 2 + (rel * 2 * Math.PI) / n;
   return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
@@ -52,7 +53,7 @@ function seatBox(view, table, s, me, opts) {
     }
   }
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
-  const name = esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
+  const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
   const lives = out ? "" : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
   return `<div class="${cls}" data-seat="${s}" style="left:${x}%;top:${y}%" ${toAct ? 'aria-current="true"' : ""}>` +

@@ -32,6 +32,13 @@ export async function showTable(app, tableId, setConn) {
     waiting: app.querySelector("#waiting"), board: app.querySelector("#board"), log: app.querySelector("#log"),
     invite: app.querySelector("#invite"), result: app.querySelector("#result"),
   };
+  if (st.token) {
+    // Is there a hint endpoint? A missing route answers FastAPI's plain 404 "Not Found".
+    fetch(`/api/tables/${tableId}/hint`, { headers: { Authorization: `Bearer ${st.token}` } }).then(async (r) => {
+      let d = null; try { d = await r.json(); } catch { d = null; }
+      if ((r.status === 404 && (!d || d.detail === "Not Found")) || r.status === 405) { st.hintAvailable = false; drawBoard(); }
+    }).catch(() => {});
+  }
   api("GET", "/api/presets").then((m) => { st.bots = m.bots; if (st.table && st.table.status === "lobby") drawWaiting(); }).catch(() => {});
 
   const conn = new Connection(tableId, st.token, {
@@ -48,7 +55,9 @@ export async function showTable(app, tableId, setConn) {
     },
     onMessage: (msg) => handle(msg),
   });
-  window.toepenConn = conn; // for debugging and tests
+  // for debugging and the browser tests: the page's own state, nothing the page does not hold
+  window.toepenConn = conn;
+  window.toepenState = st;
 
   function handle(msg) {
     if (msg.type === "welcome") {
@@ -209,6 +218,7 @@ export async function showTable(app, tableId, setConn) {
   async function drawResult() {
     const v = st.view;
     if (!v || v.phase !== "over") { els.result.hidden = true; return; }
+    if (st.resultClosed) return;
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
     els.result.dataset.lang = document.documentElement.lang;
     if (st.lost === null) {
@@ -226,7 +236,7 @@ export async function showTable(app, tableId, setConn) {
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
       `<a class="button big" href="/">${esc(t("web.new_table"))}</a> <button class="big" id="close-result">${esc(t("web.close"))}</button></p></section>`;
     els.result.hidden = false;
-    els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; });
+    els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; st.resultClosed = true; });
   }
 
   document.addEventListener("keydown", (ev) => {
@@ -234,7 +244,7 @@ export async function showTable(app, tableId, setConn) {
   });
 
   return {
-    relabel: () => { translateStatic(app); els.result.hidden = true; drawAll(); },
+    relabel: () => { translateStatic(app); els.result.hidden = true; st.resultClosed = false; drawAll(); },
     state: st,
   };
 }

@@ -1,0 +1,272 @@
+"""The browser client end to end: real server subprocess, real Chromium, real clicks.
+
+Run with ``TOEPEN_SCREENSHOTS=1`` to (re)write ``docs/screenshots/web-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
+
+from .conftest import Server, screenshot
+from .helpers import (
+    ACTIONABLE,
+    check_frames,
+    choose,
+    click_action,
+    create_table,
+    my_turn_or_over,
+    start_game,
+    view,
+    wait_ready,
+)
+
+
+def _collect(frames: list[str]) -> Callable[[WebSocket], None]:
+    """A websocket listener that keeps every frame the page receives."""
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+    return on_socket
+
+
+def test_lobby_lists_presets_and_switches_language(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    wait_ready(page)
+    expect(page.locator("#h-create")).to_have_text("New table")
+    presets = page.locator("#preset option").all_inner_texts()
+    assert "rulebook" in presets and "gezinstoepen" in presets
+    screenshot(page, "lobby")
+    # every language of the shared catalogs, switched on the page and remembered
+    for lang, title in (("nl", "Nieuwe tafel"), ("de", "Neuer Tisch"), ("it", "Nuovo tavolo"),
+                        ("nb", "Nytt bord"), ("en", "New table")):
+        page.select_option("#lang", lang)
+        expect(page.locator("#h-create")).to_have_text(title)
+        assert page.evaluate("document.documentElement.lang") == lang
+    page.select_option("#lang", "nl")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#h-create")).to_have_text("Nieuwe tafel")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_bad_table_request_shows_the_servers_reason(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    wait_ready(page)
+    page.fill("#name", "Bad<name>")
+    page.click("#create")
+    toast = page.locator("#toast")
+    expect(toast).to_be_visible()
+    expect(toast).to_contain_text("name")
+    assert "?table=" not in page.url
+    page.goto(server.url + "/?join=ZZZZZZ")
+    wait_ready(page)
+    expect(page.locator("h1")).to_have_text("No such table")
+
+
+def test_person_plays_a_session_against_three_bots(browser: Browser, server: Server) -> None:
+    """Create a table with three bots, click through a whole session: knock, answer a
+    knock, finish hands, see the result with the score sheet. A spectator watches too;
+    no frame either page receives holds a card its receiver may not see."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames: list[str] = []
+    page.on("websocket", _collect(frames))
+    knocked = answered = False
+    hands_played: set[int] = set()
+    hint_checked = False
+    games = 0
+    while games < 3 and not (knocked and answered and hands_played):
+        games += 1
+        frames.clear()
+        table_id = create_table(page, server.url, "Ann", {1: "random", 2: "random", 3: "random"})
+        # the spectator opens the invite's table page without a token
+        spec_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+        spec = spec_ctx.new_page()
+        spec_frames: list[str] = []
+        spec.on("websocket", _collect(spec_frames))
+        spec.goto(f"{server.url}/?table={table_id}")
+        wait_ready(spec)
+        expect(spec.locator(".invite .role")).to_contain_text("You are watching")
+        start_game(page)
+        shot_taken = False
+        while my_turn_or_over(page) == "turn":
+            v = view(page)
+            assert v is not None and v["seat"] == 0 and 0 in v["to_act"]
+            # the buttons are exactly the legal actions
+            shown = sorted(page.locator(".actions button.act").evaluate_all(
+                "bs => bs.map(b => b.dataset.action)"))
+            playable = sorted(page.locator(".hand .card.playable").evaluate_all(
+                "bs => bs.map(b => b.dataset.action)"))
+            assert sorted(shown + playable) == sorted(v["legal"])
+            if not hint_checked and v["phase"] == "play":
+                hint_checked = True
+                page.keyboard.press("h")  # the hint key never breaks the page
+            if v["phase"] == "answer":
+                action = choose(v["legal"], ("stay",))
+                answered = True
+            elif "knock" in v["legal"] and v["hand_no"] not in hands_played and not knocked:
+                action = "knock"
+                knocked = True
+            else:
+                action = choose(v["legal"], ("pass",))
+            if not shot_taken and v["trick"] and len(v["hand"]) >= 2:
+                screenshot(page, "table")
+                page.set_viewport_size({"width": 390, "height": 844})
+                screenshot(page, "phone")
+                page.set_viewport_size({"width": 1280, "height": 860})
+                shot_taken = True
+            if action.startswith("play ") and len(v["hand"]) == 1:
+                hands_played.add(v["hand_no"])
+            click_action(page, action)
+            if action == "knock":  # narrated in the log with the new stake
+                line = f"Ann knocks: stake {v['stake'] + 1}"
+                expect(page.locator("#log li", has_text=line)).not_to_have_count(0)
+        # the result screen: the winner and the tally of every player
+        final = view(page)
+        assert final is not None and final["winner"] is not None
+        result = page.locator("#result")
+        expect(result).to_be_visible()
+        winner = final["players"][final["winner"]]
+        expect(result.locator("h1")).to_have_text(f"{winner} wins the game!")
+        rows = result.locator(".scoresheet tbody tr")
+        expect(rows).to_have_count(4)
+        for s in range(4):
+            row = result.locator(f".scoresheet tr[data-seat='{s}'] .num")
+            assert int(row.inner_text()) >= 0
+        loser_rows = [s for s in range(4) if s != final["winner"]]
+        assert any(int(result.locator(f"tr[data-seat='{s}'] .num").inner_text()) > 0
+                   for s in loser_rows)
+        screenshot(page, "result")
+        # the spectator saw the same end, and never a hidden card
+        spec.wait_for_function(
+            "() => window.toepenState.view && window.toepenState.view.phase === 'over'")
+        expect(spec.locator(".hand")).to_have_count(0)
+        record = server.get(f"/api/tables/{table_id}/record")
+        assert check_frames(frames, record) > 10
+        assert check_frames(spec_frames, record) > 10
+        spec_ctx.close()
+    assert knocked and answered and hands_played, (knocked, answered, hands_played)
+    assert errors == []
+    ctx.close()
+
+
+def test_two_people_play_at_one_table(browser: Browser, server: Server) -> None:
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844},
+                                    is_mobile=True, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    for p in (host, guest):
+        p.set_default_timeout(20000)
+    table_id = create_table(host, server.url, "Ann", {2: "random", 3: "random"})
+    code = host.locator(".invite .code").inner_text()
+    invite = host.locator("#invite-link").input_value()
+    assert invite.endswith(f"/join/{code}")
+    guest.goto(invite)  # the invite link redirects to the join page
+    wait_ready(guest)
+    guest.fill("#jname", "Bas")
+    guest.click("#join-btn")
+    guest.wait_for_url(re.compile(rf"\?table={table_id}$"))
+    expect(host.locator(".seatlist li[data-seat='1']")).to_contain_text("Bas")
+    expect(guest.locator(".invite .role")).to_have_text("You sit at seat 2")
+    start_game(host)
+    guest.wait_for_selector(".felt")
+    hand_no = None
+    moves = {0: 0, 1: 0}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progressed = False
+        for seat, p in ((0, host), (1, guest)):
+            v = view(p)
+            if v is None:
+                continue
+            if hand_no is None:
+                hand_no = v["hand_no"]
+            if v["phase"] == "over" or v["hand_no"] > hand_no:
+                continue
+            if seat in v["to_act"] and v["legal"] and p.locator(ACTIONABLE).count():
+                click_action(p, choose(v["legal"], ("stay", "pass")))
+                moves[seat] += 1
+                progressed = True
+        hv, gv = view(host), view(guest)
+        assert hv is not None and gv is not None
+        if hv["phase"] == "over" or hv["hand_no"] > (hand_no or 0):
+            break
+        if not progressed:
+            time.sleep(0.05)
+    hv, gv = view(host), view(guest)
+    assert hv is not None and gv is not None
+    assert hv["phase"] == "over" or hv["hand_no"] > (hand_no or 0), "the first hand did not finish"
+    assert moves[0] > 0 and moves[1] > 0
+    assert hv["seat"] == 0 and gv["seat"] == 1 and hv["players"][1] == "Bas"
+    # each sees only its own hand: no shared card between the two hands
+    assert not set(hv["hand"]) & set(gv["hand"])
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def test_reload_mid_hand_restores_the_game(page: Page, server: Server) -> None:
+    create_table(page, server.url, "Ann", {1: "random", 2: "random", 3: "random"})
+    start_game(page)
+    # play on until it is our turn in the middle of a hand (a card already on the table)
+    for _ in range(60):
+        assert my_turn_or_over(page) == "turn"
+        v = view(page)
+        assert v is not None
+        if v["phase"] == "play" and v["played"] and len(v["hand"]) >= 2:
+            break
+        click_action(page, choose(v["legal"], ("stay", "pass")))
+    before = view(page)
+    assert before is not None
+    log_before = page.locator("#log li").count()
+    page.reload()
+    wait_ready(page)
+    page.wait_for_function("() => window.toepenState.view !== null")
+    after = view(page)
+    assert after is not None
+    assert after["action_count"] == before["action_count"]
+    assert after["hand"] == before["hand"] and after["legal"] == before["legal"]
+    shown = page.locator(".hand .card").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    assert shown == before["hand"]
+    assert page.locator("#log li").count() == log_before  # the log survives the reload too
+    click_action(page, choose(after["legal"], ("stay",)))
+
+
+def test_server_restart_mid_hand_is_survived(browser: Browser, tmp_path: Path) -> None:
+    srv = Server(tmp_path / "restart.db")
+    srv.start()
+    ctx: BrowserContext = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(20000)
+        create_table(page, srv.url, "Ann", {1: "random", 2: "random", 3: "random"})
+        start_game(page)
+        for _ in range(3):
+            assert my_turn_or_over(page) == "turn"
+            v = view(page)
+            assert v is not None
+            click_action(page, choose(v["legal"], ("stay", "pass")))
+        assert my_turn_or_over(page) == "turn"
+        before = view(page)
+        assert before is not None
+        srv.kill()
+        expect(page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
+        expect(page.locator("#conn")).to_have_text("Connection lost: reconnecting…")
+        time.sleep(1.0)  # a few reconnect attempts fail while the server is down
+        srv.start()
+        expect(page.locator("#conn")).to_have_attribute("data-state", "open", timeout=20000)
+        page.wait_for_selector(ACTIONABLE)
+        after = view(page)
+        assert after is not None
+        assert after["action_count"] == before["action_count"] and after["hand"] == before["hand"]
+        click_action(page, choose(after["legal"], ("stay", "pass")))
+    finally:
+        ctx.close()
+        srv.stop()
+
