@@ -8,7 +8,8 @@ Parameters (all optional):
 ``preset``       "rulebook"    a preset of ``rules.md``
 ``players``      4             table size (2..8, as the preset allows)
 ``lives``        0             lives per seat (0: the preset's)
-``options``      ""            more rule options as a JSON object, e.g. ``{"tells": "tens"}``
+``options``      ""            more rule options: ``key:value`` joined by ``;``
+                               (``tells:tens;pelt:true``: game strings split at commas)
 ``episode``      "session"     ``session`` or ``hand`` (the first hand only)
 ``dealer``       0             the first dealer
 ``max_moves``    0             decisions after which the episode is cut off (0: automatic)
@@ -23,8 +24,9 @@ hand start a new run of chance nodes. Player actions are the engine's action ids
 Returns are the lives each seat (a pair, in teams) lost, as negatives; rewards arrive
 with the decision that caused them. A session can last without bound (counter-knocks
 under ``knock_limit: none``, sudden deaths), so an episode is cut off after
-``max_moves`` decisions (automatic: the exact bound of one hand when the stake is
-capped and ``episode=hand``, else 10000); ``rubbers`` must be finite.
+``max_moves`` decisions (automatic: a proven bound on the decisions of one hand when
+the stake is capped and ``episode=hand``, so nothing is cut off; else 10000);
+``rubbers`` must be finite.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_toepen(players=2,lives=1,episode=hand)")
@@ -131,14 +133,7 @@ class ToepenConfig:
         for key in ("players", "lives", "dealer", "max_moves"):
             if not isinstance(p[key], int) or isinstance(p[key], bool):
                 raise ValueError(f"parameter {key}: must be an integer, not {p[key]!r}")
-        options: dict[str, Any] = {}
-        if p["options"]:
-            try:
-                options = json.loads(p["options"])
-            except json.JSONDecodeError as e:
-                raise ValueError(f"parameter options: not JSON ({e.msg})") from None
-            if not isinstance(options, dict):
-                raise ValueError("parameter options: must be a JSON object of rule options")
+        options = parse_options(p["options"])
         if p["lives"]:
             options["lives"] = p["lives"]
         try:
@@ -195,6 +190,42 @@ class ToepenConfig:
         if self.rules.exchange:
             dealt += 4 * min(seats, (32 - dealt) // 4)
         return min(dealt, 31)
+
+
+def parse_options(text: Any) -> dict[str, Any]:
+    """Rule options from the ``options`` parameter: ``key:value`` pairs joined by ``;``.
+
+    OpenSpiel game strings split parameters at commas, so the options use none:
+    ``true``/``false``, ``null``, integers and words are understood.
+
+    >>> parse_options("tells:tens;pelt:true;rubbers:1;max_stake:null")
+    {'tells': 'tens', 'pelt': True, 'rubbers': 1, 'max_stake': None}
+    >>> parse_options("lives")
+    Traceback (most recent call last):
+    ...
+    ValueError: parameter options: 'lives' is not key:value (pairs are joined by ';')
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"parameter options: must be text, not {text!r}")
+    options: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in text.split(";"))):
+        key, sep, raw = pair.partition(":")
+        key, raw = key.strip(), raw.strip()
+        if not sep or not key:
+            raise ValueError(
+                f"parameter options: {pair!r} is not key:value (pairs are joined by ';')"
+            )
+        value: Any
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lower() in ("null", "none"):
+            value = None
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        else:
+            value = raw
+        options[key] = value
+    return options
 
 
 class ToepenGame(pyspiel.Game):  # type: ignore[misc]
