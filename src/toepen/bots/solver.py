@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "SearchBudgetExceeded",
     "Solver",
     "reference_solve",
     "representatives",
@@ -117,6 +118,10 @@ def _low_bits(mask: int) -> list[int]:
     return out
 
 
+class SearchBudgetExceeded(Exception):
+    """A solve needed more nodes than its ``max_nodes`` (nothing half-done is memoised)."""
+
+
 class Solver:
     """Paranoid AND/OR solver for one table: ``n`` seats, one root side, one goal.
 
@@ -126,14 +131,33 @@ class Solver:
     so one solver should serve every sampled deal of one decision.
     """
 
-    __slots__ = ("n", "root_side", "want_last", "memo", "nodes")
+    __slots__ = ("n", "root_side", "want_last", "memo", "nodes", "max_nodes", "_limit")
 
-    def __init__(self, n: int, root_side: int, want_last: bool) -> None:
+    def __init__(
+        self, n: int, root_side: int, want_last: bool, max_nodes: int | None = None
+    ) -> None:
         self.n = n
         self.root_side = root_side
         self.want_last = want_last
         self.memo: dict[tuple[int, ...], bool] = {}
         self.nodes = 0
+        """Nodes searched so far (all calls)."""
+        self.max_nodes = max_nodes
+        """Per call: raise :class:`SearchBudgetExceeded` beyond this many nodes (None: no limit)."""
+        self._limit = 1 << 62
+
+    def try_solve(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[tuple[int, int]] = (),
+        led: int = -1,
+    ) -> bool | None:
+        """:meth:`solve`, or None when the search would exceed ``max_nodes``."""
+        try:
+            return self.solve(hands, leader, trick, led)
+        except SearchBudgetExceeded:
+            return None
 
     # -- public ---------------------------------------------------------------------
 
@@ -156,6 +180,7 @@ class Solver:
         active = [s for s in range(self.n) if hs[s] or any(t == s for t, _ in trick)]
         if len(active) <= 1:
             return bool(active) and ((1 << active[0]) & self.root_side != 0) == self.want_last
+        self._limit = self.nodes + self.max_nodes if self.max_nodes is not None else 1 << 62
         if not trick and led < 0:
             tricks = max(hs[s].bit_count() for s in active)
             return self._trick_start(hs, _order(active, _next_in(active, leader)), tricks)
@@ -169,15 +194,18 @@ class Solver:
         seat: int,
         moves: Sequence[int],
         led: int = -1,
-    ) -> list[bool]:
-        """For each card in ``moves`` that ``seat`` (to play) may play: root side's result."""
-        out: list[bool] = []
+    ) -> list[bool | None]:
+        """For each card in ``moves`` that ``seat`` (to play) may play: root side's result.
+
+        None for a card whose solve would exceed ``max_nodes``.
+        """
+        out: list[bool | None] = []
         for card in moves:
             hs = list(hands)
             hs[seat] &= ~(1 << card)
             lead = led if led >= 0 else (card >> 3 if not trick else -1)
-            out.append(self.solve(hs, leader if trick or led >= 0 else seat,
-                                  [*trick, (seat, card)], lead))
+            out.append(self.try_solve(hs, leader if trick or led >= 0 else seat,
+                                      [*trick, (seat, card)], lead))
         return out
 
     # -- search ---------------------------------------------------------------------
@@ -259,6 +287,8 @@ class Solver:
         is_root = (1 << seat) & self.root_side != 0
         last = k == len(order) - 1
         self.nodes += 1
+        if self.nodes > self._limit:
+            raise SearchBudgetExceeded
         while moves:
             low = moves & -moves
             moves ^= low

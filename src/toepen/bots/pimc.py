@@ -1,0 +1,655 @@
+"""``pimc``: Perfect Information Monte Carlo from the view alone.
+
+For each decision the bot samples deals of the hidden cards that agree with
+everything public (:class:`Knowledge`), solves the card play of each sampled deal
+exactly (:mod:`toepen.bots.solver`, paranoid convention) and takes the action with
+the least expected loss of lives, where
+
+* a card is worth ``stake * P(the root side misses its goal)`` over the samples;
+* ``fold`` costs the stake last accepted, at once;
+* ``stay`` is the solved outcome at the new stake; ``knock`` the solved outcome at
+  the raised stake after the opponents' answers, which the bot models with a
+  threshold rule: an opponent folds when the cheap :func:`strength` of its sampled
+  hand is below :data:`FOLD_BELOW` (``expert`` replaces this by its learned policy);
+* armoede claims, challenges and exchanges compare the current hand's solved value
+  with a fresh hand's (an average hand) and the one-life penalties, by expected value.
+
+The objective is the bot's own expected lives lost; ``OTHERS_WEIGHT`` of the
+opponents' expected loss breaks what it leaves open (a knock when the bot is safe,
+an exchange challenge that costs it nothing on average).
+
+>>> from toepen.engine import Game
+>>> from toepen.view import observe
+>>> g = Game.new("no-knock", 4, seed=5)
+>>> bot = PimcBot(seed=1, samples=4)
+>>> bot.act(observe(g, g.turn)) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..cards import FULL_MASK, HIGH_CARDS_MASK, JACK, RANK_MASKS, SUIT_MASKS, TEN
+from ..engine.actions import (
+    ACTIONS,
+    CHALLENGE,
+    CLAIM,
+    EXCHANGE,
+    FOLD,
+    KNOCK,
+    PASS,
+    STAY,
+    Action,
+)
+from ..view import View
+from .base import register_bot
+from .solver import Solver, representatives
+
+__all__ = ["PimcBot", "Knowledge", "strength", "World"]
+
+FOLD_BELOW = 0.22
+"""pimc's model of an opponent answering a knock: fold when :func:`strength` < this."""
+OTHERS_WEIGHT = 0.1
+"""Weight of the opponents' mean expected loss in the bot's utility (a tie-breaker)."""
+MAX_NODES = 3000
+"""Node budget of one solve at up to 4 players (a third at 5-6, a fifth at 7-8); a world
+beyond it is valued by :func:`strength` instead."""
+CLAIM_BLUFF_RATE = 0.15
+"""pimc's prior: how often a hand that is not genuine armoede is claimed anyway."""
+EXCHANGE_DIRTY_RATE = 0.4
+"""pimc's prior: how often a hand holding a 7, 8, 9 or ten is exchanged anyway."""
+CHALLENGE_RATE = 0.5
+"""pimc's prior: the chance a bluffed claim or a dirty exchange is challenged."""
+
+
+# -- strength: a cheap, public-information score of a hand ---------------------------------
+
+
+def strength(hand: int, gone: int, want_last: bool) -> float:
+    """How good ``hand`` is in [0, 1], knowing only the cards ``gone`` (out of play).
+
+    Under ``last_trick: loses`` (``want_last`` False) a card is good when cards of its
+    suit that beat it are still out there (it can duck); under ``wins`` when few are.
+
+    >>> from toepen.cards import parse_card, mask_of
+    >>> low = mask_of(parse_card(c) for c in "Jh Qs Jc Kd".split())
+    >>> high = mask_of(parse_card(c) for c in "Th Ts 9c Td".split())
+    >>> strength(low, 0, False) > strength(high, 0, False)
+    True
+    >>> strength(high, 0, True) > strength(low, 0, True)
+    True
+    """
+    if not hand:
+        return 0.5
+    live = FULL_MASK & ~gone & ~hand
+    total = 0.0
+    count = 0
+    h = hand
+    while h:
+        low = h & -h
+        h ^= low
+        c = low.bit_length() - 1
+        above = (live & SUIT_MASKS[c >> 3] & (low - 1)).bit_count()
+        total += 1.0 / (above + 1) if want_last else above / (above + 1.0)
+        count += 1
+    return total / count
+
+
+# -- what the view tells about the hidden cards --------------------------------------------
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """The constraints on the hidden cards, from one seat's view."""
+
+    n: int
+    me: int
+    hand: int
+    side: int
+    """Mask of the seats on the bot's side (itself; its partner in teams)."""
+    active: list[int]
+    pool: int
+    """Cards whose place the bot does not know (opponents' hands, stock, discards)."""
+    known: list[int]
+    """By seat: cards known to be in its hand (a false armoede claim shown)."""
+    need: list[int]
+    """By seat: how many unknown cards its hand holds (0 for the bot and inactive seats)."""
+    allowed: list[int]
+    """By seat: the cards it may hold (suits it has shown void in are excluded)."""
+    exact: list[tuple[int, int] | None]
+    """By seat: (rank mask, count) its unknown cards must contain exactly (a tell)."""
+    caps: list[list[tuple[int, int]]] = field(default_factory=list)
+    """By seat: (rank mask, at most) its unknown cards may contain (no tell made)."""
+    played_by: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_view(cls, view: View) -> Knowledge:
+        """Everything public in ``view`` that constrains the hidden cards."""
+        if view.seat is None:
+            raise ValueError("a spectator's view holds no hand to play")
+        n = len(view.players)
+        me = view.seat
+        hand = 0
+        for c in view.hand:
+            hand |= 1 << c
+        side = 1 << me
+        if view.teams:
+            side = sum(1 << s for s in range(n) if view.teams[s] == view.teams[me])
+        played_by = [0] * n
+        played = 0
+        for s, c in view.played:
+            played_by[s] |= 1 << c
+            played |= 1 << c
+        known = [0] * n
+        for s, cards in _current_false_claims(view):
+            for c in cards:
+                known[s] |= 1 << c
+        out = 0
+        for _, cards, why in view.revealed:
+            if why == "exchange":
+                for c in cards:
+                    out |= 1 << c
+        for s in range(n):
+            known[s] &= ~played_by[s]
+        known[me] = 0
+        pool = FULL_MASK & ~hand & ~played & ~out
+        for k in known:
+            pool &= ~k
+        active = [s for s in range(n) if view.active[s]]
+        need = [0] * n
+        allowed = [0] * n
+        exact: list[tuple[int, int] | None] = [None] * n
+        caps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        ranks = {"off": (), "tens": (TEN,), "tens_and_jacks": (TEN, JACK)}[view.rules.tells]
+        told = {(s, r): k for s, k, r in view.tells}
+        for s in active:
+            if s == me:
+                continue
+            need[s] = max(0, view.hand_sizes[s] - known[s].bit_count())
+            mask = FULL_MASK
+            for suit in view.voids[s]:
+                mask &= ~SUIT_MASKS[suit]
+            allowed[s] = mask
+            if s in view.exchanged:
+                continue
+            for r in ranks:
+                rmask = RANK_MASKS[r]
+                already = ((played_by[s] | known[s]) & rmask).bit_count()
+                if (s, r) in told:
+                    exact[s] = (rmask, max(0, told[(s, r)] - already))
+                else:
+                    caps[s].append((rmask, 2 - already))
+        return cls(n, me, hand, side, active, pool, known, need, allowed, exact, caps, played_by)
+
+    def sample(self, rng: random.Random, tries: int = 40) -> list[int]:
+        """One deal of the hidden cards consistent with the constraints (hands by seat).
+
+        Draws opponents in order of how tightly they are constrained; a draw that
+        paints itself into a corner is retried, and after ``tries`` failures the void
+        and tell constraints are dropped (they can only disagree after house-rule
+        edge cases) so that a deal is always returned.
+        """
+        opps = [s for s in self.active if s != self.me]
+        opps.sort(key=lambda s: (self.pool & self.allowed[s]).bit_count() - self.need[s])
+        for attempt in range(tries + 1):
+            relax = attempt == tries
+            hands = [0] * self.n
+            hands[self.me] = self.hand
+            pool = self.pool
+            ok = True
+            for s in opps:
+                k = self.need[s]
+                allowed = pool if relax else pool & self.allowed[s]
+                picked = 0
+                ex = None if relax else self.exact[s]
+                if ex is not None:
+                    rmask, cnt = ex
+                    part = _pick(allowed & rmask, min(cnt, k), rng)
+                    if part is None:
+                        ok = False
+                        break
+                    picked = part
+                    allowed &= ~rmask
+                    k -= min(cnt, k)
+                rest = _pick(allowed, k, rng)
+                if rest is None:
+                    ok = False
+                    break
+                picked |= rest
+                if not relax:
+                    for rmask, cap in self.caps[s]:
+                        if (picked & rmask).bit_count() > cap:
+                            ok = False
+                    if not ok:
+                        break
+                hands[s] = self.known[s] | picked
+                pool &= ~picked
+            if ok:
+                return hands
+        raise RuntimeError("no consistent deal of the hidden cards")  # pragma: no cover
+
+    def leftover(self, hands: Sequence[int]) -> int:
+        """The unknown cards a sampled deal did not give to any active hand."""
+        used = 0
+        for s, h in enumerate(hands):
+            if s != self.me:
+                used |= h
+        return self.pool & ~used
+
+
+def _pick(mask: int, k: int, rng: random.Random) -> int | None:
+    """``k`` random cards of ``mask`` (None if it holds fewer)."""
+    if k <= 0:
+        return 0
+    cards = [c for c in range(32) if mask >> c & 1]
+    if len(cards) < k:
+        return None
+    out = 0
+    for c in rng.sample(cards, k):
+        out |= 1 << c
+    return out
+
+
+def _current_false_claims(view: View) -> list[tuple[int, tuple[int, ...]]]:
+    """The armoede hands shown in the *current* deal (false claims: no redeal followed)."""
+    shown = [(s, cards) for s, cards, why in view.revealed if why == "armoede"]
+    n = len(view.players)
+    current: list[tuple[int, tuple[int, ...]]] = []
+    i = 0
+    pending = -1
+    passes = 0
+    for seat, act in view.hand_actions:
+        if act is CLAIM:
+            pending = seat
+            passes = 0
+            responders = _opponents_in_session(view, seat, n)
+            if responders == 0:
+                current = []
+                pending = -1
+        elif pending >= 0 and act is PASS:
+            passes += 1
+            if passes >= _opponents_in_session(view, pending, n):
+                current = []
+                pending = -1
+        elif pending >= 0 and act is CHALLENGE:
+            if i < len(shown):
+                s, cards = shown[i]
+                i += 1
+                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in cards)
+                current = [] if genuine else [*current, (s, cards)]
+            pending = -1
+    return current
+
+
+def _opponents_in_session(view: View, seat: int, n: int) -> int:
+    if view.teams:
+        return sum(1 for s in range(n) if view.in_session[s] and view.teams[s] != view.teams[seat])
+    return sum(1 for s in range(n) if view.in_session[s] and s != seat)
+
+
+# -- positions -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class World:
+    """One sampled deal of the hidden cards with its weight."""
+
+    hands: list[int]
+    weight: float = 1.0
+
+
+def _start_leader(view: View) -> tuple[int, int]:
+    """(leader, stake) of the first trick, seen before any card is played."""
+    n = len(view.players)
+    order = [(view.dealer + 1 + i) % n for i in range(n)]
+    active = [s for s in order if view.active[s]]
+    if view.rules.pelt:
+        for s in active:
+            if view.lives[s] == 1:
+                return s, 2
+    return active[0], view.stake
+
+
+def _gone(view: View) -> int:
+    """Cards everyone knows are out of play (played, shown discards)."""
+    gone = 0
+    for _, c in view.played:
+        gone |= 1 << c
+    for _, cards, why in view.revealed:
+        if why == "exchange":
+            for c in cards:
+                gone |= 1 << c
+    return gone
+
+
+# -- the bot ---------------------------------------------------------------------------------
+
+
+@register_bot("pimc")
+class PimcBot:
+    """PIMC over exact paranoid solves; see the module documentation."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float | None = None,
+        samples: int | None = None,
+    ) -> None:
+        self.seed = 0 if seed is None else seed
+        self.time_budget = time_budget
+        self._samples = samples
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def samples_for(self, view: View) -> int:
+        """Sampled deals per decision: ``samples`` if given, else scaled by table and budget."""
+        if self._samples is not None:
+            return self._samples
+        active = sum(view.active)
+        base = 48 if active <= 3 else 32 if active <= 4 else 12 if active <= 6 else 8
+        if self.time_budget is not None:
+            base = max(4, int(base * min(4.0, self.time_budget / 0.25)))
+        return base
+
+    def rng_for(self, view: View) -> random.Random:
+        """A generator for one decision: the seed, the seat and the state number only."""
+        return random.Random(f"{self.name}:{self.seed}:{view.seat}:{view.action_count}")
+
+    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
+        """``k`` sampled deals (``expert`` weights them by the opponents' actions)."""
+        return [World(know.sample(rng)) for _ in range(k)]
+
+    def answer_folds(
+        self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
+    ) -> int:
+        """Mask of ``seats`` that fold to a knock to ``stake`` in ``world`` (threshold rule)."""
+        want = view.rules.last_trick == "wins"
+        gone = _gone(view)
+        folds = 0
+        for s in seats:
+            if strength(world.hands[s], gone, want) < FOLD_BELOW:
+                folds |= 1 << s
+        return folds
+
+    # -- acting --------------------------------------------------------------------------
+
+    def act(self, view: View) -> Action:
+        """The action of least expected loss (one of ``view.legal``)."""
+        legal = view.legal
+        if not legal:
+            raise ValueError("act() called for a seat with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        rng = self.rng_for(view)
+        know = Knowledge.from_view(view)
+        phase = view.phase
+        if phase == "play":
+            return self._play(view, know, rng)
+        if phase == "answer":
+            return self._answer(view, know, rng)
+        if phase == "claim":
+            return self._claim(view, know, rng)
+        if phase == "claim_challenge":
+            return self._claim_challenge(view, know, rng)
+        if phase == "exchange":
+            return self._exchange(view, know, rng)
+        if phase == "exchange_challenge":
+            return self._exchange_challenge(view, know, rng)
+        return legal[0]  # pragma: no cover - no other phase has legal actions
+
+    # -- evaluation ------------------------------------------------------------------------
+
+    def _solver(self, view: View, know: Knowledge) -> Solver:
+        m = len(know.active)
+        budget = MAX_NODES if m <= 4 else MAX_NODES // 3 if m <= 6 else MAX_NODES // 5
+        return Solver(know.n, know.side, view.rules.last_trick == "wins", budget)
+
+    def _fallback(self, view: View, know: Knowledge, hand: int) -> float:
+        """Chance of success of a world whose solve ran over budget: the hand's strength."""
+        return strength(hand, _gone(view), view.rules.last_trick == "wins")
+
+    def _next_to_play(self, view: View, hands: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
+        """(leader, trick) of the current position, trick cards of folded seats dropped."""
+        trick = [(s, c) for s, c in view.trick if view.active[s]]
+        if view.trick_no == 0 and not view.played:
+            return _start_leader(view)[0], trick
+        return view.leader, trick
+
+    def success(self, view: View, know: Knowledge, worlds: Sequence[World], folds: Sequence[int],
+                solver: Solver) -> float:
+        """Weighted chance the bot's side reaches its goal with everyone playing on.
+
+        ``folds[i]``: seats that leave the hand in world ``i`` before play resumes.
+        """
+        total = 0.0
+        weight = 0.0
+        for w, f in zip(worlds, folds, strict=True):
+            hands = [0 if f >> s & 1 else h for s, h in enumerate(w.hands)]
+            leader, trick = self._next_to_play(view, hands)
+            trick = [(s, c) for s, c in trick if not f >> s & 1]
+            led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
+            others = [s for s in range(know.n) if hands[s] and not (know.side >> s & 1)]
+            ok: float
+            if not others and not any(not (know.side >> s & 1) for s, _ in trick):
+                ok = 1.0  # everyone else folded: the hand ends, nothing to pay
+            else:
+                r = solver.try_solve(hands, leader, trick, led)
+                ok = self._fallback(view, know, hands[know.me]) if r is None else float(r)
+            total += w.weight * ok
+            weight += w.weight
+        return total / weight if weight else 0.0
+
+    def _play(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        legal = view.legal
+        cards = [a for a in legal if a < 32]
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        solver = self._solver(view, know)
+        scores, best = self._card_scores(view, know, worlds, [0] * len(worlds), solver, cards)
+        if KNOCK not in legal:
+            return best
+        stake = view.stake
+        p0 = max(scores.values())
+        u_stay = -stake * (1 - p0) + OTHERS_WEIGHT * self._others_loss(view, stake, p0, 0.0)
+        seats = [s for s in know.active if not know.side >> s & 1]
+        folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
+        scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
+        p1 = max(scores_k.values())
+        fold_rate = _mean_folds(folds, len(seats), worlds)
+        u_knock = -(stake + 1) * (1 - p1) + OTHERS_WEIGHT * self._others_loss(
+            view, stake + 1, p1, fold_rate
+        )
+        return KNOCK if u_knock > u_stay + 1e-9 else best
+
+    def _card_scores(
+        self,
+        view: View,
+        know: Knowledge,
+        worlds: Sequence[World],
+        folds: Sequence[int],
+        solver: Solver,
+        cards: Sequence[Action],
+    ) -> tuple[dict[Action, float], Action]:
+        """Chance of success after each playable card; and the card to play."""
+        me = know.me
+        gone_elsewhere = 0
+        for _, c in view.played:
+            gone_elsewhere |= 1 << c
+        for _, c in view.trick:
+            gone_elsewhere &= ~(1 << c)
+        legal_mask = 0
+        for a in cards:
+            legal_mask |= 1 << a
+        reps = representatives(legal_mask, FULL_MASK & ~know.hand & ~gone_elsewhere)
+        rep_cards = [c for c in range(32) if reps >> c & 1]
+        totals = [0.0] * len(rep_cards)
+        weight = 0.0
+        for w, f in zip(worlds, folds, strict=True):
+            hands = [0 if f >> s & 1 else h for s, h in enumerate(w.hands)]
+            trick = [(s, c) for s, c in view.trick if view.active[s] and not f >> s & 1]
+            led = view.led_suit if view.led_suit >= 0 and (trick or view.trick) else -1
+            vals: list[bool | None]
+            if not any(hands[s] for s in range(know.n) if not know.side >> s & 1) and not any(
+                not know.side >> s & 1 for s, _ in trick
+            ):
+                vals = [True] * len(rep_cards)
+            else:
+                vals = solver.move_values(hands, view.leader, trick, me, rep_cards, led)
+            for i, v in enumerate(vals):
+                if v is None:
+                    h = hands[me] & ~(1 << rep_cards[i])
+                    totals[i] += w.weight * self._fallback(view, know, h)
+                else:
+                    totals[i] += w.weight * v
+            weight += w.weight
+        scores = {ACTIONS[c]: (totals[i] / weight if weight else 0.0)
+                  for i, c in enumerate(rep_cards)}
+        top = max(scores.values())
+        tied = [a for a, v in scores.items() if v >= top - 1e-9]
+        # Ties: shed the highest card under ``loses``, keep high cards under ``wins``.
+        want = view.rules.last_trick == "wins"
+        best = max(tied, key=lambda a: (a & 7, a)) if want else min(tied, key=lambda a: (a & 7, a))
+        return scores, best
+
+    def _others_loss(self, view: View, stake: int, p: float, fold_rate: float) -> float:
+        """Opponents' mean expected loss when the bot's side succeeds with chance ``p``."""
+        opps = max(1, sum(view.active) - 1)
+        folded = fold_rate * (stake - 1)
+        if view.rules.last_trick == "loses":
+            return folded + p * stake / opps
+        return folded + stake * (p + (1 - p) * (opps - 1) / opps)
+
+    def _answer(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        legal = view.legal
+        me = know.me
+        n = know.n
+        stake = view.stake
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        solver = self._solver(view, know)
+        # Seats still to answer this knock: after me, up to the knocker.
+        later: list[int] = []
+        s = (me + 1) % n
+        while s != view.last_knocker and s != me:
+            if view.active[s] and not know.side >> s & 1:
+                later.append(s)
+            s = (s + 1) % n
+        folds = [self.answer_folds(view, w, later, stake, rng) for w in worlds]
+        p_stay = self.success(view, know, worlds, folds, solver)
+        opps = max(1, sum(view.active) - 1)
+        fr = _mean_folds(folds, max(1, len(later)), worlds) * len(later) / opps
+        u = {
+            STAY: -stake * (1 - p_stay)
+            + OTHERS_WEIGHT * self._others_loss(view, stake, p_stay, fr),
+            FOLD: -float(view.accepted[me]),
+        }
+        if KNOCK in legal:
+            seats = [s for s in know.active if not know.side >> s & 1]
+            folds_k = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
+            p_k = self.success(view, know, worlds, folds_k, solver)
+            fr_k = _mean_folds(folds_k, max(1, len(seats)), worlds)
+            u[KNOCK] = -(stake + 1) * (1 - p_k) + OTHERS_WEIGHT * self._others_loss(
+                view, stake + 1, p_k, fr_k
+            )
+        return max((a for a in legal if a in u), key=lambda a: (u[a], a is STAY))
+
+    # -- armoede and exchange -----------------------------------------------------------------
+
+    def hand_loss(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
+        """Expected loss of playing the current hand out at the opening stake, no knocks."""
+        _, stake = _start_leader(view)
+        solver = self._solver(view, know)
+        p = self.success(view, know, worlds, [0] * len(worlds), solver)
+        return stake * (1 - p)
+
+    def fresh_loss(self, view: View) -> float:
+        """Expected loss of an average fresh hand at stake 1 (all symmetric)."""
+        m = max(2, sum(view.active))
+        return 1 / m if view.rules.last_trick == "loses" else (m - 1) / m
+
+    def _claim(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        cur = self.hand_loss(view, know, worlds)
+        fresh = self.fresh_loss(view)
+        q = self.challenge_chance(view)
+        # Challenged or not, a genuine claim brings a fresh deal.
+        genuine = not know.hand & HIGH_CARDS_MASK
+        claim = fresh if genuine else q * (1 + cur) + (1 - q) * fresh
+        return CLAIM if claim < cur - 1e-9 else PASS
+
+    def challenge_chance(self, view: View) -> float:
+        """The chance that a bluffed claim or a dirty exchange is challenged."""
+        return CHALLENGE_RATE
+
+    def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
+        """P(the pending armoede claim is genuine): sampled base rate and a bluff prior."""
+        claimer = _pending_target(view)
+        total = sum(w.weight for w in worlds) or 1.0
+        g0 = sum(w.weight for w in worlds if not w.hands[claimer] & HIGH_CARDS_MASK) / total
+        g0 = max(g0, 1e-3)
+        return g0 / (g0 + CLAIM_BLUFF_RATE * (1 - g0))
+
+    def _claim_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        pg = self.claim_genuine_chance(view, know, worlds)
+        cur = self.hand_loss(view, know, worlds)
+        fresh = self.fresh_loss(view)
+        u_chal = -(pg * (1 + fresh) + (1 - pg) * cur) + OTHERS_WEIGHT * (1 - pg)
+        u_pass = -fresh
+        return CHALLENGE if u_chal > u_pass + 1e-9 else PASS
+
+    def _exchange(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        k = self.samples_for(view)
+        worlds = self.worlds(view, know, rng, k)
+        cur = self.hand_loss(view, know, worlds)
+        # The new hand: 4 cards of those the sampled deal left in the stock.
+        new_worlds: list[World] = []
+        for w in worlds:
+            rest = know.leftover(w.hands)
+            drawn = _pick(rest, 4, rng)
+            hands = list(w.hands)
+            hands[know.me] = drawn if drawn is not None else know.hand
+            new_worlds.append(World(hands, w.weight))
+        new = self.hand_loss(view, know, new_worlds)
+        penalty = self.challenge_chance(view) if know.hand & HIGH_CARDS_MASK else 0.0
+        return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+
+    def discard_clean_chance(self, view: View, know: Knowledge) -> float:
+        """P(the pending exchanger's discarded hand held no 7, 8, 9 or ten)."""
+        target = _pending_target(view)
+        for s, k, r in view.tells:
+            if s == target and r == TEN and k >= 3:
+                return 0.0
+        pool = know.pool
+        low = (pool & ~HIGH_CARDS_MASK).bit_count()
+        size = pool.bit_count()
+        g0 = 1.0
+        for i in range(4):
+            g0 *= max(0, low - i) / max(1, size - i)
+        g0 = max(g0, 1e-3)
+        return g0 / (g0 + EXCHANGE_DIRTY_RATE * (1 - g0))
+
+    def _exchange_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        pc = self.discard_clean_chance(view, know)
+        u_chal = -pc + OTHERS_WEIGHT * (1 - pc)
+        return CHALLENGE if u_chal > 1e-9 else PASS
+
+
+def _pending_target(view: View) -> int:
+    """The claimer or exchanger a challenge decision is about."""
+    for seat, act in reversed(view.hand_actions):
+        if act is CLAIM or act is EXCHANGE:
+            return seat
+    raise ValueError("no claim or exchange is pending")
+
+
+def _mean_folds(folds: Sequence[int], seats: int, worlds: Sequence[World]) -> float:
+    total = sum(w.weight for w in worlds) or 1.0
+    return sum(w.weight * f.bit_count() for w, f in zip(worlds, folds, strict=True)) / (
+        total * max(1, seats)
+    )
+
+
