@@ -22,10 +22,24 @@ export function initialLang() {
   return "en";
 }
 
+let liveCatalogs = true;
+
 async function fetchCatalog(lang) {
   const r = await fetch(`/i18n/${lang}.json`, { cache: "no-cache" });
   if (!r.ok) throw new Error(`catalog ${lang}: HTTP ${r.status}`);
-  return r.json();
+  const data = await r.json();
+  // The server's own catalogs, where it serves them, are always current: they win.
+  if (liveCatalogs) {
+    try {
+      const live = await fetch(`/api/i18n/${lang}`);
+      if (live.ok) {
+        const fresh = await live.json();
+        Object.assign(data.messages, fresh.messages || {});
+        if (Array.isArray(fresh.ranks) && fresh.ranks.length === 8) data.ranks = fresh.ranks;
+      } else liveCatalogs = false;
+    } catch { liveCatalogs = false; }
+  }
+  return data;
 }
 
 /** Load a language (and English as the fallback) and tell every listener. */

@@ -93,6 +93,7 @@ export async function showReplay(app, tableId) {
     history.replaceState(null, "", u);
   }
 
+  window.addEventListener("resize", () => { if (steps) draw(); });
   const go = (k) => { step = k; draw(); };
   app.querySelector("#first").addEventListener("click", () => go(0));
   app.querySelector("#prev").addEventListener("click", () => go(step - 1));
