@@ -215,7 +215,8 @@ async def test_hint_and_rules(tmp_path: Path) -> None:
         text = "\n".join(app.screen.lines)
         assert app.t("rules.last_trick.wins") in text and app.t("rules.exchange") in text
         assert app.t("rules.pelt") in text
-        await pilot.press("1")  # keys of the game do nothing while the rules are shown
+        # The keys of the game wait while the rules are shown.
+        await pilot.press(app.legal_keys()[0])
         assert session.game.actions == before
         await pilot.press("r")
         await pilot.pause()
@@ -245,3 +246,20 @@ async def test_a_bot_that_breaks_the_rules_does_not_stop_the_game(tmp_path: Path
     assert session.game.winner is not None
     prefix = app.t("notice.bot_error", name="Bas", action="\0").split("\0")[0]
     assert any(line.startswith(prefix) for line in app.log_lines), prefix
+
+
+async def test_screenshot_script_and_docs(tmp_path: Path) -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("screenshot_play",
+                                                  root / "scripts" / "screenshot_play.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    svg = await module.shoot("nl", 7, "rulebook", tmp_path)
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and "Jouw&#160;hand" in text
+    shipped = root / "docs" / "screenshots" / "play-rulebook-en.svg"
+    assert shipped.read_text(encoding="utf-8").startswith("<svg")
+    assert "screenshots/play-rulebook-en.svg" in (root / "docs" / "play.md").read_text()

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import getpass
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from ..i18n import I18nError, Translator, check_lang, detect_lang
-from ..rules import RulesError
+from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
+from ..rules import Rules, RulesError
 
 
 def _default_name(t: Translator) -> str:
@@ -21,6 +22,22 @@ def _default_name(t: Translator) -> str:
     if not user or user == "root" or not user.isprintable():
         return t("name.default")
     return user[:1].upper() + user[1:16]
+
+
+def _options(t: Translator, options: list[str] | None, lives: int | None) -> dict[str, Any]:
+    """``--option name=value`` pairs (values as JSON where they parse) and ``--lives``."""
+    out: dict[str, Any] = {}
+    for item in options or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(t("error.option", item=item))
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value
+    if lives is not None:
+        out["lives"] = lives
+    return out
 
 
 def play_cmd(
@@ -62,12 +79,14 @@ def play_cmd(
     try:
         if resume is not None:
             session = PlaySession.resume(resume)
+            saved_lang = normalise_lang(str(session.meta.get("lang", "")))
+            if lang is None and saved_lang is not None:
+                language = saved_lang
+                t = Translator(language)
             if save is not None:
                 session.path = save
         else:
-            from .engine_cmds import make_rules
-
-            rules = make_rules(preset, option, lives)
+            rules = Rules.preset(preset, **_options(t, option, lives))
             lineup = [b.strip() for b in bots.split(",") if b.strip()]
             if not lineup:
                 raise typer.BadParameter(t("cli.no_bots"), param_hint="--bots")
@@ -79,8 +98,10 @@ def play_cmd(
                 path=None, lang=language,
             )
             session.path = save if save is not None else default_path(session.seed)
-    except (PlayError, RulesError) as e:
-        raise typer.BadParameter(str(e)) from None
+    except PlayError as e:
+        raise typer.BadParameter(t(e.key, **e.values)) from None
+    except RulesError as e:
+        raise typer.BadParameter(t("error.rules", reason=str(e))) from None
     from ..tui.app import PlayApp
 
     history = session.history() if resume is not None else None
@@ -91,6 +112,7 @@ def play_cmd(
         pass
     finally:
         path = session.save()
+        session.close()
     if path is not None:
         print(t("end.saved", path=str(path)))
         if session.game.winner is None:

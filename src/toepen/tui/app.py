@@ -275,8 +275,14 @@ class PlayApp(App[None]):
 
     # -- keys ---------------------------------------------------------------------------------
 
+    def _modal(self) -> bool:
+        """True while another screen (the rules) covers the game: game keys wait."""
+        return len(self.screen_stack) > 1
+
     def action_card(self, index: int) -> None:
         """Play the card at ``index`` of the sorted hand."""
+        if self._modal():
+            return
         hand = self.session.view().hand
         if index >= len(hand):
             if self.over:
@@ -287,13 +293,19 @@ class PlayApp(App[None]):
         self._human_act(Action.play(sorted(hand)[index]))
 
     def action_verb(self, key: str) -> None:
+        if self._modal():
+            return
         self._human_act(VERB_KEYS_BY_KEY[key])
 
     def action_rules(self) -> None:
+        if self._modal():
+            return
         lines = rules_summary(self.t, self.session.game.rules, self.session.game.n)
         self.push_screen(RulesScreen([*lines, self.t("rules.close")]))
 
     def action_hint(self) -> None:
+        if self._modal():
+            return
         if not self.awaiting_human:
             self._say(self.t("hint.not_now"))
             return

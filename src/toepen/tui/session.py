@@ -27,7 +27,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..bots.base import CMD_PREFIX, check_bot_name, close_bot, start_game
 from ..engine import Action, Event, Game, redact
-from ..i18n import N_
+from ..i18n import N_, Translator
 from ..record import RecordError, load, replay, save, start
 from ..rules import Rules
 from ..view import View, observe
@@ -45,7 +45,16 @@ FALLBACKS: dict[str, tuple[str, ...]] = {
 
 
 class PlayError(ValueError):
-    """A setup or a saved game that cannot be played; the message says what is wrong."""
+    """A setup or a saved game that cannot be played; the message says what is wrong.
+
+    ``key`` and ``values`` are the catalog message, so that the command line can say
+    it in the player's language; ``str()`` is the English text.
+    """
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(Translator("en")(key, **values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +81,7 @@ def resolve_bot(name: str) -> tuple[str, list[Notice]]:
         if candidate != name:
             notices.append(Notice(N_("notice.fallback"), {"wanted": name, "used": candidate}))
         return candidate, notices
-    raise PlayError(str(first_error))
+    raise PlayError(N_("error.bot"), reason=str(first_error))
 
 
 def default_data_dir() -> Path:
@@ -102,13 +111,13 @@ class PlaySession:
         meta: dict[str, Any] | None = None,
     ) -> None:
         if game.seed is None:
-            raise PlayError("a played game deals from a seed")
+            raise PlayError(N_("error.setup"), reason="a played game deals from a seed")
         if not 0 <= human < game.n:
-            raise PlayError(f"human seat {human} is not at this table of {game.n}")
+            raise PlayError(N_("error.setup"), reason=f"no seat {human} at a table of {game.n}")
         if len(lineup) != game.n or lineup[human] != "" or any(
             not lineup[s] for s in range(game.n) if s != human
         ):
-            raise PlayError("bots: one bot name for every seat but the human's")
+            raise PlayError(N_("error.setup"), reason="one bot for every seat but the human's")
         self.game = game
         self.human = human
         self.lineup: tuple[str, ...] = tuple(lineup)
@@ -139,14 +148,12 @@ class PlaySession:
         try:
             rules.check_table(players)
         except ValueError as e:
-            raise PlayError(str(e)) from None
+            raise PlayError(N_("error.rules"), reason=str(e)) from None
         wanted = list(bots)
         if len(wanted) == 1:
             wanted *= players - 1
         if len(wanted) != players - 1:
-            raise PlayError(
-                f"bots: give one name or {players - 1} names (one per bot seat), not {len(wanted)}"
-            )
+            raise PlayError(N_("error.bots_count"), n=players - 1, given=len(wanted))
         notices: list[Notice] = []
         resolved: dict[str, str] = {}
         for bot in dict.fromkeys(wanted):
@@ -178,22 +185,25 @@ class PlaySession:
     @classmethod
     def resume(cls, path: Path) -> PlaySession:
         """Continue a game saved by ``toepen play`` (same seat, bots and seeds)."""
-        record = load(path)
+        try:
+            record = load(path)
+        except RecordError as e:
+            raise PlayError(N_("error.resume_read"), reason=str(e)) from None
         meta = record.get("meta")
         if not isinstance(meta, dict) or meta.get("client") != CLIENT:
-            raise PlayError(f"{path}: not a game saved by {CLIENT} (meta.client missing)")
+            raise PlayError(N_("error.not_play_record"), path=str(path))
         if "seed" not in record:
-            raise PlayError(f"{path}: a game to resume deals from a seed (the record has decks)")
+            raise PlayError(N_("error.resume_decks"), path=str(path))
         human = meta.get("human")
         lineup = meta.get("bots")
         if not isinstance(human, int) or isinstance(human, bool):
-            raise PlayError(f"{path}: meta.human must be a seat number")
+            raise PlayError(N_("error.resume_meta"), path=str(path), field="human")
         if not isinstance(lineup, list) or not all(isinstance(b, str) for b in lineup):
-            raise PlayError(f"{path}: meta.bots must be a list of bot names")
+            raise PlayError(N_("error.resume_meta"), path=str(path), field="bots")
         try:
             game = replay(record)
         except RecordError as e:
-            raise PlayError(f"{path}: {e}") from None
+            raise PlayError(N_("error.resume_replay"), path=str(path), reason=str(e)) from None
         notices: list[Notice] = []
         used: list[str] = []
         for seat, bot in enumerate(lineup):
