@@ -9,6 +9,7 @@ from open_spiel.python.algorithms import evaluate_bots
 
 from toepen.bots.base import bot_names
 from toepen.cards import cards_of
+from toepen.engine import Game
 from toepen.rl.encoding import ObservationEncoder
 from toepen.rl.openspiel import SHORT_NAME, ToepenBot, ToepenState, make_bots
 
@@ -227,3 +228,27 @@ def test_rewards_arrive_with_the_decision_that_caused_them() -> None:
     state.apply_action(37)  # seat 0 challenges
     assert state.rewards() == [0.0, -1.0] and state.returns() == [0.0, -1.0]
     assert state.lives() == [2, 1]
+
+
+def test_rl_environment_rewards_add_up_to_the_lives_lost() -> None:
+    """OpenSpiel's RL environment (what NFSP and DQN train on) runs on the game."""
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "lives": 2})
+    env = rl_environment.Environment(game, seed=3)
+    assert env.observation_spec()["info_state"] == (game.information_state_tensor_size(),)
+    assert env.action_spec()["num_actions"] == 39
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        ts = env.reset()
+        totals = np.zeros(3)
+        while not ts.last():
+            player = ts.observations["current_player"]
+            legal = ts.observations["legal_actions"][player]
+            ts = env.step([int(rng.choice(legal))])
+            totals += ts.rewards
+        state = env.get_state
+        assert list(totals) == state.returns()
+        lost = state.record()  # every deck and decision: replay it to count the lives lost
+        assert state.returns() == [-float(x) for x in Game.from_record(lost).lives_lost]
+        assert min(totals) <= -2  # someone was eliminated: the session ended

@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from toepen.bots.base import bot_names
-from toepen.cards import cards_of, parse_card
+from toepen.cards import card_str, cards_of, parse_card
 from toepen.engine import Game
 from toepen.rl.encoding import ObservationEncoder
 from toepen.rl.pettingzoo import ToepenEnv, env
@@ -39,6 +39,13 @@ def test_pettingzoo_api_test(preset: str, players: int) -> None:
         # api_test resets with options={"options": 1}; the environment warns it ignores it.
         warnings.filterwarnings("ignore", message="reset: unknown option")
         api_test(env(preset, players, lives=3), num_cycles=200)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("rulebook", 3), ("classic", 8), ("teams", 6)])
+def test_pettingzoo_api_test_hand_episodes(preset: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="reset: unknown option")
+        api_test(env(preset, players, episode="hand"), num_cycles=200)
 
 
 @pytest.mark.parametrize(("preset", "players"), TABLES)
@@ -243,6 +250,4 @@ def test_render_shows_no_hidden_card() -> None:
     game: Game = e.unwrapped.game
     for hand in game.hands:
         for card in cards_of(hand):
-            from toepen.cards import card_str
-
             assert card_str(card) not in text
