@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -116,7 +117,11 @@ class PlayApp(App[None]):
     #keys { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $warning; }
     #log { height: 1fr; border: round $secondary; }
+    Screen.narrow #top { layout: vertical; }
+    Screen.narrow #table { width: 100%; }
     """
+    NARROW = 100
+    """Below this width the table goes under the players and the trick is one line."""
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"card({i})", show=False) for i, k in enumerate(CARD_KEYS)),
         *(Binding(k, f"verb('{k}')", show=False) for k in VERB_KEYS_BY_KEY),
@@ -155,6 +160,7 @@ class PlayApp(App[None]):
         self._notices: list[Notice] = [*session.notices, *(
             n for n in hint_notices if n not in session.notices)]
         self._mounted = False
+        self.narrow = False
         self.log_lines: list[str] = []
         """Every line written to the log (for tests and the end of game summary)."""
 
@@ -188,7 +194,19 @@ class PlayApp(App[None]):
             self._write_log(self.t("log.resumed", n=len(self.session.game.actions)), style="cyan")
         self._feed(self._history)
         self.session.save()
+        self._set_narrow(self.size.width)
         self._advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._set_narrow(event.size.width)
+
+    def _set_narrow(self, width: int) -> None:
+        narrow = width < self.NARROW
+        if narrow != self.narrow:
+            self.narrow = narrow
+            self.screen.set_class(narrow, "narrow")
+            if self._mounted:
+                self._render()
 
     # -- the game loop -------------------------------------------------------------------------
 
@@ -481,6 +499,15 @@ class PlayApp(App[None]):
     def _trick_text(self, view: View) -> Group:
         t = self.t
         head = Text(t("screen.trick", n=min(view.trick_no + 1, 4)), style="bold")
+        if self.narrow:
+            head.append("  ")
+            if not view.trick:
+                head.append(t("screen.no_cards"), style="dim")
+            for seat, card in view.trick:
+                head.append(view.players[seat] + " ")
+                head.append_text(card_text(card, self.lang))
+                head.append("  ")
+            return Group(head)
         lines: list[Text] = [head]
         if not view.trick:
             lines.append(Text(t("screen.no_cards"), style="dim"))
