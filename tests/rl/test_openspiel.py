@@ -165,6 +165,12 @@ def test_resample_from_infostate(cfg: dict[str, object]) -> None:
             )
             assert other.legal_actions() == state.legal_actions()
             assert other.view(player).hand == state.view(player).hand
+            # Tensors show nothing the seat could not know: the same in the redrawn world.
+            assert other.observation_tensor(player) == state.observation_tensor(player)
+            assert other.information_state_tensor(player) == state.information_state_tensor(
+                player
+            )
+            assert other.observation_string(player) == state.observation_string(player)
             checked += 1
             theirs = [s for s in range(game.num_players()) if s != player]
             moved += any(
