@@ -152,6 +152,20 @@ def test_person_plays_a_session_against_three_bots(browser: Browser, server: Ser
         assert check_frames(frames, record) > 10
         assert check_frames(spec_frames, record) > 10
         spec_ctx.close()
+    # the replay viewer steps through the finished game, by buttons and by keys
+    page.click("#result a[href^='/?replay=']")
+    page.wait_for_selector("#rboard .felt")
+    last = final["action_count"]
+    page.keyboard.press("End")
+    expect(page.locator("#stepno")).to_have_text(f"Step {last} of {last}")
+    expect(page.locator("#rboard .prompt")).to_have_text(f"{winner} wins the game!")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#stepno")).not_to_have_text(f"Step {last} of {last}")
+    page.click("#first")
+    expect(page.locator("#stepno")).to_have_text(re.compile(rf"^Step \d+ of {last}$"))
+    assert int(page.locator("#slider").input_value()) == 0
+    assert page.locator("#rlog li").count() >= 1
+    screenshot(page, "replay")
     assert knocked and answered and hands_played, (knocked, answered, hands_played)
     assert errors == []
     ctx.close()
@@ -235,7 +249,17 @@ def test_reload_mid_hand_restores_the_game(page: Page, server: Server) -> None:
     shown = page.locator(".hand .card").evaluate_all("bs => bs.map(b => b.dataset.card)")
     assert shown == before["hand"]
     assert page.locator("#log li").count() == log_before  # the log survives the reload too
-    click_action(page, choose(after["legal"], ("stay",)))
+    # the page speaks Dutch on request, the same game and buttons in other words
+    page.select_option("#lang", "nl")
+    expect(page.locator(".invite .role")).to_have_text("Je zit op plaats 1")
+    expect(page.locator(".prompt")).to_contain_text("Jij bent:")
+    page.select_option("#lang", "en")
+    # a keyboard shortcut plays: the digit of the first legal card in the hand
+    index = next(i for i, c in enumerate(after["hand"]) if f"play {c}" in after["legal"])
+    page.keyboard.press(str(index + 1))
+    page.wait_for_function("(n) => window.toepenState.view.action_count > n",
+                           arg=after["action_count"])
+    assert after["hand"][index] not in (view(page) or {"hand": []})["hand"]
 
 
 def test_server_restart_mid_hand_is_survived(browser: Browser, tmp_path: Path) -> None:

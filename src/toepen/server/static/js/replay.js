@@ -1,8 +1,12 @@
 // The replay viewer: step through a finished game from any seat, or with every card shown.
+// It asks the server for the views of every step (GET /api/tables/{id}/replay); where the
+// server has no such endpoint it replays the states this browser received while it watched
+// or played (kept in IndexedDB), and failing that lists the record's moves.
 import { t, actionText, translateStatic } from "./i18n.js";
 import { api } from "./net.js";
 import { renderBoard } from "./board.js";
 import { narrate } from "./narrate.js";
+import { keptStates } from "./store.js";
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -15,6 +19,7 @@ export async function showReplay(app, tableId) {
   let table = null;
   let steps = null;
   let record = null;
+  let kept = null; // states this browser received, where the server has no replay endpoint
   try { table = await api("GET", `/api/tables/${tableId}`); } catch (e) {
     app.innerHTML = `<section class="panel"><h1>${esc(t("web.no_such_table"))}</h1><p>${esc(e.message)}</p></section>`;
     return { relabel: () => {} };
@@ -31,6 +36,7 @@ export async function showReplay(app, tableId) {
         <span id="stepno" aria-live="polite"></span>
       </div>
       <a class="button small" href="/api/tables/${esc(tableId)}/record" download data-i18n="web.download_record"></a>
+      <p id="replay-note" class="note"></p>
     </div>
     <div class="tablepage"><div class="main-col"><div id="rboard" class="board"></div></div>
     <aside class="side"><section class="log-box"><h2 data-i18n="web.log"></h2><ol id="rlog" class="log"></ol></section></aside></div></div>`;
@@ -39,33 +45,43 @@ export async function showReplay(app, tableId) {
   const slider = app.querySelector("#slider");
   const board = app.querySelector("#rboard");
   const log = app.querySelector("#rlog");
+  const names = table.seats.map((s) => s.name || s.bot || `${s.seat + 1}`);
 
   async function load() {
+    if (kept) { steps = kept[who] || null; draw(); return; }
     const q = who === "spectator" ? "" : `?seat=${who}`;
     try {
       steps = (await api("GET", `/api/tables/${tableId}/replay${q}`)).steps;
-    } catch (e) {
+    } catch {
       steps = null;
-      if (!record) { try { record = await api("GET", `/api/tables/${tableId}/record`); } catch (e2) { record = { actions: [], error: e2.message }; } }
+      const local = await keptStates(tableId);
+      if (Object.keys(local).length) {
+        kept = local;
+        if (!(who in kept)) who = Object.keys(kept)[0];
+        steps = kept[who];
+        fillWho();
+      } else if (!record) {
+        try { record = await api("GET", `/api/tables/${tableId}/record`); } catch (e2) { record = { actions: [], error: e2.message }; }
+      }
     }
     draw();
   }
 
   function fillWho() {
-    const names = table.seats.map((s) => s.name || s.bot || `${s.seat + 1}`);
-    sel.innerHTML = `<option value="all">${esc(t("web.all_cards"))}</option><option value="spectator">${esc(t("web.spectator"))}</option>` +
-      names.map((n, s) => `<option value="${s}">${esc(n)}</option>`).join("");
+    const label = (w) => (w === "all" ? t("web.all_cards") : w === "spectator" ? t("web.spectator") : names[Number(w)]);
+    const choices = kept ? Object.keys(kept) : ["all", "spectator", ...names.map((_, s) => String(s))];
+    sel.innerHTML = choices.map((w) => `<option value="${esc(w)}">${esc(label(w))}</option>`).join("");
     sel.value = who;
+    app.querySelector("#replay-note").textContent = kept ? t("web.replay_local") : "";
   }
 
   function draw() {
-    if (!steps) {
+    if (!steps || !steps.length) {
       const actions = (record && record.actions) || [];
       board.innerHTML = `<p class="panel">${esc(t("web.replay_unavailable"))}</p>`;
       log.innerHTML = actions.map((m) => {
         const [s, ...rest] = m.split(" ");
-        const name = table.seats[Number(s)] ? (table.seats[Number(s)].name || table.seats[Number(s)].bot) : s;
-        return `<li>${esc(name)}: ${esc(actionText(rest.join(" ")))}</li>`;
+        return `<li>${esc(names[Number(s)] ?? s)}: ${esc(actionText(rest.join(" ")))}</li>`;
       }).join("");
       slider.max = "0";
       return;
@@ -73,16 +89,15 @@ export async function showReplay(app, tableId) {
     step = Math.max(0, Math.min(step, steps.length - 1));
     slider.max = String(steps.length - 1);
     slider.value = String(step);
-    app.querySelector("#stepno").textContent = t("web.step_of", { n: step, total: steps.length - 1 });
     const cur = steps[step];
+    app.querySelector("#stepno").textContent = t("web.step_of", { n: cur.state, total: steps[steps.length - 1].state });
     const me = who === "all" || who === "spectator" ? null : Number(who);
-    renderBoard(board, cur.view, { me, table: null, readonly: true, hands: cur.hands || null,
-      animate: { plays: new Set(cur.events.filter((e) => e.kind === "play" && e.cards.length).map((e) => `${e.seat}${e.cards[0]}`)), knock: null } });
-    const names = cur.view.players;
+    const plays = new Set(cur.events.filter((e) => e.kind === "play" && e.cards.length).map((e) => `${e.seat}${e.cards[0]}`));
+    renderBoard(board, cur.view, { me, table: null, readonly: true, hands: cur.hands || null, animate: { plays, knock: null } });
     const lines = [];
     for (let i = 0; i <= step; i++) {
       for (const e of steps[i].events) {
-        const text = narrate(e, names, me ?? -1);
+        const text = narrate(e, cur.view.players, me ?? -1);
         if (text) lines.push(`<li class="${i === step ? "now" : ""}">${esc(text)}</li>`);
       }
     }
@@ -93,7 +108,6 @@ export async function showReplay(app, tableId) {
     history.replaceState(null, "", u);
   }
 
-  window.addEventListener("resize", () => { if (steps) draw(); });
   const go = (k) => { step = k; draw(); };
   app.querySelector("#first").addEventListener("click", () => go(0));
   app.querySelector("#prev").addEventListener("click", () => go(step - 1));
@@ -101,6 +115,7 @@ export async function showReplay(app, tableId) {
   app.querySelector("#last").addEventListener("click", () => go(steps ? steps.length - 1 : 0));
   slider.addEventListener("input", () => go(Number(slider.value)));
   sel.addEventListener("change", () => { who = sel.value; load(); });
+  window.addEventListener("resize", () => { if (steps) draw(); });
   document.addEventListener("keydown", (ev) => {
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "SELECT" || (tag === "INPUT" && ev.target.type !== "range")) return;

@@ -5,6 +5,7 @@ import { renderBoard, boardKey } from "./board.js";
 import { narrate } from "./narrate.js";
 import { scoreSheetHTML, lostFromEvents } from "./scoresheet.js";
 import { toast, savedName } from "./lobby.js";
+import { keepState } from "./store.js";
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -82,6 +83,7 @@ export async function showTable(app, tableId, setConn) {
       saveLog(tableId, st.events);
       st.animate = { plays, knock };
       st.view = msg.view;
+      keepState(tableId, msg.view.seat ?? "spectator", msg);
       st.pending = false;
       st.hint = null;
       drawAll();
