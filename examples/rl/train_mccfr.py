@@ -14,11 +14,14 @@ point is the plumbing: OpenSpiel's own solver runs on the engine through ``pytho
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import outcome_sampling_mccfr
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 import toepen.rl.openspiel  # noqa: F401  (registers python_toepen)
 
@@ -79,13 +82,28 @@ def main(argv: list[str] | None = None) -> None:
     print(f"game: {game}")
     print(f"{'iteration':>9}  {'infostates':>10}  {'vs random':>9}  {'seconds':>7}")
     start = time.perf_counter()
-    for it in range(1, args.iterations + 1):
-        solver.iteration()
-        if it % args.eval_every == 0 or it == args.iterations:
-            score = evaluate(game, solver, args.eval_games, rng)
-            seen = len(solver._infostates)  # noqa: SLF001 (the solver's own table)
-            elapsed = time.perf_counter() - start
-            print(f"{it:>9}  {seen:>10}  {score:>+9.3f}  {elapsed:>7.1f}", flush=True)
+    # The bar goes to standard error (and vanishes when done); the table to standard output,
+    # printed above the bar when both are the same terminal.
+    bar = Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+        redirect_stdout=False, redirect_stderr=False,
+    )
+    on_screen = sys.stdout.isatty() and sys.stderr.isatty()
+    with bar:
+        task = bar.add_task("MCCFR iterations", total=args.iterations)
+        for it in range(1, args.iterations + 1):
+            solver.iteration()
+            bar.advance(task)
+            if it % args.eval_every == 0 or it == args.iterations:
+                score = evaluate(game, solver, args.eval_games, rng)
+                seen = len(solver._infostates)  # noqa: SLF001 (the solver's own table)
+                elapsed = time.perf_counter() - start
+                row = f"{it:>9}  {seen:>10}  {score:>+9.3f}  {elapsed:>7.1f}"
+                if on_screen:
+                    bar.console.print(row, highlight=False)
+                else:
+                    print(row, flush=True)
 
 
 if __name__ == "__main__":
