@@ -122,6 +122,19 @@ def test_public_observer_shows_no_hand() -> None:
     enc = ObservationEncoder(4)
     assert not observer.tensor[enc.slices["hand"]].any()
     assert '"hand":[]' in observer.string_from(state, 1)
+    assert "Tc" not in observer.string_from(state, 1)
+    private_only = game.make_py_observer(
+        pyspiel.IIGObservationType(public_info=False, perfect_recall=False)
+    )
+    private_only.set_from(state, 1)
+    assert np.flatnonzero(private_only.tensor).tolist() == [0, 4, 8, 12]  # the hand only
+    assert private_only.string_from(state, 1) == "p1 hand Tc Ac Td Ad"
+    with pytest.raises(ValueError, match="all players"):
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            )
+        )
 
 
 def _random_walk(
