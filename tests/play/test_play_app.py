@@ -156,7 +156,7 @@ async def test_illegal_keys_are_refused_with_a_reason(tmp_path: Path) -> None:
 
 async def test_resume_after_ctrl_c_continues_the_identical_game(tmp_path: Path) -> None:
     # The uninterrupted game.
-    whole = make_session(tmp_path / "a", "rulebook", lives=3, bots="heuristic", seed=21)
+    whole = make_session(tmp_path / "a", "rulebook", lives=2, bots="heuristic", seed=21)
     app = PlayApp(whole, delay=0.0, strict=True)
     async with app.run_test(size=SIZE) as pilot:
         await play_out(pilot, app)
@@ -165,7 +165,7 @@ async def test_resume_after_ctrl_c_continues_the_identical_game(tmp_path: Path) 
     full = [*whole.game.actions]
 
     # The same game, stopped by Ctrl-C after a few of the human's moves.
-    part = make_session(tmp_path / "b", "rulebook", lives=3, bots="heuristic", seed=21)
+    part = make_session(tmp_path / "b", "rulebook", lives=2, bots="heuristic", seed=21)
     app = PlayApp(part, delay=0.0, strict=True)
     async with app.run_test(size=SIZE) as pilot:
         await play_out(pilot, app, max_presses=5)

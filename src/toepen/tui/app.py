@@ -231,7 +231,8 @@ class PlayApp(App[None]):
             self._render()
             return
         self.thinking = seat
-        self._render()
+        if self.delay > 0:  # with no delay the screen is drawn when the human is next
+            self._render()
         view = observe(game, seat)
         bot = self.session.bot_for(seat)
         token = len(game.actions)
