@@ -1,0 +1,64 @@
+"""``toepen simulate``: every preset at every table size it allows, and records that replay."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toepen.cli import app
+from toepen.record import load, replay
+from toepen.rules import Rules
+from toepen.simulate import play_random_session
+
+CONFIGS = [
+    (name, n) for name in Rules.preset_names() for n in Rules.preset(name).allowed_table_sizes()
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_simulate_runs_every_preset_and_size(preset: str, players: int) -> None:
+    result = CliRunner().invoke(
+        app, ["simulate", "--games", "30", "-p", preset, "-n", str(players), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout.strip().splitlines()[-1])
+    assert stats["preset"] == preset and stats["players"] == players
+    assert stats["sessions"] == "30"
+    assert float(stats["hands per session"]) >= 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "message"),
+    [
+        ("teams", 5, "option teams: needs 4 or 6 players, not 5"),
+        ("gezinstoepen", 7, "option table_sizes: gezinstoepen is played by 3 or 4 players, not 7"),
+    ],
+)
+def test_simulate_refuses_a_table_the_preset_does_not_allow(
+    preset: str, players: int, message: str
+) -> None:
+    result = CliRunner().invoke(app, ["simulate", "-g", "2", "-p", preset, "-n", str(players)])
+    assert result.exit_code == 2
+    assert message in " ".join(re.sub("[\u2500-\u257f]", " ", result.stderr).split())
+
+
+def test_simulate_records_replay_to_the_same_result(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["simulate", "-g", "6", "-p", "classic", "-n", "5", "--seed", "40",
+         "--record-dir", str(tmp_path)],
+    )
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 6
+    for i, path in enumerate(files):
+        rec = load(path)
+        game = replay(rec)
+        original, _ = play_random_session(Rules.preset("classic"), 5, 40 + i)
+        assert game.is_over and game.winner == original.winner
+        assert game.actions == original.actions and game.drinks == original.drinks
+        assert rec["meta"]["seed"] == 40 + i
