@@ -376,6 +376,12 @@ class PimcBot:
                 folds |= 1 << s
         return folds
 
+    def choose(
+        self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
+    ) -> Action:
+        """The action to take among evaluated ones (pimc: the best; ties by table order)."""
+        return max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
+
     # -- acting --------------------------------------------------------------------------
 
     def act(self, view: View) -> Action:
@@ -463,7 +469,7 @@ class PimcBot:
         u_knock = -(stake + 1) * (1 - p1) + OTHERS_WEIGHT * self._others_loss(
             view, stake + 1, p1, fold_rate
         )
-        return KNOCK if u_knock > u_stay + 1e-9 else best
+        return self.choose(view, "knock", {best: u_stay, KNOCK: u_knock}, rng)
 
     def _card_scores(
         self,
@@ -554,7 +560,8 @@ class PimcBot:
             u[KNOCK] = -(stake + 1) * (1 - p_k) + OTHERS_WEIGHT * self._others_loss(
                 view, stake + 1, p_k, fr_k
             )
-        return max((a for a in legal if a in u), key=lambda a: (u[a], a is STAY))
+        order = [a for a in (STAY, FOLD, KNOCK) if a in legal and a in u]
+        return self.choose(view, "answer", {a: u[a] for a in order}, rng)
 
     # -- armoede and exchange -----------------------------------------------------------------
 
@@ -578,7 +585,7 @@ class PimcBot:
         # Challenged or not, a genuine claim brings a fresh deal.
         genuine = not know.hand & HIGH_CARDS_MASK
         claim = fresh if genuine else q * (1 + cur) + (1 - q) * fresh
-        return CLAIM if claim < cur - 1e-9 else PASS
+        return self.choose(view, "claim", {PASS: -cur, CLAIM: -claim}, rng)
 
     def challenge_chance(self, view: View) -> float:
         """The chance that a bluffed claim or a dirty exchange is challenged."""

@@ -11,6 +11,7 @@ from . import engine_cmds
 from . import bots_cmds
 from . import serve_cmd
 from . import play_cmd
+from . import train_cmds
 
 app = typer.Typer(
     name="toepen",
@@ -24,6 +25,7 @@ engine_cmds.register(app)
 bots_cmds.register(app)
 serve_cmd.register(app)
 play_cmd.register(app)
+train_cmds.register(app)
 
 
 def main() -> None:

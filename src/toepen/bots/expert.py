@@ -1,0 +1,273 @@
+"""``expert``: the default opponent: inference-weighted PIMC with a self-play policy.
+
+On top of :class:`~toepen.bots.pimc.PimcBot`:
+
+* **Inference.** Candidate deals of the hidden cards are drawn as pimc draws them
+  (three per deal solved), each weighted by how likely the opponents' knocks, stays,
+  folds, claims and passes of this deal were with the hands it gives them, under the
+  self-play policy (:mod:`toepen.bots.train`); the deals solved are drawn from the
+  candidates by those weights. A player who knocked is thereby mostly given strong
+  cards, but never only strong ones: the policy bluffs, and a floor on every
+  likelihood keeps odd players from being ruled out.
+* **Opponents' answers** to a knock are modelled by the policy too (pimc uses a
+  threshold): each sampled opponent folds with the policy's probability for its
+  sampled hand.
+* **Its own knock, answer and claim decisions** mix the solved expected values with
+  the policy's frequencies: action ``a`` is taken with probability proportional to
+  ``policy(a) * exp(EV(a) / TEMPERATURE)``, so clear decisions follow the solve and
+  close ones bluff and call at the learned rates.
+* **Challenges** of an armoede claim use the policy's claim rates for genuine and
+  for other hands (Bayes) instead of pimc's fixed prior.
+
+The policy ships as ``toepen/bots/data/expert_policy.json`` and is rebuilt by
+``toepen train expert``.
+
+>>> from toepen.engine import Game
+>>> from toepen.view import observe
+>>> g = Game.new("rulebook", 4, seed=5)
+>>> bot = ExpertBot(seed=1, samples=4)
+>>> bot.act(observe(g, g.turn)) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..cards import HIGH_CARDS_MASK
+from ..engine.actions import CHALLENGE, CLAIM, FOLD, KNOCK, PASS, STAY, Action
+from ..view import View
+from .base import register_bot
+from .pimc import Knowledge, PimcBot, World, _gone, _start_leader
+from .train import Policy, decision_key, load_policy
+
+__all__ = ["ExpertBot", "TEMPERATURE", "LIKELIHOOD_FLOOR"]
+
+TEMPERATURE = 0.08
+"""Lives: how far an expected value must lead before it overrides the policy's mix."""
+LIKELIHOOD_FLOOR = 0.05
+"""No observed action makes a deal less likely than this factor."""
+CANDIDATES = 3
+"""Candidate deals drawn per deal solved."""
+
+_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
+_POLICY: Policy | None = None
+
+
+def _shipped_policy() -> Policy:
+    global _POLICY
+    if _POLICY is None:
+        _POLICY = load_policy()
+    return _POLICY
+
+
+# One observed decision of an opponent: (seat, kind, action name, tricks played then,
+# stake then, cards that seat played after it, cards played by anyone before it).
+_Obs = tuple[int, str, str, int, int, int, int]
+
+
+def _deal_start(view: View) -> int:
+    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts."""
+    n = len(view.players)
+    shown = [cards for _, cards, why in view.revealed if why == "armoede"]
+    start = 0
+    pending = -1
+    passes = 0
+    shown_i = 0
+
+    def responders(seat: int) -> int:
+        if view.teams:
+            return sum(1 for s in range(n)
+                       if view.in_session[s] and view.teams[s] != view.teams[seat])
+        return sum(1 for s in range(n) if view.in_session[s] and s != seat)
+
+    for i, (seat, act) in enumerate(view.hand_actions):
+        if act is CLAIM:
+            pending, passes = seat, 0
+            if responders(seat) == 0:
+                start, pending = i + 1, -1
+        elif pending >= 0 and act is PASS:
+            passes += 1
+            if passes >= responders(pending):
+                start, pending = i + 1, -1
+        elif pending >= 0 and act is CHALLENGE:
+            if shown_i < len(shown):
+                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in shown[shown_i])
+                shown_i += 1
+                if genuine:
+                    start = i + 1
+            pending = -1
+    return start
+
+
+def observed_decisions(view: View) -> list[_Obs]:
+    """The opponents' policy decisions of the current deal, with their public context."""
+    me = view.seat
+    start = _deal_start(view)
+    acts = view.hand_actions[start:]
+    plays_before: list[int] = []  # cards played before each action
+    gone = 0
+    for _, act in acts:
+        plays_before.append(gone)
+        if act < 32:
+            gone |= 1 << act
+    stake = _start_leader(view)[1] if view.rules.pelt else 1
+    in_answer = stake > 1
+    last_knocker = -1
+    pending_claim = False
+    out: list[_Obs] = []
+    tricks = [0] * len(view.players)
+    for i, (seat, act) in enumerate(acts):
+        later = 0
+        for s2, a2 in acts[i:]:
+            if s2 == seat and a2 < 32:
+                later |= 1 << a2
+        mine = seat == me
+        if act is CLAIM:
+            if not mine:
+                out.append((seat, "claim", "claim", 0, 1, later, 0))
+            pending_claim = True
+        elif act is PASS:
+            if not pending_claim and not mine and view.rules.armoede:
+                out.append((seat, "claim", "pass", 0, 1, later, 0))
+        elif act is CHALLENGE:
+            pending_claim = False
+        elif act is KNOCK:
+            stake += 1
+            if not mine:
+                kind = "answer" if in_answer else "knock"
+                out.append((seat, kind, "knock", tricks[seat], stake if in_answer else stake - 1,
+                            later, plays_before[i]))
+            in_answer = True
+            last_knocker = seat
+            pending_claim = False
+        elif act is STAY or act is FOLD:
+            if not mine:
+                out.append((seat, "answer", _NAMES[act], tricks[seat], stake, later,
+                            plays_before[i]))
+        elif act < 32:
+            pending_claim = False
+            if not mine and not in_answer and seat != last_knocker:
+                max_stake = view.rules.max_stake
+                if max_stake is None or stake < max_stake:
+                    out.append((seat, "knock", "play", tricks[seat], stake, later,
+                                plays_before[i]))
+            in_answer = False
+            tricks[seat] += 1
+    return out
+
+
+@register_bot("expert")
+class ExpertBot(PimcBot):
+    """PIMC with policy-weighted samples and policy-mixed knocks; see the module doc."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float | None = None,
+        samples: int | None = None,
+        policy: Policy | Path | None = None,
+    ) -> None:
+        super().__init__(seed=seed, time_budget=time_budget, samples=samples)
+        if isinstance(policy, Policy):
+            self.policy = policy
+        elif policy is not None:
+            self.policy = load_policy(policy)
+        else:
+            self.policy = _shipped_policy()
+
+    def _mode(self, view: View) -> str:
+        return "W" if view.rules.last_trick == "wins" else "L"
+
+    def likelihood(self, view: View, obs: Sequence[_Obs], hands: Sequence[int]) -> float:
+        """How likely the observed decisions are with the opponents holding ``hands``."""
+        mode = self._mode(view)
+        w = 1.0
+        for seat, kind, action, tricks, stake, later, gone in obs:
+            held = hands[seat]
+            if not held and not later:
+                continue  # a folded seat: its hand is not sampled
+            key = decision_key(mode, kind, tricks, stake, held | later, gone)
+            w *= max(LIKELIHOOD_FLOOR, self.policy.prob(key, action))
+        return w
+
+    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
+        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen."""
+        obs = [o for o in observed_decisions(view) if view.active[o[0]]]
+        if not obs:
+            return super().worlds(view, know, rng, k)
+        cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
+        weights = [self.likelihood(view, obs, h) for h in cands]
+        picked = rng.choices(range(len(cands)), weights=weights, k=k)
+        return [World(list(cands[i])) for i in picked]
+
+    def answer_folds(
+        self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
+    ) -> int:
+        """Each of ``seats`` folds with the policy's probability for its sampled hand."""
+        mode = self._mode(view)
+        gone = _gone(view)
+        folds = 0
+        for s in seats:
+            tricks = sum(1 for t, _ in view.played if t == s)
+            key = decision_key(mode, "answer", tricks, stake, world.hands[s], gone)
+            acts = ["stay", "fold", "knock"]
+            ps = self.policy.probs(key, acts)
+            if rng.random() < ps[1]:
+                folds |= 1 << s
+        return folds
+
+    def choose(
+        self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
+    ) -> Action:
+        """Sample ``a`` with probability ~ ``policy(a) * exp(EV(a) / TEMPERATURE)``."""
+        assert view.seat is not None
+        hand = 0
+        for c in view.hand:
+            hand |= 1 << c
+        tricks = sum(1 for s, _ in view.played if s == view.seat)
+        key = decision_key(self._mode(view), kind, tricks, view.stake, hand, _gone(view))
+        names = [_NAMES.get(a, "play") for a in utility]
+        prior = self.policy.probs(key, names)
+        top = max(utility.values())
+        scores = [
+            max(p, 1e-3) * math.exp((u - top) / TEMPERATURE)
+            for p, u in zip(prior, utility.values(), strict=True)
+        ]
+        total = sum(scores)
+        x = rng.random() * total
+        for a, sc in zip(utility, scores, strict=True):
+            x -= sc
+            if x <= 0:
+                return a
+        return list(utility)[-1]
+
+    def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
+        """P(genuine | claimed) by Bayes with the policy's claim rates."""
+        claimer = -1
+        for seat, act in reversed(view.hand_actions):
+            if act is CLAIM:
+                claimer = seat
+                break
+        mode = self._mode(view)
+        pool = know.pool
+        low = (pool & ~HIGH_CARDS_MASK).bit_count()
+        size = pool.bit_count()
+        g0 = 1.0
+        for i in range(4):
+            g0 *= max(0, low - i) / max(1, size - i)
+        p_gen = sum(self.policy.prob(f"{mode}|claim|1|{b}", "claim") for b in range(6)) / 6
+        dirty = [w for w in worlds if w.hands[claimer] & HIGH_CARDS_MASK]
+        gone = _gone(view)
+        p_bluff = (
+            sum(self.policy.prob(decision_key(mode, "claim", 0, 1, w.hands[claimer], gone),
+                                 "claim") for w in dirty) / len(dirty)
+            if dirty else 0.1
+        )
+        num = g0 * max(p_gen, 1e-3)
+        return num / (num + (1 - g0) * max(p_bluff, 1e-3))
