@@ -143,4 +143,4 @@ def screenshot(page: Page, name: str) -> None:
     """Save docs/screenshots/web-NAME.png, only when TOEPEN_SCREENSHOTS=1."""
     if os.environ.get("TOEPEN_SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"web-{name}.png"))
+        page.screenshot(path=str(SHOTS / f"web-{name}.png"), animations="disabled")

@@ -47,6 +47,7 @@ def test_lobby_lists_presets_and_switches_language(page: Page, server: Server) -
         expect(page.locator("#h-create")).to_have_text(title)
         assert page.evaluate("document.documentElement.lang") == lang
     page.select_option("#lang", "nl")
+    expect(page.locator("#h-create")).to_have_text("Nieuwe tafel")
     page.reload()
     wait_ready(page)
     expect(page.locator("#h-create")).to_have_text("Nieuwe tafel")

@@ -10,12 +10,12 @@ function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-/** Position of a seat on the felt, in percent: the viewer at the bottom, clockwise. */
-function place(seat, me, n, rx, ry) {
-  if (window.innerWidth < 600) { rx *= 0.8; ry *= 1.05; }
+/** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
+ * The stylesheet turns it into a place (its radii differ between desktop and phone). */
+function dir(seat, me, n) {
   const rel = (seat - (me ?? 0) + n) % n;
   const a = Math.PI / 2 + (rel * 2 * Math.PI) / n;
-  return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
+  return `--c:${Math.cos(a).toFixed(4)};--s:${Math.sin(a).toFixed(4)}`;
 }
 
 function knockedThisHand(view, seat) {
@@ -24,7 +24,6 @@ function knockedThisHand(view, seat) {
 
 function seatBox(view, table, s, me, opts) {
   const n = view.players.length;
-  const [x, y] = place(s, me, n, 40, 38);
   const info = table && table.seats ? table.seats[s] : null;
   const out = !view.in_session[s];
   const over = view.phase === "over";
@@ -56,7 +55,7 @@ function seatBox(view, table, s, me, opts) {
   const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
   const lives = out ? "" : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
-  return `<div class="${cls}" data-seat="${s}" style="left:${x}%;top:${y}%" ${toAct ? 'aria-current="true"' : ""}>` +
+  return `<div class="${cls}" data-seat="${s}" style="${dir(s, me, n)}" ${toAct ? 'aria-current="true"' : ""}>` +
     `<div class="seat-name">${name}</div><div class="seat-lives">${lives}</div>` +
     `<div class="badges">${badges.join("")}</div>` +
     `<div class="seat-cards" aria-label="${esc(t("web.cards_n", { n: view.hand_sizes[s] || 0 }))}">${cards}</div>` +
@@ -73,10 +72,8 @@ export function renderBoard(root, view, opts) {
   const n = view.players.length;
   const seats = view.players.map((_, s) => seatBox(view, opts.table, s, me, opts)).join("");
   const trick = view.trick.map(([s, c]) => {
-    const [x, y] = place(s, me, n, 13, 15);
-    const [fx, fy] = place(s, me, n, 40, 38);
     const anim = opts.animate && opts.animate.plays.has(`${s}${c}`) ? " enter" : "";
-    return `<div class="trick-card${anim}" data-card="${c}" style="left:${x}%;top:${y}%;--fx:${(fx - x) * 4}%;--fy:${(fy - y) * 4}%">${cardSVG(c)}</div>`;
+    return `<div class="trick-card${anim}" data-card="${c}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`;
   }).join("");
   const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
     `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div></div>`;

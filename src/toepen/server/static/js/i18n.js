@@ -43,13 +43,18 @@ async function fetchCatalog(lang) {
 }
 
 /** Load a language (and English as the fallback) and tell every listener. */
+let latest = 0;
+
 export async function setLang(lang) {
   if (!LANGS.includes(lang)) lang = "en";
+  const mine = ++latest;
+  localStorage.setItem("toepen.lang", lang);
   if (english.lang !== "en" || !Object.keys(english.messages).length) {
     english = await fetchCatalog("en");
   }
-  current = lang === "en" ? english : await fetchCatalog(lang);
-  localStorage.setItem("toepen.lang", lang);
+  const next = lang === "en" ? english : await fetchCatalog(lang);
+  if (mine !== latest) return; // a later choice overtook this one
+  current = next;
   document.documentElement.lang = lang === "nb" ? "nb" : lang;
   translateStatic(document);
   for (const f of listeners) f(lang);

@@ -28,11 +28,11 @@ export async function showReplay(app, tableId) {
       <h1><span data-i18n="web.replay"></span> <span class="code">${esc(table.code)}</span></h1>
       <label><span data-i18n="web.view_as"></span> <select id="who"></select></label>
       <div class="stepper" role="group" aria-label="steps">
-        <button id="first" class="small" data-i18n-label="web.first">⏮</button>
+        <button id="first" class="small" data-i18n-label="web.first">◀◀</button>
         <button id="prev" class="small" data-i18n-label="web.previous">◀</button>
         <input id="slider" type="range" min="0" value="0" aria-label="step">
         <button id="next" class="small" data-i18n-label="web.next">▶</button>
-        <button id="last" class="small" data-i18n-label="web.last">⏭</button>
+        <button id="last" class="small" data-i18n-label="web.last">▶▶</button>
         <span id="stepno" aria-live="polite"></span>
       </div>
       <a class="button small" href="/api/tables/${esc(tableId)}/record" download data-i18n="web.download_record"></a>
@@ -115,7 +115,6 @@ export async function showReplay(app, tableId) {
   app.querySelector("#last").addEventListener("click", () => go(steps ? steps.length - 1 : 0));
   slider.addEventListener("input", () => go(Number(slider.value)));
   sel.addEventListener("change", () => { who = sel.value; load(); });
-  window.addEventListener("resize", () => { if (steps) draw(); });
   document.addEventListener("keydown", (ev) => {
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "SELECT" || (tag === "INPUT" && ev.target.type !== "range")) return;

@@ -241,8 +241,6 @@ export async function showTable(app, tableId, setConn) {
     els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; st.resultClosed = true; });
   }
 
-  let resizeTimer = null;
-  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 60); });
   document.addEventListener("keydown", (ev) => {
     if (boardKey(ev, st.view, st.seat, act, st.hintAvailable && st.token ? hint : null)) ev.preventDefault();
   });
