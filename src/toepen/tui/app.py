@@ -121,7 +121,8 @@ class PlayApp(App[None]):
     Screen.narrow #table { width: 100%; }
     """
     NARROW = 100
-    """Below this width the table goes under the players and the trick is one line."""
+    """Below this width (plus 10 per extra column of the players' table) the table goes
+    under the players and the trick is shown on one line."""
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"card({i})", show=False) for i, k in enumerate(CARD_KEYS)),
         *(Binding(k, f"verb('{k}')", show=False) for k in VERB_KEYS_BY_KEY),
@@ -201,7 +202,9 @@ class PlayApp(App[None]):
         self._set_narrow(event.size.width)
 
     def _set_narrow(self, width: int) -> None:
-        narrow = width < self.NARROW
+        rules = self.session.game.rules
+        extra = 2 * (rules.session == "rubber") + rules.beer_tally + rules.teams
+        narrow = width < self.NARROW + 10 * extra
         if narrow != self.narrow:
             self.narrow = narrow
             self.screen.set_class(narrow, "narrow")
