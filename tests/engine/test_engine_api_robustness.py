@@ -53,5 +53,5 @@ def test_garbage_is_refused_with_a_reason_and_changes_nothing(
 
 def test_an_int_equal_seat_is_recorded_as_the_seat_number() -> None:
     g = game(rules("rulebook"), 4, deck_for(4, 0, HANDS), dealer=0)
-    g.apply(1.0, "pass")  # type: ignore[arg-type]
+    g.apply(1.0, "pass")
     assert g.record()["actions"] == ["1 pass"]

@@ -203,3 +203,16 @@ def test_cli_replay_as_a_real_process(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["legal"] == EXPECTED["legal"]
+
+
+def test_a_record_that_goes_on_after_the_session_is_over_is_refused() -> None:
+    deck = ["Th", "Ah", "9h", "Kh", "8h", "Qh", "7h", "Jh", *EXAMPLE["decks"][0][8:]]
+    rec = with_(rules={"preset": "rulebook", "lives": 1, "armoede": False},
+                players=["Ann", "Bas"], decks=[deck],
+                actions=["1 play Th", "0 play Ah", "1 play 9h", "0 play Kh", "1 play 8h",
+                         "0 play Qh", "1 play 7h", "0 play Jh"])
+    g = replay(rec)
+    assert g.is_over and g.winner == 0 and summary(g)["winner"] == 0
+    assert summary(g)["eliminated"] == [1] and summary(g)["lives"] == [1, 0]
+    with pytest.raises(RecordError, match=r"^action 9: seat 0 may not pass: the session is over$"):
+        replay(with_(**{**rec, "actions": [*rec["actions"], "0 pass"]}))
