@@ -130,6 +130,8 @@ class Rules:
         for key in options:
             if key not in Rules.option_names():
                 raise RulesError(f"option {key}: unknown option")
+        if isinstance(options.get("table_sizes"), list):
+            options["table_sizes"] = tuple(options["table_sizes"])
         return dataclasses.replace(self, **options)
 
     # -- validation ---------------------------------------------------------------

@@ -294,3 +294,12 @@ def test_presets_match_the_table_of_rules_md() -> None:
     assert Rules.from_json("rulebook") == rb
     with pytest.raises(RulesError, match="option lives"):
         Rules.from_json({"preset": "classic", "lives": -3})
+
+
+def test_replace_takes_table_sizes_as_a_list_like_preset_does() -> None:
+    assert Rules.preset("rulebook").replace(table_sizes=[3, 4]).table_sizes == (3, 4)
+    assert Rules.preset("rulebook", table_sizes=[3, 4]).allowed_table_sizes() == (3, 4)
+    with pytest.raises(RulesError, match="^option colour: unknown option$"):
+        Rules.preset("rulebook").replace(colour="red")
+    with pytest.raises(RulesError, match="^option lives: must be an integer >= 1, not -2$"):
+        Rules.preset("rulebook").replace(lives=-2)
