@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from toepen.cards import card_str
-from toepen.engine.events import Event, redact
+from toepen.engine.events import Event, EventKind, redact
 from toepen.record import start
 from toepen.view import observe
 
@@ -115,6 +115,19 @@ def check_frames(frames: list[str], record: dict[str, Any]) -> int:
             events = game.apply(seat, act)
     assert not by_state, f"frames for states beyond the record: {sorted(by_state)}"
     return checked
+
+
+def lives_lost(record: dict[str, Any]) -> list[int]:
+    """Lives lost by seat over the whole recorded session (the strokes of the score sheet)."""
+    game, actions = start(record)
+    lost = [0] * game.n
+    events: list[Event] = list(game.opening)
+    for seat, act in actions:
+        events += game.apply(seat, act)
+    for e in events:
+        if e.kind is EventKind.LIVES:
+            lost[e.seat] += e.value
+    return lost
 
 
 def _hidden_cards(game: Any, seat: int | None) -> set[str]:

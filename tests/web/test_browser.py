@@ -19,6 +19,7 @@ from .helpers import (
     choose,
     click_action,
     create_table,
+    lives_lost,
     my_turn_or_over,
     start_game,
     view,
@@ -136,20 +137,20 @@ def test_person_plays_a_session_against_three_bots(browser: Browser, server: Ser
         expect(result).to_be_visible()
         winner = final["players"][final["winner"]]
         expect(result.locator("h1")).to_have_text(f"{winner} wins the game!")
-        rows = result.locator(".scoresheet tbody tr")
+        rows = result.locator(".scoresheet[data-source='events'] tbody tr")
         expect(rows).to_have_count(4)
-        for s in range(4):
-            row = result.locator(f".scoresheet tr[data-seat='{s}'] .num")
-            assert int(row.inner_text()) >= 0
-        loser_rows = [s for s in range(4) if s != final["winner"]]
-        assert any(int(result.locator(f"tr[data-seat='{s}'] .num").inner_text()) > 0
-                   for s in loser_rows)
+        record = server.get(f"/api/tables/{table_id}/record")
+        lost = lives_lost(record)
+        assert sum(lost) > 0
+        for s in range(4):  # one stroke per life lost in the whole session
+            row = result.locator(f".scoresheet tr[data-seat='{s}']")
+            assert int(row.locator(".num").inner_text()) == lost[s]
+            assert row.locator("svg.tally line").count() == lost[s]
         screenshot(page, "result")
         # the spectator saw the same end, and never a hidden card
         spec.wait_for_function(
             "() => window.toepenState.view && window.toepenState.view.phase === 'over'")
         expect(spec.locator(".hand")).to_have_count(0)
-        record = server.get(f"/api/tables/{table_id}/record")
         assert check_frames(frames, record) > 10
         assert check_frames(spec_frames, record) > 10
         spec_ctx.close()
@@ -170,6 +171,23 @@ def test_person_plays_a_session_against_three_bots(browser: Browser, server: Ser
     assert knocked and answered and hands_played, (knocked, answered, hands_played)
     assert errors == []
     ctx.close()
+
+
+def test_teams_table_marks_the_pairs(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    wait_ready(page)
+    page.fill("#name", "Ann")
+    page.select_option("#preset", "teams")
+    for seat in (1, 2, 3):
+        page.select_option(f"select[data-seat='{seat}']", "random")
+    page.click("#create")
+    start_game(page)
+    v = view(page)
+    assert v is not None and v["teams"]
+    for s, team in enumerate(v["teams"]):
+        expect(page.locator(f".seat[data-seat='{s}'] .badge.team-{team}")).to_have_text(
+            f"team {team + 1}")
+    assert v["teams"][0] == v["teams"][2] != v["teams"][1]
 
 
 def test_two_people_play_at_one_table(browser: Browser, server: Server) -> None:

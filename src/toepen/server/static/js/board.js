@@ -35,6 +35,7 @@ function seatBox(view, table, s, me, opts) {
   if (folded) badges.push(`<span class="badge folded">${esc(t("web.folded"))}</span>`);
   if (out) badges.push(`<span class="badge out">${esc(t("web.out"))}</span>`);
   if (view.winner === s) badges.push(`<span class="badge winner">${esc(t("web.winner"))}</span>`);
+  if (view.teams && view.teams.length) badges.push(`<span class="badge team team-${view.teams[s]}">${esc(t("web.team", { n: view.teams[s] + 1 }))}</span>`);
   if (info && info.kind === "bot") badges.push(`<span class="badge bot">${esc(t("web.bot"))}</span>`);
   if (info && info.standin) badges.push(`<span class="badge standin">${esc(t("web.standin"))}</span>`);
   if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
@@ -47,8 +48,13 @@ function seatBox(view, table, s, me, opts) {
     if (shown) {
       cards = sortCards(shown).map((c) => `<span class="mini face">${cardSVG(c)}</span>`).join("");
     } else {
-      const k = view.hand_sizes[s] || 0;
-      cards = Array.from({ length: k }, () => `<span class="mini back">${backSVG("")}</span>`).join("");
+      // a hand shown by a challenged armoede claim is public while its owner still holds it
+      const playedBy = new Set(view.played.filter(([ps]) => ps === s).map(([, c]) => c));
+      const known = view.revealed.filter((r) => r.seat === s && r.reason === "armoede")
+        .flatMap((r) => r.cards).filter((c) => !playedBy.has(c)).slice(0, view.hand_sizes[s] || 0);
+      const k = (view.hand_sizes[s] || 0) - known.length;
+      cards = sortCards(known).map((c) => `<span class="mini face shown">${cardSVG(c)}</span>`).join("") +
+        Array.from({ length: k }, () => `<span class="mini back">${backSVG("")}</span>`).join("");
     }
   }
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");

@@ -63,7 +63,7 @@ export function scoreSheetHTML(view, lostBySeat) {
       (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +
       (showDrinks ? `<td>${view.drinks[s]}</td>` : "") + `</tr>`;
   }).join("");
-  return `<table class="scoresheet"><caption>${esc(t("web.score_sheet"))}</caption>` +
+  return `<table class="scoresheet" data-source="${lostBySeat ? "events" : "lives"}"><caption>${esc(t("web.score_sheet"))}</caption>` +
     `<thead><tr><th scope="col">${esc(t("web.player"))}</th><th scope="col">${esc(t("web.lives_lost"))}</th>` +
     (showRubbers ? `<th scope="col">${esc(t("web.rubbers"))}</th>` : "") +
     (showDrinks ? `<th scope="col">${esc(t("web.drinks"))}</th>` : "") +

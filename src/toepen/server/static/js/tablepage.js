@@ -5,7 +5,7 @@ import { renderBoard, boardKey } from "./board.js";
 import { narrate } from "./narrate.js";
 import { scoreSheetHTML, lostFromEvents } from "./scoresheet.js";
 import { toast, savedName } from "./lobby.js";
-import { keepState } from "./store.js";
+import { keepState, keptStates } from "./store.js";
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -220,16 +220,14 @@ export async function showTable(app, tableId, setConn) {
   async function drawResult() {
     const v = st.view;
     if (!v || v.phase !== "over") { els.result.hidden = true; return; }
-    if (st.resultClosed) return;
+    if (st.resultClosed || st.lostLoading) return;
+    if (st.lost === null) {
+      st.lostLoading = true;
+      st.lost = await lostInSession(tableId, st.seat, v.players.length);
+      st.lostLoading = false;
+    }
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
     els.result.dataset.lang = document.documentElement.lang;
-    if (st.lost === null) {
-      st.lost = undefined;
-      try {
-        const r = await api("GET", `/api/tables/${tableId}/replay`);
-        st.lost = lostFromEvents(r.steps.flatMap((s) => s.events), v.players.length);
-      } catch { st.lost = undefined; }
-    }
     const winner = v.winner !== null ? v.players[v.winner] : "";
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
@@ -249,6 +247,21 @@ export async function showTable(app, tableId, setConn) {
     relabel: () => { translateStatic(app); els.result.hidden = true; st.resultClosed = false; drawAll(); },
     state: st,
   };
+}
+
+/**
+ * Lives lost by seat over the whole session, from the events: the server's replay if it
+ * has one, else the states this browser kept if it saw every one of them; else undefined
+ * (the score sheet then counts from the final lives).
+ */
+async function lostInSession(tableId, seat, n) {
+  try {
+    const r = await api("GET", `/api/tables/${tableId}/replay`);
+    return lostFromEvents(r.steps.flatMap((x) => x.events), n);
+  } catch { /* no replay endpoint */ }
+  const kept = (await keptStates(tableId))[seat ?? "spectator"] || [];
+  const complete = kept.length > 0 && kept[0].state === 0 && kept.length === kept[kept.length - 1].state + 1;
+  return complete ? lostFromEvents(kept.flatMap((x) => x.events), n) : undefined;
 }
 
 function loadLog(tableId) {
