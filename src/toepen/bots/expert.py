@@ -38,10 +38,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..cards import HIGH_CARDS_MASK
-from ..engine.actions import CHALLENGE, CLAIM, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..view import View
 from .base import register_bot
-from .pimc import Knowledge, PimcBot, World, _gone, _start_leader
+from .pimc import Knowledge, PimcBot, World, _gone, _Obs
 from .train import Policy, decision_key, load_policy
 
 __all__ = ["ExpertBot", "TEMPERATURE", "LIKELIHOOD_FLOOR"]
@@ -62,102 +62,6 @@ def _shipped_policy() -> Policy:
     if _POLICY is None:
         _POLICY = load_policy()
     return _POLICY
-
-
-# One observed decision of an opponent: (seat, kind, action name, tricks played then,
-# stake then, cards that seat played after it, cards played by anyone before it).
-_Obs = tuple[int, str, str, int, int, int, int]
-
-
-def _deal_start(view: View) -> int:
-    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts."""
-    n = len(view.players)
-    shown = [cards for _, cards, why in view.revealed if why == "armoede"]
-    start = 0
-    pending = -1
-    passes = 0
-    shown_i = 0
-
-    def responders(seat: int) -> int:
-        if view.teams:
-            return sum(1 for s in range(n)
-                       if view.in_session[s] and view.teams[s] != view.teams[seat])
-        return sum(1 for s in range(n) if view.in_session[s] and s != seat)
-
-    for i, (seat, act) in enumerate(view.hand_actions):
-        if act is CLAIM:
-            pending, passes = seat, 0
-            if responders(seat) == 0:
-                start, pending = i + 1, -1
-        elif pending >= 0 and act is PASS:
-            passes += 1
-            if passes >= responders(pending):
-                start, pending = i + 1, -1
-        elif pending >= 0 and act is CHALLENGE:
-            if shown_i < len(shown):
-                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in shown[shown_i])
-                shown_i += 1
-                if genuine:
-                    start = i + 1
-            pending = -1
-    return start
-
-
-def observed_decisions(view: View) -> list[_Obs]:
-    """The opponents' policy decisions of the current deal, with their public context."""
-    me = view.seat
-    start = _deal_start(view)
-    acts = view.hand_actions[start:]
-    plays_before: list[int] = []  # cards played before each action
-    gone = 0
-    for _, act in acts:
-        plays_before.append(gone)
-        if act < 32:
-            gone |= 1 << act
-    stake = _start_leader(view)[1] if view.rules.pelt else 1
-    in_answer = stake > 1
-    last_knocker = -1
-    pending_claim = False
-    out: list[_Obs] = []
-    tricks = [0] * len(view.players)
-    for i, (seat, act) in enumerate(acts):
-        later = 0
-        for s2, a2 in acts[i:]:
-            if s2 == seat and a2 < 32:
-                later |= 1 << a2
-        mine = seat == me
-        if act is CLAIM:
-            if not mine:
-                out.append((seat, "claim", "claim", 0, 1, later, 0))
-            pending_claim = True
-        elif act is PASS:
-            if not pending_claim and not mine and view.rules.armoede:
-                out.append((seat, "claim", "pass", 0, 1, later, 0))
-        elif act is CHALLENGE:
-            pending_claim = False
-        elif act is KNOCK:
-            stake += 1
-            if not mine:
-                kind = "answer" if in_answer else "knock"
-                out.append((seat, kind, "knock", tricks[seat], stake if in_answer else stake - 1,
-                            later, plays_before[i]))
-            in_answer = True
-            last_knocker = seat
-            pending_claim = False
-        elif act is STAY or act is FOLD:
-            if not mine:
-                out.append((seat, "answer", _NAMES[act], tricks[seat], stake, later,
-                            plays_before[i]))
-        elif act < 32:
-            pending_claim = False
-            if not mine and not in_answer and seat != last_knocker:
-                max_stake = view.rules.max_stake
-                if max_stake is None or stake < max_stake:
-                    out.append((seat, "knock", "play", tricks[seat], stake, later,
-                                plays_before[i]))
-            in_answer = False
-            tricks[seat] += 1
-    return out
 
 
 @register_bot("expert")
@@ -195,16 +99,6 @@ class ExpertBot(PimcBot):
             key = decision_key(mode, kind, tricks, stake, held | later, gone)
             w *= max(LIKELIHOOD_FLOOR, self.policy.prob(key, action))
         return w
-
-    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
-        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen."""
-        obs = [o for o in observed_decisions(view) if view.active[o[0]]]
-        if not obs:
-            return super().worlds(view, know, rng, k)
-        cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
-        weights = [self.likelihood(view, obs, h) for h in cands]
-        picked = rng.choices(range(len(cands)), weights=weights, k=k)
-        return [World(list(cands[i])) for i in picked]
 
     def answer_folds(
         self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random

@@ -48,10 +48,16 @@ from ..view import View
 from .base import register_bot
 from .solver import Solver, representatives
 
-__all__ = ["PimcBot", "Knowledge", "strength", "World"]
+__all__ = ["PimcBot", "Knowledge", "strength", "World", "observed_decisions"]
 
 FOLD_BELOW = 0.22
 """pimc's model of an opponent answering a knock: fold when :func:`strength` < this."""
+KNOCK_ABOVE = 0.5
+"""pimc's reading of an opponent's knock: its hand's strength is likely at least this."""
+FOLD_ABOVE = 0.35
+"""pimc's reading of an opponent's fold: its hand's strength was likely below this."""
+CANDIDATES = 3
+"""Candidate deals drawn per deal solved, when observed decisions weight them."""
 OTHERS_WEIGHT = 0.1
 """Weight of the opponents' mean expected loss in the bot's utility (a tie-breaker)."""
 MAX_NODES = 3000
@@ -59,7 +65,7 @@ MAX_NODES = 3000
 beyond it is valued by :func:`strength` instead."""
 CLAIM_BLUFF_RATE = 0.15
 """pimc's prior: how often a hand that is not genuine armoede is claimed anyway."""
-EXCHANGE_DIRTY_RATE = 0.4
+EXCHANGE_DIRTY_RATE = 0.1
 """pimc's prior: how often a hand holding a 7, 8, 9 or ten is exchanged anyway."""
 CHALLENGE_RATE = 0.5
 """pimc's prior: the chance a bluffed claim or a dirty exchange is challenged."""
@@ -325,6 +331,105 @@ def _gone(view: View) -> int:
     return gone
 
 
+# -- what the opponents' decisions of this deal were ----------------------------------------
+
+# One observed decision of an opponent: (seat, kind, action name, tricks played then,
+# stake then, cards that seat played after it, cards played by anyone before it).
+_Obs = tuple[int, str, str, int, int, int, int]
+
+
+def _deal_start(view: View) -> int:
+    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts."""
+    n = len(view.players)
+    shown = [cards for _, cards, why in view.revealed if why == "armoede"]
+    start = 0
+    pending = -1
+    passes = 0
+    shown_i = 0
+
+    def responders(seat: int) -> int:
+        if view.teams:
+            return sum(1 for s in range(n)
+                       if view.in_session[s] and view.teams[s] != view.teams[seat])
+        return sum(1 for s in range(n) if view.in_session[s] and s != seat)
+
+    for i, (seat, act) in enumerate(view.hand_actions):
+        if act is CLAIM:
+            pending, passes = seat, 0
+            if responders(seat) == 0:
+                start, pending = i + 1, -1
+        elif pending >= 0 and act is PASS:
+            passes += 1
+            if passes >= responders(pending):
+                start, pending = i + 1, -1
+        elif pending >= 0 and act is CHALLENGE:
+            if shown_i < len(shown):
+                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in shown[shown_i])
+                shown_i += 1
+                if genuine:
+                    start = i + 1
+            pending = -1
+    return start
+
+
+def observed_decisions(view: View) -> list[_Obs]:
+    """The opponents' policy decisions of the current deal, with their public context."""
+    me = view.seat
+    start = _deal_start(view)
+    acts = view.hand_actions[start:]
+    plays_before: list[int] = []  # cards played before each action
+    gone = 0
+    for _, act in acts:
+        plays_before.append(gone)
+        if act < 32:
+            gone |= 1 << act
+    stake = _start_leader(view)[1] if view.rules.pelt else 1
+    in_answer = stake > 1
+    last_knocker = -1
+    pending_claim = False
+    out: list[_Obs] = []
+    tricks = [0] * len(view.players)
+    for i, (seat, act) in enumerate(acts):
+        later = 0
+        for s2, a2 in acts[i:]:
+            if s2 == seat and a2 < 32:
+                later |= 1 << a2
+        mine = seat == me
+        if act is CLAIM:
+            if not mine:
+                out.append((seat, "claim", "claim", 0, 1, later, 0))
+            pending_claim = True
+        elif act is PASS:
+            if not pending_claim and not mine and view.rules.armoede:
+                out.append((seat, "claim", "pass", 0, 1, later, 0))
+        elif act is CHALLENGE:
+            pending_claim = False
+        elif act is KNOCK:
+            stake += 1
+            if not mine:
+                kind = "answer" if in_answer else "knock"
+                out.append((seat, kind, "knock", tricks[seat], stake if in_answer else stake - 1,
+                            later, plays_before[i]))
+            in_answer = True
+            last_knocker = seat
+            pending_claim = False
+        elif act is STAY or act is FOLD:
+            if not mine:
+                verb = "stay" if act is STAY else "fold"
+                out.append((seat, "answer", verb, tricks[seat], stake, later, plays_before[i]))
+        elif act < 32:
+            pending_claim = False
+            if not mine and not in_answer and seat != last_knocker:
+                max_stake = view.rules.max_stake
+                if max_stake is None or stake < max_stake:
+                    out.append((seat, "knock", "play", tricks[seat], stake, later,
+                                plays_before[i]))
+            in_answer = False
+            tricks[seat] += 1
+    return out
+
+
+
 # -- the bot ---------------------------------------------------------------------------------
 
 
@@ -343,6 +448,7 @@ class PimcBot:
         self.seed = 0 if seed is None else seed
         self.time_budget = time_budget
         self._samples = samples
+        self._side_solvers: dict[int, Solver] = {}
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -360,19 +466,71 @@ class PimcBot:
         """A generator for one decision: the seed, the seat and the state number only."""
         return random.Random(f"{self.name}:{self.seed}:{view.seat}:{view.action_count}")
 
+    def likelihood(self, view: View, obs: Sequence[_Obs], hands: Sequence[int]) -> float:
+        """How likely the observed decisions are with the opponents holding ``hands``.
+
+        pimc's threshold model: a knock is made with a hand of :func:`strength` at
+        least ``KNOCK_ABOVE``, a stay with one at least ``FOLD_BELOW``, a fold with one
+        below ``FOLD_ABOVE`` - each four times likelier than the opposite.
+        """
+        want = view.rules.last_trick == "wins"
+        w = 1.0
+        for seat, _kind, action, _tricks, _stake, later, gone in obs:
+            held = hands[seat] | later
+            if not held or action in ("play", "claim", "pass"):
+                continue
+            st = strength(held, gone, want)
+            if action == "knock":
+                ok = st >= KNOCK_ABOVE
+            elif action == "stay":
+                ok = st >= FOLD_BELOW
+            else:
+                ok = st < FOLD_ABOVE
+            w *= 0.8 if ok else 0.2
+        return w
+
     def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
-        """``k`` sampled deals (``expert`` weights them by the opponents' actions)."""
-        return [World(know.sample(rng)) for _ in range(k)]
+        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen."""
+        obs = [o for o in observed_decisions(view) if view.active[o[0]]]
+        if not obs:
+            return [World(know.sample(rng)) for _ in range(k)]
+        cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
+        weights = [self.likelihood(view, obs, h) for h in cands]
+        picked = rng.choices(range(len(cands)), weights=weights, k=k)
+        return [World(list(cands[i])) for i in picked]
 
     def answer_folds(
         self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
     ) -> int:
-        """Mask of ``seats`` that fold to a knock to ``stake`` in ``world`` (threshold rule)."""
+        """Mask of ``seats`` that fold to a knock to ``stake`` in ``world``.
+
+        pimc's model: an opponent values staying by the same solve from its own side
+        of the sampled deal, shrunk halfway to the table's base rate (it cannot see
+        the deal), and folds when staying costs more than the stake it accepted. A
+        solve over budget falls back to the threshold :data:`FOLD_BELOW` on strength.
+        """
         want = view.rules.last_trick == "wins"
         gone = _gone(view)
+        m = max(2, sum(view.active))
+        base = 1 / m if want else (m - 1) / m
+        leader, trick = self._next_to_play(view, world.hands)
         folds = 0
         for s in seats:
-            if strength(world.hands[s], gone, want) < FOLD_BELOW:
+            side = 1 << s
+            if view.teams:
+                side = sum(1 << t for t in range(len(view.players))
+                           if view.teams[t] == view.teams[s])
+            solver = self._side_solvers.get(side)
+            if solver is None:
+                solver = Solver(len(view.players), side, want, self._budget(view))
+                self._side_solvers[side] = solver
+            r = solver.try_solve(world.hands, leader, trick, view.led_suit)
+            if r is None:
+                fold = strength(world.hands[s], gone, want) < FOLD_BELOW
+            else:
+                p = 0.5 * r + 0.5 * base
+                fold = stake * (1 - p) > view.accepted[s]
+            if fold:
                 folds |= 1 << s
         return folds
 
@@ -393,6 +551,7 @@ class PimcBot:
             return legal[0]
         rng = self.rng_for(view)
         know = Knowledge.from_view(view)
+        self._side_solvers = {}
         phase = view.phase
         if phase == "play":
             return self._play(view, know, rng)
@@ -411,9 +570,11 @@ class PimcBot:
     # -- evaluation ------------------------------------------------------------------------
 
     def _solver(self, view: View, know: Knowledge) -> Solver:
-        m = len(know.active)
-        budget = MAX_NODES if m <= 4 else MAX_NODES // 3 if m <= 6 else MAX_NODES // 5
-        return Solver(know.n, know.side, view.rules.last_trick == "wins", budget)
+        return Solver(know.n, know.side, view.rules.last_trick == "wins", self._budget(view))
+
+    def _budget(self, view: View) -> int:
+        m = sum(view.active)
+        return MAX_NODES if m <= 4 else MAX_NODES // 3 if m <= 6 else MAX_NODES // 5
 
     def _fallback(self, view: View, know: Knowledge, hand: int) -> float:
         """Chance of success of a world whose solve ran over budget: the hand's strength."""
