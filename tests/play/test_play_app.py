@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -200,11 +201,11 @@ async def test_hint_and_rules(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("question_mark")
-        loop_guard = 0
         prefix = app.t("hint.result", bot="X", action="", key="").split("(")[0]
-        while not app.message.startswith(prefix) and loop_guard < 400:
+        deadline = asyncio.get_running_loop().time() + 60
+        while not app.message.startswith(prefix):
+            assert asyncio.get_running_loop().time() < deadline, app.message
             await pilot.pause(0.01)
-            loop_guard += 1
         assert app.message.startswith(prefix), app.message
         labels = [app.key_for(a) for a in session.view().legal]
         assert any(f"[{k}]" in app.message for k in labels), app.message

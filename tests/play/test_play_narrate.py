@@ -1,0 +1,130 @@
+"""Narration, refusals and explanations, in every language, without the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from toepen.engine import KNOCK, STAY, Action, Event, EventKind, Game
+from toepen.i18n import LANGUAGES, Translator
+from toepen.rules import Rules
+from toepen.tui.app import _bot_explanation
+from toepen.tui.narrate import explain_refusal, narrate, rules_summary
+from toepen.view import View, observe
+
+NAMES = ("Ann", "Bas", "Cor", "Dirk")
+K = EventKind
+EVENTS = [
+    Event(K.DEAL, 0, 1), Event(K.REDEAL, 0, 1), Event(K.HAND, 0, 4, (0, 9, 18, 27), "", True),
+    Event(K.TELL, 1, 3, (), "tens"), Event(K.TELL, 2, 4, (), "jacks"), Event(K.CLAIM, 1),
+    Event(K.EXCHANGE, 1, 4), Event(K.DRAW, 0, 4, (1, 2, 3, 4), "", True),
+    Event(K.CHALLENGE, 2, 1), Event(K.PASS, 3, 0, (), "claim"),
+    Event(K.PASS, 3, 0, (), "exchange"), Event(K.PASS, 3, 0, (), "challenge"),
+    Event(K.REVEAL, 1, 0, (4, 5, 6, 7), "armoede"),
+    *(Event(K.CLAIM_RESULT, 1, 0, (), d) for d in ("genuine", "false", "unchallenged")),
+    *(Event(K.EXCHANGE_RESULT, 1, 0, (), d) for d in ("caught", "clean", "unchallenged")),
+    Event(K.PELT, 2, 2), Event(K.KNOCK, 1, 3), Event(K.STAY, 2, 3), Event(K.FOLD, 3, 2),
+    Event(K.PLAY, 1, 0, (16,)), Event(K.TRICK, 2, 1),
+    *(Event(K.LIVES, 2, 2, (), d) for d in ("stake", "armoede", "exchange")),
+    Event(K.ELIMINATED, 3),
+    *(Event(K.HAND_RESULT, 2, 3, (), d) for d in ("loses", "wins", "folded")),
+    Event(K.RUBBER, 1, 2), Event(K.RUBBER, -1, 2), Event(K.DRINKS, 3, 2),
+    Event(K.TOEPKONING, 1, 3), Event(K.SUDDEN_DEATH, -1, 0b0110),
+    Event(K.SESSION_RESULT, 1),
+]
+
+
+def test_every_kind_of_event_is_narrated_in_every_language() -> None:
+    assert {e.kind for e in EVENTS} == set(EventKind)
+    for lang in LANGUAGES:
+        t = Translator(lang, strict=True)
+        lines = [narrate(t, e, NAMES, me=0) for e in EVENTS]
+        assert all(lines), (lang, [e for e, line in zip(EVENTS, lines, strict=True) if not line])
+        assert all("{" not in line for line in lines if line)
+        assert "Bas" in lines[EVENTS.index(Event(K.KNOCK, 1, 3))]  # type: ignore[operator]
+    sudden = narrate(Translator("en"), Event(K.SUDDEN_DEATH, -1, 0b0110), NAMES, 0)
+    assert sudden == "Sudden death: Bas, Cor play on with 1 life each."
+
+
+def test_what_is_not_narrated() -> None:
+    t = Translator("en")
+    # Another seat's dealt or drawn cards (redacted: no cards) and a fold's payment.
+    assert narrate(t, Event(K.HAND, 1, 4, (), "", True), NAMES, me=0) is None
+    assert narrate(t, Event(K.DRAW, 1, 4, (), "", True), NAMES, me=0) is None
+    assert narrate(t, Event(K.LIVES, 1, 2, (), "fold"), NAMES, me=0) is None
+    assert narrate(t, Event(K.HAND, 0, 4, (16, 0), "", True), NAMES, me=0) == \
+        "Your cards: 10♣ 10♥"
+    assert narrate(Translator("nb"), Event(K.PLAY, 2, 0, (4,)), NAMES, me=0) == "Cor spiller E♣"
+
+
+def _view_where(rules: Rules, seed: int, pred: object) -> tuple[Game, View]:
+    """Knock whenever possible, always stay, until ``pred(view of the seat to act)``."""
+    game = Game.new(rules, 4, seed=seed)
+    while game.turn >= 0:
+        view = observe(game, game.turn)
+        if pred(view):  # type: ignore[operator]
+            return game, view
+        game.apply(game.turn, STAY if STAY in view.legal else view.legal[0])
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_refusals_are_explained_in_the_language(lang: str) -> None:
+    from toepen.cards import local_card_str
+
+    t = Translator(lang, strict=True)
+    rules = Rules.preset("gezinstoepen", armoede=False)
+    # After a knock to the cap of 2, the players answering may not knock again.
+    game, view = _view_where(rules, 3, lambda v: v.phase == "answer")
+    assert view.seat != view.last_knocker and view.stake == 2
+    assert explain_refusal(t, view, KNOCK, game.explain(view.seat, KNOCK)) == t(
+        "illegal.knock_cap", cap=2)
+    # Playing a card while answering a knock names what is to be decided.
+    card = Action.play(view.hand[0])
+    assert explain_refusal(t, view, card, game.explain(view.seat, card)) == t(
+        "illegal.phase", action=t("act.play", card=local_card_str(card.card, lang)),
+        what=t("phase.answer", name=game.players[view.last_knocker]))
+    # Not your turn.
+    other = observe(game, next(s for s in range(4) if s not in view.to_act))
+    assert explain_refusal(t, other, STAY, "") == t(
+        "illegal.not_your_turn", name=game.players[game.turn])
+    # The knocker, to play once everyone stayed, may not knock twice in a row.
+    game, view = _view_where(Rules.preset("rulebook", armoede=False), 3,
+                             lambda v: v.phase == "play" and v.last_knocker == v.seat)
+    assert KNOCK not in view.legal
+    assert explain_refusal(t, view, KNOCK, game.explain(view.seat, KNOCK)) == t(
+        "illegal.knock_last")
+
+
+def test_rules_summary_follows_the_options() -> None:
+    t = Translator("de", strict=True)
+    lines = rules_summary(t, Rules.preset("kroegtoepen", max_stake=4,
+                                          first_player_may_knock_early=False), 5)
+    assert lines[0] == "Regeln im Spiel: kroegtoepen, 5 Spieler"
+    assert t("rules.beer") in lines and t("rules.knock_limit.none") in lines
+    assert t("rules.max_stake", n=4) in lines and t("rules.no_early_knock") in lines
+    assert t("rules.armoede") in lines and t("rules.exchange") not in lines
+    teams = rules_summary(t, Rules.preset("teams", tells="tens_and_jacks"), 4)
+    assert t("rules.teams") in teams and t("rules.tells.tens_and_jacks") in teams
+
+
+def test_a_bot_explanation_is_used_where_the_bot_offers_one() -> None:
+    game = Game.new("rulebook", 4, seed=1)
+    view = observe(game, game.turn)
+
+    class Talks:
+        name = "talks"
+
+        def act(self, view: View) -> Action:
+            return view.legal[0]
+
+        def explain(self, view: View, act: Action, lang: str = "en") -> str:
+            return f"{act} because ({lang})"
+
+    class Silent:
+        name = "silent"
+
+        def act(self, view: View) -> Action:
+            return view.legal[0]
+
+    assert _bot_explanation(Talks(), view, view.legal[0], "it") == f"{view.legal[0]} because (it)"
+    assert _bot_explanation(Silent(), view, view.legal[0], "it") is None
