@@ -10,7 +10,22 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from toepen.cards import FULL_MASK, parse_card
-from toepen.engine import NUM_ACTIONS, Event, EventKind, Game, IllegalAction, Phase, redact
+from toepen.engine import (
+    CHALLENGE,
+    CLAIM,
+    EXCHANGE,
+    FOLD,
+    KNOCK,
+    NUM_ACTIONS,
+    PASS,
+    STAY,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    Phase,
+    redact,
+)
 from toepen.record import replay, to_record
 from toepen.rules import Rules, RulesError
 from toepen.view import observe
@@ -103,11 +118,62 @@ def _check_views(game: Game, events: list[Event]) -> None:
                 assert e.kind in (E.PLAY, E.REVEAL) or e.seat == seat, (seat, e)
 
 
+class _Model:
+    """What rules.md says decides the legal actions, rebuilt from the public events only."""
+
+    def __init__(self) -> None:
+        self.led: int | None = None
+        self.any_played = False
+        self.last_knocker = -1
+        self.stake = 1
+
+    def see(self, events: list[Event]) -> None:
+        for e in events:
+            if e.kind in (E.DEAL, E.REDEAL):
+                self.__init__()  # type: ignore[misc]
+            elif e.kind in (E.KNOCK, E.PELT):
+                self.stake, self.last_knocker = e.value, e.seat
+            elif e.kind is E.PLAY:
+                self.any_played = True
+                if self.led is None:
+                    self.led = e.cards[0] // 8
+            elif e.kind is E.TRICK:
+                self.led = None
+
+    def legal(self, game: Game, pools: list[int]) -> set[int]:
+        """The legal actions of the seat to act, straight from rules.md."""
+        rules, seat, phase = game.rules, game.turn, game.phase
+        if phase is Phase.CLAIM:
+            return {CLAIM, PASS}
+        if phase is Phase.EXCHANGE:
+            return {EXCHANGE, PASS}
+        if phase in (Phase.CLAIM_CHALLENGE, Phase.EXCHANGE_CHALLENGE):
+            return {CHALLENGE, PASS}
+        lives = pools[game.team_of[seat]]
+        new = self.stake + 1
+        may = seat != self.last_knocker and (rules.max_stake is None or new <= rules.max_stake)
+        if rules.knock_limit == "lives_at_least_stake":
+            may = may and lives >= self.stake
+        elif rules.knock_limit == "lives_cover_new_stake":
+            may = may and new <= lives
+        if not rules.first_player_may_knock_early and not self.any_played:
+            may = may and seat != game.leader
+        knock = {KNOCK} if may else set()
+        if phase is Phase.ANSWER:
+            return {STAY, FOLD} | knock
+        assert phase is Phase.PLAY
+        hand = [c for c in range(32) if game.hands[seat] >> c & 1]
+        follow = [c for c in hand if self.led is not None and c // 8 == self.led]
+        return set(follow or hand) | knock
+
+
 def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
     game = Game(rules, n, seed=seed, dealer=seed % n)
     pick = random.Random(choice_seed)
     expected = list(game.pools)
     lost = [0] * n
+    model = _Model()
+    model.see(game.opening)
     _check_views(game, game.opening)
     for _ in range(MAX_STEPS):
         if game.turn < 0:
@@ -115,7 +181,9 @@ def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
         acts = game.legal_actions()
         assert acts, "a seat to act has a legal action"
         assert len(set(acts)) == len(acts)
+        assert set(acts) == model.legal(game, expected), (game.phase, game.turn)
         events = game.apply(game.turn, pick.choice(acts))
+        model.see(events)
         for e in events:
             if e.kind is E.LIVES:
                 assert e.value > 0
