@@ -119,26 +119,81 @@ def _check_views(game: Game, events: list[Event]) -> None:
 
 
 class _Model:
-    """What rules.md says decides the legal actions, rebuilt from the public events only."""
+    """What rules.md says decides the legal actions, tricks and payments, rebuilt from
+    the public events only (and checked against them as they come)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game) -> None:
+        self.team_of = game.team_of
+        self.rules = game.rules
+        self.reset()
+
+    def reset(self) -> None:
         self.led: int | None = None
         self.any_played = False
         self.last_knocker = -1
         self.stake = 1
+        self.trick: list[tuple[int, int]] = []
+        self.accepted: dict[int, int] = {}
+        self.active: set[int] = set()
+        self.last_trick = -1
 
     def see(self, events: list[Event]) -> None:
+        payers: list[tuple[int, int]] = []
+        settled: Event | None = None
+        stake, active = 0, set()
         for e in events:
             if e.kind in (E.DEAL, E.REDEAL):
-                self.__init__()  # type: ignore[misc]
+                self.reset()
+            elif e.kind is E.HAND:
+                self.active.add(e.seat)
+                self.accepted[e.seat] = 1
             elif e.kind in (E.KNOCK, E.PELT):
                 self.stake, self.last_knocker = e.value, e.seat
+                self.accepted[e.seat] = e.value
+            elif e.kind is E.STAY:
+                assert e.value == self.stake
+                self.accepted[e.seat] = e.value
+            elif e.kind is E.FOLD:
+                assert e.value == self.accepted[e.seat], "a fold pays the last accepted stake"
+                self._leave(e.seat)
+            elif e.kind is E.ELIMINATED:
+                self._leave(e.seat)
             elif e.kind is E.PLAY:
                 self.any_played = True
                 if self.led is None:
                     self.led = e.cards[0] // 8
+                self.trick.append((e.seat, e.cards[0]))
             elif e.kind is E.TRICK:
-                self.led = None
+                followed = [(c, s) for s, c in self.trick if c // 8 == self.led]
+                want = min(followed)[1] if followed else self.trick[0][0]
+                assert e.seat == want, f"trick to {e.seat}, rules.md says {want}"
+                self.led, self.trick, self.last_trick = None, [], e.seat
+            elif e.kind is E.HAND_RESULT:
+                assert e.value == self.stake
+                if e.detail == "folded":
+                    assert len({self.team_of[s] for s in self.active}) == 1
+                else:
+                    assert e.seat == self.last_trick
+                    settled = e
+                    stake, active = self.stake, set(self.active)
+            elif e.kind is E.LIVES and e.detail == "stake":
+                payers.append((e.seat, e.value))
+        if settled is not None:
+            last = settled.seat
+            if self.rules.last_trick == "loses":
+                want = [(last, stake)]
+            else:
+                n = len(self.team_of)
+                want, teams = [], {self.team_of[last]}
+                for s in ((last + i) % n for i in range(1, n)):
+                    if s in active and self.team_of[s] not in teams:
+                        teams.add(self.team_of[s])
+                        want.append((s, stake))
+            assert payers == want, f"settlement {payers}, rules.md says {want}"
+
+    def _leave(self, seat: int) -> None:
+        self.active.discard(seat)
+        self.trick = [(s, c) for s, c in self.trick if s != seat]
 
     def legal(self, game: Game, pools: list[int]) -> set[int]:
         """The legal actions of the seat to act, straight from rules.md."""
@@ -172,7 +227,7 @@ def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
     pick = random.Random(choice_seed)
     expected = list(game.pools)
     lost = [0] * n
-    model = _Model()
+    model = _Model(game)
     model.see(game.opening)
     _check_views(game, game.opening)
     for _ in range(MAX_STEPS):
