@@ -14,9 +14,16 @@ bot estimates for each unseen card how likely an opponent holds it, and from tha
   it keeps would then be safe (``loses``) or a master (``wins``).
 * **knocking**: it knocks when its chance of paying is well below the table's
   average (a strong hand, or a last card that cannot take the trick), and bluffs a
-  knock on the first trick at a measured rate. It answers a knock by comparing the
-  fold price (the stake it accepted) with the expected price of staying, reading
-  the knock as strength; it counter-knocks only with a very strong hand.
+  knock on the first trick at a measured rate: 7% of middling hands under
+  ``loses``, 45% under ``wins``, where a knock makes every weak hand fold at once
+  (rates chosen by duplicate matches against itself and against ``random``). It
+  answers a knock by comparing the fold price (the stake it accepted) with the
+  expected price of staying, reading the knock as strength; it counter-knocks only
+  with a very strong hand, and never raises the stake past 6.
+
+The raw estimates are turned into probabilities by a logistic calibration fitted on
+self-play (see ``_CALIBRATION``), so that "below average" means what it says at
+every table size.
 * **armoede and exchange**: it claims or exchanges when the hand is worse than an
   average one by more than the expected cost of being caught. Under ``loses`` a
   genuine armoede hand (no 7 to ten) is a *good* hand, so it keeps it; under
@@ -30,7 +37,7 @@ bot estimates for each unseen card how likely an opponent holds it, and from tha
 from __future__ import annotations
 
 import random
-from math import comb
+from math import comb, exp, log
 
 from ..cards import HIGH_CARDS_MASK, SUIT_MASKS
 from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
@@ -46,15 +53,42 @@ KNOCK_STRONG = 0.45
 COUNTER_STRONG = 0.3
 """Counter-knock when below this fraction of the average."""
 BLUFF_KNOCK = 0.07
-"""How often a middling hand knocks on the first trick anyway."""
+"""How often a middling hand knocks on the first trick anyway (``loses``)."""
+BLUFF_KNOCK_WINS = 0.45
+"""The same under ``wins``, where a knock makes the weak hands fold at once."""
 BLUFF_CLAIM = 0.1
 """How often a very bad hand claims armoede (or exchanges) without being genuine."""
-CHALLENGE_BELOW = 0.22
+CHALLENGE_BELOW = 0.2
 """Challenge when the estimated chance of a genuine claim is below this."""
 ASSUMED_BLUFF = 0.1
 """How often the bot assumes an opponent claims with a hand that is not genuine."""
 MAX_KNOCK_STAKE = 6
 """The bot never raises the stake past this."""
+
+# The raw estimates below rank hands well but are not probabilities: they ignore the
+# order in which cards must be played. A logistic calibration per mode and number of
+# cards left, ``take = sigmoid(a + b * logit(raw) + c * ln(players in the hand))``, was
+# fitted on 76,800 decisions of heuristic self-play (no knocking; 2, 3, 4 and 6
+# players; 800 hands each), and matches the observed rate of taking the last trick
+# within 0.02 at every table size.
+_CALIBRATION: dict[bool, tuple[tuple[float, float, float], ...]] = {
+    False: ((-1.501, 1.548, 1.017), (-0.228, 0.562, -0.299), (-0.732, 0.86, 0.785),
+            (-0.856, 1.106, 1.626)),
+    True: ((0.023, 1.044, -1.322), (-1.136, 0.818, -0.167), (-1.34, 1.105, 0.479),
+           (-0.851, 1.182, 0.437)),
+}
+
+
+def calibrated(raw: float, cards: int, players: int, wins: bool) -> float:
+    """The calibrated chance of taking the last trick from a raw estimate.
+
+    >>> round(calibrated(0.25, 4, 4, False), 2) < round(calibrated(0.5, 4, 4, False), 2)
+    True
+    """
+    a, b, c = _CALIBRATION[wins][min(max(cards, 1), 4) - 1]
+    raw = min(max(raw, 0.01), 0.99)
+    z = a + b * log(raw / (1.0 - raw)) + c * log(max(players, 2))
+    return 1.0 / (1.0 + exp(-z))
 
 
 class _Table:
@@ -127,12 +161,41 @@ class _Table:
         master = self.master_p(card)
         return master * (lead + (1.0 - lead) * self.suit_lead_p(card >> 3))
 
+    def keep_take(self, cards: tuple[int, ...], wins: bool) -> float:
+        """Chance of taking the 4th trick with these cards still to play (two or more).
+
+        The bot will try to keep the card best for its mode to the end; the cards played
+        before it that are sure to win their trick (masters: tens, and what the played
+        tens promote) put it on lead for the last trick.
+        """
+        masters = [self.master_p(c) for c in cards]
+        k = len(cards)
+        probs = []
+        for i, c in enumerate(cards):
+            forced = (sum(masters) - masters[i]) / (k - 1)
+            lead = self.lead_p + (1.0 - self.lead_p) * 0.8 * forced * forced
+            probs.append(self.win_last(c, lead))
+        probs.sort()
+        mean = sum(probs) / k
+        return 0.7 * probs[-1] + 0.3 * mean if wins else 0.7 * probs[0] + 0.3 * mean
+
 
 @register_bot("heuristic")
 class HeuristicBot:
     """Rule-of-thumb play for both ``last_trick`` modes; seeded bluffs; no search."""
 
     name = "heuristic"
+    knock_strong = KNOCK_STRONG
+    counter_strong = COUNTER_STRONG
+    bluff_knock = BLUFF_KNOCK
+    bluff_knock_wins = BLUFF_KNOCK_WINS
+    bluff_claim = BLUFF_CLAIM
+    challenge_below = CHALLENGE_BELOW
+    assumed_bluff = ASSUMED_BLUFF
+    max_knock_stake = MAX_KNOCK_STAKE
+    knock_respect = 1.0
+    """How much a knock raises the chance that we pay (loses: the knocker drops out of
+    the pool of losers; wins: the knocker's chance to take the last trick grows)."""
 
     def __init__(self, seed: int | None = None, time_budget: float | None = None) -> None:
         self._rng = random.Random(seed)
@@ -165,16 +228,16 @@ class HeuristicBot:
         wins = view.rules.last_trick == "wins"
         if not cards:
             take = self._p_standing(view, table) if view.trick_no == 3 else 0.0
+            take = calibrated(take, 1, table.m, wins)
             return 1.0 - take if wins else take
         leading = not view.trick and view.leader == view.seat
-        lead = table.lead_p if len(cards) > 1 or not leading else 1.0
         if len(cards) == 1 and view.trick:
-            lead = 0.0
             take = self._p_trick(view, table, cards[0])
+        elif len(cards) == 1:
+            take = table.win_last(cards[0], 1.0 if leading else 0.0)
         else:
-            probs = sorted(table.win_last(c, lead) for c in cards)
-            mean = sum(probs) / len(probs)
-            take = 0.7 * probs[-1] + 0.3 * mean if wins else 0.7 * probs[0] + 0.3 * mean
+            take = table.keep_take(cards, wins)
+        take = calibrated(take, len(cards), table.m, wins)
         return 1.0 - take if wins else take
 
     def _base_pay(self, view: View, table: _Table) -> float:
@@ -244,9 +307,7 @@ class HeuristicBot:
                 follow_last = table.win_last(keep, 0.0)
                 take = p_trick * lead_last + (1.0 - p_trick) * follow_last
             else:
-                probs = sorted(table.win_last(c, table.lead_p) for c in rest)
-                mean = sum(probs) / len(probs)
-                take = 0.7 * probs[-1] + 0.3 * mean if wins else 0.7 * probs[0] + 0.3 * mean
+                take = table.keep_take(rest, wins)
             score = 1.0 - take if wins else take
             # Ties: under 'loses' shed the highest card, under 'wins' the lowest.
             score += (-(7 - (card & 7)) if not wins else -(card & 7)) * 1e-4
@@ -256,20 +317,21 @@ class HeuristicBot:
         return best
 
     def _wants_knock(self, view: View, table: _Table) -> bool:
-        if view.stake >= MAX_KNOCK_STAKE:
+        if view.stake >= self.max_knock_stake:
             return False
         if view.lives[view.seat or 0] <= view.stake:  # paying the new stake would end us
             return False
         p = self._p_pay(view, table, view.hand)
         base = self._base_pay(view, table)
-        if p <= base * KNOCK_STRONG * (1.0 if view.stake == 1 else 0.7):
+        if p <= base * self.knock_strong * (1.0 if view.stake == 1 else 0.7):
             return True
         # A bluff on the first trick, before anyone knocked, with a middling hand.
         return (
             view.trick_no == 0
             and view.stake == 1
             and p <= base * 1.3
-            and self._rng.random() < BLUFF_KNOCK
+            and self._rng.random() < (
+                self.bluff_knock_wins if view.rules.last_trick == "wins" else self.bluff_knock)
         )
 
     # -- answering a knock -------------------------------------------------------------
@@ -281,9 +343,9 @@ class HeuristicBot:
         # A knock says the knocker is strong (a pelt opening says nothing).
         knocked = any(s == view.last_knocker and a is KNOCK for s, a in view.hand_actions)
         if knocked and view.rules.last_trick == "wins":
-            p = 1.0 - (1.0 - p) * 0.75
+            p = 1.0 - (1.0 - p) * (1.0 - self.knock_respect * 0.4)
         elif knocked:
-            p = min(1.0, p * (1.0 + 0.6 / max(table.m - 1, 1)))
+            p = min(1.0, p * (1.0 + self.knock_respect / max(table.m - 1, 1)))
         stake = view.stake
         fold_price = view.accepted[me]
         stay_price = p * stake
@@ -292,9 +354,9 @@ class HeuristicBot:
             stay_price *= 1.3
         if (
             KNOCK in legal
-            and stake < MAX_KNOCK_STAKE
+            and stake < self.max_knock_stake
             and lives > stake + 1
-            and p <= base * COUNTER_STRONG
+            and p <= base * self.counter_strong
         ):
             return KNOCK
         return STAY if stay_price <= fold_price else FOLD
@@ -316,7 +378,7 @@ class HeuristicBot:
             return verb if worse > 0 else PASS
         # Bluff: a false claim costs a life when challenged, so only a hand far worse
         # than average (relative to the room the mode leaves) is bluffed away.
-        if worse > 0.5 * min(avg, 1.0 - avg) and self._rng.random() < BLUFF_CLAIM * 3:
+        if worse > 0.5 * min(avg, 1.0 - avg) and self._rng.random() < self.bluff_claim:
             return verb
         return PASS
 
@@ -340,9 +402,9 @@ class HeuristicBot:
         if n_unseen < 4:
             return PASS
         natural = comb(n_low, 4) / comb(n_unseen, 4)
-        bluff = ASSUMED_BLUFF * (1.5 if view.phase == "exchange_challenge" else 1.0)
+        bluff = self.assumed_bluff
         genuine = natural / (natural + (1.0 - natural) * bluff)
-        threshold = CHALLENGE_BELOW
+        threshold = self.challenge_below
         if view.phase == "claim_challenge":
             # An unchallenged claim means a redeal: welcome with a bad hand, not a good one.
             table = _Table(view, me)
