@@ -264,3 +264,24 @@ async def test_screenshot_script_and_docs(tmp_path: Path) -> None:
     shipped = root / "docs" / "screenshots" / "play-rulebook-en.svg"
     assert shipped.read_text(encoding="utf-8").startswith("<svg")
     assert "screenshots/play-rulebook-en.svg" in (root / "docs" / "play.md").read_text()
+
+
+async def test_a_missing_planned_bot_falls_back_with_a_visible_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toepen.tui.session import FALLBACKS, Notice, PlayError, resolve_bot
+
+    monkeypatch.setitem(FALLBACKS, "planned", ("not-there-either", "random"))
+    assert resolve_bot("planned") == (
+        "random", [Notice("notice.fallback", {"wanted": "planned", "used": "random"})])
+    with pytest.raises(PlayError, match="unknown bot 'unplanned'"):
+        resolve_bot("unplanned")
+    session = make_session(tmp_path, "rulebook", bots="planned", seed=5, lang="nl")
+    assert session.lineup == ("", "random", "random", "random")
+    app = PlayApp(session, lang="nl", delay=0.0, strict=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        notice = app.t("notice.fallback", wanted="planned", used="random")
+        assert notice in app.log_lines
+        assert load(session.path)["meta"]["bots_wanted"][1:] == ["planned"] * 3
+        await pilot.press("q")
