@@ -225,11 +225,12 @@ async def test_hint_and_rules(tmp_path: Path) -> None:
         await pilot.press("q")
 
 
-async def test_a_bot_that_breaks_the_rules_does_not_stop_the_game(tmp_path: Path) -> None:
-    from toepen.bots import register_bot
+async def test_a_bot_that_breaks_the_rules_does_not_stop_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toepen.bots import BOTS
     from toepen.view import View
 
-    @register_bot("test-illegal")
     class Illegal:
         name = "test-illegal"
 
@@ -239,6 +240,7 @@ async def test_a_bot_that_breaks_the_rules_does_not_stop_the_game(tmp_path: Path
         def act(self, view: View) -> Action:
             return KNOCK if KNOCK not in view.legal else Action.parse("play Th")
 
+    monkeypatch.setitem(BOTS, "test-illegal", Illegal)  # registered for this test only
     session = make_session(tmp_path, "no-knock", lives=1, bots="test-illegal", seed=2)
     app = PlayApp(session, delay=0.0, strict=True)
     async with app.run_test(size=SIZE) as pilot:
