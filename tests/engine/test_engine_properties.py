@@ -141,6 +141,9 @@ class _Model:
         payers: list[tuple[int, int]] = []
         settled: Event | None = None
         stake, active = 0, set()
+        challenger = target = -1
+        high = False
+        payer = -1
         for e in events:
             if e.kind in (E.DEAL, E.REDEAL):
                 self.reset()
@@ -178,6 +181,19 @@ class _Model:
                     stake, active = self.stake, set(self.active)
             elif e.kind is E.LIVES and e.detail == "stake":
                 payers.append((e.seat, e.value))
+            elif e.kind is E.CHALLENGE:
+                challenger, target = e.seat, e.value
+            elif e.kind is E.REVEAL:
+                assert e.seat == target
+                high = any(c % 8 < 4 for c in e.cards)  # a 7, 8, 9 or ten
+            elif e.kind is E.CLAIM_RESULT and e.detail != "unchallenged":
+                assert e.detail == ("false" if high else "genuine")
+                payer = target if high else challenger
+            elif e.kind is E.EXCHANGE_RESULT and e.detail != "unchallenged":
+                assert e.detail == ("caught" if high else "clean")
+                payer = target if high else challenger
+            elif e.kind is E.LIVES and e.detail in ("armoede", "exchange"):
+                assert (e.seat, e.value) == (payer, 1), "a challenge costs the loser 1"
         if settled is not None:
             last = settled.seat
             if self.rules.last_trick == "loses":
