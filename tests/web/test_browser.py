@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 
@@ -198,6 +197,14 @@ def test_two_people_play_at_one_table(browser: Browser, server: Server) -> None:
     for p in (host, guest):
         p.set_default_timeout(20000)
     table_id = create_table(host, server.url, "Ann", {2: "random", 3: "random"})
+    # the host seats a bot and takes it away again: seat 2 is open for the guest
+    seat2 = host.locator(".seatlist li[data-seat='1']")
+    expect(host.locator("#start")).to_be_disabled()
+    host.click("[data-cmd='add_bot'][data-seat='1']")
+    expect(seat2.locator(".badge.bot")).to_be_visible()
+    expect(host.locator("#start")).to_be_enabled()
+    host.click("[data-cmd='remove_bot'][data-seat='1']")
+    expect(seat2).to_contain_text("open (a person)")
     code = host.locator(".invite .code").inner_text()
     invite = host.locator("#invite-link").input_value()
     assert invite.endswith(f"/join/{code}")
@@ -281,14 +288,14 @@ def test_reload_mid_hand_restores_the_game(page: Page, server: Server) -> None:
     assert after["hand"][index] not in (view(page) or {"hand": []})["hand"]
 
 
-def test_server_restart_mid_hand_is_survived(browser: Browser, tmp_path: Path) -> None:
-    srv = Server(tmp_path / "restart.db")
-    srv.start()
+def test_server_restart_mid_hand_is_survived(browser: Browser, server: Server) -> None:
+    """Kill the server (SIGKILL) in the middle of a hand and start it again on the same
+    SQLite file and port: the open page reconnects by itself and plays on."""
     ctx: BrowserContext = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         page = ctx.new_page()
         page.set_default_timeout(20000)
-        create_table(page, srv.url, "Ann", {1: "random", 2: "random", 3: "random"})
+        create_table(page, server.url, "Ann", {1: "random", 2: "random", 3: "random"})
         start_game(page)
         for _ in range(3):
             assert my_turn_or_over(page) == "turn"
@@ -298,11 +305,11 @@ def test_server_restart_mid_hand_is_survived(browser: Browser, tmp_path: Path) -
         assert my_turn_or_over(page) == "turn"
         before = view(page)
         assert before is not None
-        srv.kill()
+        server.kill()
         expect(page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
         expect(page.locator("#conn")).to_have_text("Connection lost: reconnecting…")
         time.sleep(1.0)  # a few reconnect attempts fail while the server is down
-        srv.start()
+        server.start()
         expect(page.locator("#conn")).to_have_attribute("data-state", "open", timeout=20000)
         page.wait_for_selector(ACTIONABLE)
         after = view(page)
@@ -311,5 +318,3 @@ def test_server_restart_mid_hand_is_survived(browser: Browser, tmp_path: Path) -
         click_action(page, choose(after["legal"], ("stay", "pass")))
     finally:
         ctx.close()
-        srv.stop()
-

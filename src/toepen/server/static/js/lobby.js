@@ -18,6 +18,9 @@ export function toast(text) {
 }
 
 const NUMBER_OPTIONS = ["lives", "max_stake"];
+/** Table sizes of the presets that do not allow 2..8 (toepen.rules.PRESETS). */
+const PRESET_SIZES = { gezinstoepen: [3, 4], teams: [4, 6] };
+const ALL_SIZES = [2, 3, 4, 5, 6, 7, 8];
 
 function seatRows(size, bots, defaultBot) {
   let html = "";
@@ -71,7 +74,16 @@ export async function showLobby(app) {
   const rows = app.querySelector("#seat-rows");
   const drawRows = () => { rows.innerHTML = seatRows(Number(size.value), bots, meta.default_bot); };
   size.addEventListener("change", drawRows);
-  drawRows();
+  const preset = form.querySelector("#preset");
+  const drawSizes = () => {
+    const sizes = PRESET_SIZES[preset.value] || ALL_SIZES;
+    const keep = Number(size.value);
+    size.innerHTML = sizes.map((n) => `<option>${n}</option>`).join("");
+    size.value = String(sizes.includes(keep) ? keep : sizes.includes(4) ? 4 : sizes[0]);
+    drawRows();
+  };
+  preset.addEventListener("change", drawSizes);
+  drawSizes();
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const name = form.name.value.trim();

@@ -187,7 +187,12 @@ export async function showTable(app, tableId, setConn) {
     const sb = els.waiting.querySelector("#start");
     if (sb) sb.addEventListener("click", () => { if (!conn.send({ type: "host", command: "start" })) toast(t("web.not_connected")); });
     const lb = els.waiting.querySelector("#leave");
-    if (lb) lb.addEventListener("click", () => { conn.send({ type: "leave" }); forgetSeat(tableId); setTimeout(() => location.assign("/"), 300); });
+    if (lb) lb.addEventListener("click", () => {
+      conn.send({ type: "leave" });
+      conn.stopped = true; // the server closes the socket: no reconnect
+      forgetSeat(tableId);
+      setTimeout(() => location.assign("/"), 300);
+    });
   }
 
   function drawBoard() {
