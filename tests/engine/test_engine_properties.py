@@ -269,6 +269,8 @@ def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
         if rules.session == "elimination":
             for s in range(n):
                 assert bool(game.in_session >> s & 1) == (game.lives(s) > 0) or game.is_over
+        else:  # rubbers: nobody leaves the session
+            assert game.in_session == (1 << n) - 1 and game.eliminated == []
         game.check_invariants()
         if game.phase is not Phase.DEAL:
             assert game.card_accounting() == FULL_MASK

@@ -216,3 +216,12 @@ def test_a_record_that_goes_on_after_the_session_is_over_is_refused() -> None:
     assert summary(g)["eliminated"] == [1] and summary(g)["lives"] == [1, 0]
     with pytest.raises(RecordError, match=r"^action 9: seat 0 may not pass: the session is over$"):
         replay(with_(**{**rec, "actions": [*rec["actions"], "0 pass"]}))
+
+
+def test_record_notation_is_read_leniently_and_written_canonically() -> None:
+    actions = ["1 PASS", "2 pass", "3 pass", "0 pass", "1 play 10h"]
+    deck = [c.lower() if i % 2 else c for i, c in enumerate(EXAMPLE["decks"][0])]
+    g = replay(with_(actions=actions, decks=[deck]))
+    rec = to_record(g)
+    assert rec["actions"][0] == "1 pass" and rec["actions"][-1] == "1 play Th"
+    assert rec["decks"] == EXAMPLE["decks"]
