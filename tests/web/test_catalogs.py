@@ -70,3 +70,13 @@ def test_no_page_loads_anything_from_elsewhere() -> None:
     assert not re.search(r"(src|href)=[\"']https?://", text)
     assert not re.search(r"@import\s+url\(\s*[\"']?https?:", text)
     assert "import" in text and not re.search(r"from\s+[\"']https?://", text)
+
+
+def test_the_code_fills_exactly_the_placeholders_of_each_message() -> None:
+    """``t("log.knock", {name, stake})`` must pass every placeholder the text has, no other."""
+    english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))["messages"]
+    calls = re.findall(r't\(\s*"([a-z_.]+)"\s*,\s*\{([^{}]*)\}', _sources())
+    assert len(calls) >= 35
+    for key, body in calls:
+        given = {m.group(1) for m in re.finditer(r"(\w+)\s*:", body)}
+        assert given == placeholders(english[key]), f"{key}: passes {given}"
