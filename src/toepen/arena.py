@@ -479,10 +479,15 @@ class Arena:
             for t in tasks:
                 collect(_run_task(t))
         else:
-            with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
+            pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)))
+            try:
                 futures = [pool.submit(_run_task, t) for t in tasks]
                 for fut in as_completed(futures):
                     collect(fut.result())
+            except BaseException:  # an error or Ctrl-C: drop the games not yet started
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
         self.deals_played += deals
         self.session_seeds += sessions
 
