@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import typer
 
-from . import engine_cmds
-from . import bots_cmds
-from . import serve_cmd
-from . import play_cmd
-from . import train_cmds
+from . import bots_cmds, engine_cmds, play_cmd, serve_cmd, train_cmds
 
 app = typer.Typer(
     name="toepen",
