@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -306,6 +307,10 @@ def test_illegal_actions_are_refused_and_change_nothing(
         if game.turn < 0:
             break
         legal = game.legal_actions()
+        if game.phase in (Phase.PLAY, Phase.ANSWER) and KNOCK not in legal:
+            # The fast legal-action path and the explaining path agree on knocking.
+            assert re.fullmatch(rf"seat {game.turn} may not knock \(.+\)",
+                                game.explain(game.turn, KNOCK))
         if step % 3 == 0:
             before = snapshot(game)
             tries: list[tuple[Any, Any]] = []
