@@ -149,8 +149,17 @@ def bench_cmd(
         int, typer.Option("--rounds", help="Interleaved rounds; the best counts.", min=1)
     ] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    server: Annotated[bool, typer.Option(
+        "--server", help="Load-test a real server over WebSockets instead.")] = False,
+    tables: Annotated[list[int] | None, typer.Option(
+        "--tables", help="With --server: concurrent tables (repeatable).", min=1)] = None,
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
+    if server:
+        from ..server_bench import bench_cli
+
+        bench_cli(tables or [10], lives=5, as_json=as_json)
+        return
     from ..bench import run_benchmarks
 
     with progress_bar() as bar:

@@ -1,0 +1,262 @@
+"""``toepen bench --server --tables N``: load on a real server over real WebSockets.
+
+Starts ``toepen serve`` in a subprocess (its own temporary SQLite file), creates ``N``
+four-seat tables over HTTP and drives every seat of every table with a *random bot
+running in this process*: one WebSocket per seat, each action chosen uniformly among
+the legal ones and sent with its state number, as a browser would. Reports
+
+- tables per second: N / the wall time from the first start to the last game's end;
+- action-to-broadcast latency: from sending an action to each seat of the table
+  receiving the ``state`` it caused (p50, p99), over every receipt;
+- memory per table: the server's peak resident memory above its idle baseline, / N.
+
+Both processes share this machine's cores, so the figures describe the pair.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+@dataclass
+class ServerBenchResult:
+    """What one run measured."""
+
+    tables: int
+    actions: int
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    base_rss_kib: int = 0
+    peak_rss_kib: int = 0
+    errors: int = 0
+
+    @property
+    def tables_per_second(self) -> float:
+        return self.tables / self.seconds if self.seconds else 0.0
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def percentile(self, q: float) -> float:
+        """Latency percentile ``q`` (0..100) in milliseconds."""
+        if not self.latencies:
+            return 0.0
+        data = sorted(self.latencies)
+        k = min(len(data) - 1, max(0, round(q / 100 * (len(data) - 1))))
+        return data[k] * 1000
+
+    @property
+    def kib_per_table(self) -> float:
+        return (self.peak_rss_kib - self.base_rss_kib) / self.tables if self.tables else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tables": self.tables, "actions": self.actions, "seconds": round(self.seconds, 3),
+            "tables_per_second": round(self.tables_per_second, 3),
+            "actions_per_second": round(self.actions_per_second, 1),
+            "latency_ms_p50": round(self.percentile(50), 2),
+            "latency_ms_p99": round(self.percentile(99), 2),
+            "receipts": len(self.latencies),
+            "server_rss_base_mib": round(self.base_rss_kib / 1024, 1),
+            "server_rss_peak_mib": round(self.peak_rss_kib / 1024, 1),
+            "kib_per_table": round(self.kib_per_table, 1),
+            "errors": self.errors,
+        }
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+class _Table:
+    def __init__(self, table_id: str, tokens: list[str], seed: int) -> None:
+        self.id = table_id
+        self.tokens = tokens
+        self.rng = random.Random(seed)
+        self.sent: dict[int, float] = {}
+        self.done = asyncio.Event()
+        self.actions = 0
+
+
+async def _seat(url: str, table: _Table, token: str, result: ServerBenchResult) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"{url}/ws/{table.id}", max_size=2**20, open_timeout=120,
+                       ping_interval=None) as ws:
+        await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        async for raw in ws:
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "error":
+                result.errors += 1
+                continue
+            if kind != "state":
+                continue
+            n = msg["state"]
+            sent = table.sent.get(n - 1)
+            if sent is not None and msg["last"] is not None:
+                result.latencies.append(time.perf_counter() - sent)
+            view = msg["view"]
+            if view["winner"] is not None:
+                table.done.set()
+                return
+            if view["legal"]:
+                choice = table.rng.choice(view["legal"])
+                table.sent[n] = time.perf_counter()
+                table.actions += 1
+                await ws.send(json.dumps({"v": 1, "type": "act", "action": choice, "state": n}))
+
+
+async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult,
+               progress: Callable[[str, int], None]) -> None:
+    result.base_rss_kib = _rss_kib(pid)
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=url.replace("ws://", "http://"), timeout=120,
+                                 limits=limits) as http:
+        sem = asyncio.Semaphore(32)
+
+        async def make(i: int) -> _Table:
+            async with sem:
+                r = await http.post("/api/tables", json={
+                    "preset": "rulebook", "options": {"lives": lives}, "size": 4,
+                    "name": "Bot0", "autostart": True, "idle_seconds": 3600})
+                r.raise_for_status()
+                created = r.json()
+                tokens = [created["token"]]
+                tid = created["table"]["id"]
+                for k in range(1, 4):
+                    j = await http.post(f"/api/tables/{tid}/join", json={"name": f"Bot{k}"})
+                    j.raise_for_status()
+                    tokens.append(j.json()["token"])
+                progress("created", 1)
+                return _Table(tid, tokens, seed=i)
+
+        tables = await asyncio.gather(*(make(i) for i in range(n)))
+    peak = _rss_kib(pid)
+    start = time.perf_counter()
+
+    async def drive(t: _Table) -> None:
+        await asyncio.gather(*(_seat(url, t, tok, result) for tok in t.tokens))
+        result.actions += t.actions
+        progress("finished", 1)
+
+    runner = asyncio.gather(*(drive(t) for t in tables))
+    while not runner.done():
+        peak = max(peak, _rss_kib(pid))
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(runner), 0.5)
+    await runner
+    result.seconds = time.perf_counter() - start
+    result.peak_rss_kib = max(peak, _rss_kib(pid))
+    result.tables = n
+
+
+def run_server_bench(n: int, lives: int = 5,
+                     progress: Callable[[str, int], None] | None = None) -> ServerBenchResult:
+    """Run the load benchmark with ``n`` tables; see the module docstring."""
+    if n < 1:
+        raise ValueError(f"tables: at least 1, not {n}")
+    _raise_fd_limit()
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="toepen-bench-") as tmp:
+        db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
+               "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
+               str(n + 10), "--max-tables", str(n + 10), "--rate", "1000"]
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 120
+            while True:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                        break
+                time.sleep(0.1)
+            result = ServerBenchResult(tables=n, actions=0, seconds=0.0)
+            asyncio.run(_run(f"ws://127.0.0.1:{port}", n, lives, proc.pid, result,
+                             progress or (lambda _what, _k: None)))
+            return result
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+def bench_cli(tables: list[int], lives: int, as_json: bool) -> None:
+    """``toepen bench --server``: run for each table count and print a table."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    results = []
+    for n in tables:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      transient=True) as bar:
+            made = bar.add_task(f"{n} tables: creating", total=n)
+            done = bar.add_task(f"{n} tables: playing", total=n)
+
+            def progress(what: str, k: int, made: Any = made, done: Any = done,
+                         bar: Progress = bar) -> None:
+                bar.advance(made if what == "created" else done, k)
+
+            results.append(run_server_bench(n, lives, progress))
+    if as_json:
+        print(json.dumps([r.to_json() for r in results]))
+        return
+    table = Table(title="toepen bench --server (random bots in the client drive every seat "
+                  "over WebSockets; server and client share this machine)")
+    for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "server MiB",
+                "KiB/table", "errors"):
+        table.add_column(col, justify="right")
+    for r in results:
+        j = r.to_json()
+        table.add_row(str(r.tables), f"{r.tables_per_second:.2f}", f"{r.actions_per_second:,.0f}",
+                      f"{j['latency_ms_p50']:.1f}", f"{j['latency_ms_p99']:.1f}",
+                      f"{j['server_rss_peak_mib']:.0f}", f"{r.kib_per_table:,.0f}",
+                      str(r.errors))
+    Console().print(table)
