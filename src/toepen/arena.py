@@ -292,6 +292,11 @@ class _Match:
         return out
 
 
+def _interval_json(iv: Interval) -> dict[str, Any]:
+    """An interval as JSON (no NaN: an empty interval has nulls)."""
+    return {k: (None if isinstance(v, float) and v != v else v) for k, v in asdict(iv).items()}
+
+
 @dataclass
 class BotRow:
     """One bot's line of the arena table."""
@@ -312,12 +317,13 @@ class BotRow:
         d: dict[str, Any] = {
             "bot": self.name,
             "hands": self.hands,
-            "lives_per_hand": asdict(self.lives_per_hand),
-            "diff_to_baseline": asdict(self.diff) if self.diff is not None else None,
+            "lives_per_hand": _interval_json(self.lives_per_hand),
+            "diff_to_baseline": _interval_json(self.diff) if self.diff is not None else None,
             "sessions": self.sessions,
             "sessions_won": self.sessions_won,
             "win_rate": self.sessions_won / self.sessions if self.sessions else None,
-            "openskill": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
+            "openskill": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal}
+            if self.sessions else None,
             "incidents": self.incidents,
         }
         return d
@@ -385,7 +391,8 @@ class ArenaResult:
 
 
 ProgressFn = Callable[[str, int, int], None]
-"""``progress(what, done, total)``: called as games finish."""
+"""``progress(kind, done, total)``: called as games finish; ``kind`` is ``deal`` or
+``session``; the counts are cumulative over batches."""
 
 
 class Arena:
@@ -459,12 +466,16 @@ class Arena:
             for m, match in enumerate(self.matches):
                 mine = indices if self.format == "versus" or n_matches == 1 else [
                     i for i in indices if i % n_matches == m]
-                size = max(1, min(25, len(mine) // (self.jobs * 4) or 1))
-                for start in range(0, len(mine), size):
-                    tasks.append(_Task(m, kind, match.lineup, tuple(mine[start:start + size]),
+                chunk = max(1, min(25, len(mine) // (self.jobs * 4) or 1))
+                for start in range(0, len(mine), chunk):
+                    tasks.append(_Task(m, kind, match.lineup, tuple(mine[start:start + chunk]),
                                        rules_json, self.seed, self.time_budget, self.timeout))
-        total = {k: sum(len(t.indices) for t in tasks if t.kind == k) for k in ("deal", "session")}
-        done = {"deal": 0, "session": 0}
+        # Progress counts a deal (or session seed) once per lineup that plays it, all
+        # rotations included, cumulative over calls so that batches continue one bar.
+        per = n_matches if self.format == "versus" else 1
+        size = {k: sum(len(t.indices) for t in tasks if t.kind == k) for k in ("deal", "session")}
+        done = {"deal": self.deals_played * per, "session": self.session_seeds * per}
+        total = {k: done[k] + size[k] for k in size}
 
         def collect(res: _TaskResult) -> None:
             match = self.matches[res.match]

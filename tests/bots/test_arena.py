@@ -153,10 +153,15 @@ def test_until_significant_adds_batches_only_while_needed() -> None:
     quick = run_match("heuristic", "random", Rules.preset("rulebook"), players=4, deals=30,
                       seed=3, jobs=1, until_significant=True, max_deals=300)
     assert quick.deals == 30 and quick.significant()
+    calls: list[tuple[str, int, int]] = []
     slow = run_match("random", "heuristic", Rules.preset("no-knock"), players=3, deals=5,
-                     seed=3, jobs=1, until_significant=True, max_deals=15)
+                     seed=3, jobs=1, until_significant=True, max_deals=15,
+                     progress=lambda *a: calls.append(a))
     assert 5 <= slow.deals <= 15
     assert slow.significant() or slow.deals == 15
+    # One bar across batches: counts only grow and end at the deals played.
+    dones = [d for k, d, _ in calls if k == "deal"]
+    assert dones == sorted(dones) and dones[-1] == slow.deals == calls[-1][2]
     with pytest.raises(ValueError, match="needs a baseline"):
         run_arena(["random"], Rules.preset("rulebook"), 4, 5, until_significant=True)
 

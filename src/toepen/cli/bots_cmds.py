@@ -130,15 +130,9 @@ def arena_cmd(
             "deal": bar.add_task("deals", total=deals),
             "session": bar.add_task("sessions", total=n_sessions),
         }
-        base_done = {"deal": 0, "session": 0}
-        last = {"deal": 0, "session": 0}
 
         def progress(kind: str, done: int, total: int) -> None:
-            if done < last[kind]:  # a new batch (--until-significant) starts from 0
-                base_done[kind] += last[kind]
-            last[kind] = done
-            bar.update(tasks[kind], completed=base_done[kind] + done,
-                       total=max(base_done[kind] + total, 1))
+            bar.update(tasks[kind], completed=done, total=max(total, 1))
 
         try:
             result = run_arena(
