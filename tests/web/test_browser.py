@@ -189,6 +189,24 @@ def test_teams_table_marks_the_pairs(page: Page, server: Server) -> None:
     assert v["teams"][0] == v["teams"][2] != v["teams"][1]
 
 
+def test_an_idle_player_gets_a_stand_in_and_comes_back(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    wait_ready(page)
+    page.fill("#name", "Ann")
+    for seat in (1, 2, 3):
+        page.select_option(f"select[data-seat='{seat}']", "random")
+    page.click(".options summary")
+    page.fill("#idle", "1")
+    page.click("#create")
+    start_game(page)
+    # Ann does nothing: after a second a bot plays for her, and the page says so
+    bar = page.locator(".standin-bar")
+    expect(bar).to_have_text(re.compile("A bot is playing for you"), timeout=20000)
+    expect(page.locator(".seat[data-seat='0'] .badge.standin")).to_be_visible()
+    page.click(".standin-bar button")
+    expect(bar).to_have_count(0)
+
+
 def test_two_people_play_at_one_table(browser: Browser, server: Server) -> None:
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     guest_ctx = browser.new_context(viewport={"width": 390, "height": 844},
