@@ -103,6 +103,11 @@ def test_the_example_bot_is_seeded() -> None:
                 time.sleep(60)
             answer({"action": m["legal"][0]})
      """, "no answer within 0.3 s"),
+    ("crash", """
+        for m in decisions():
+            answer({"action": m["legal"][0]})
+            sys.exit(0)
+     """, "exited"),
     ("garbled", """
         for m in decisions():
             print("I think I will play the ten", flush=True)

@@ -195,8 +195,15 @@ class ExternalBot:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _send(self, message: dict[str, Any]) -> None:
-        proc = self._start()
+    def _send(self, message: dict[str, Any], start: bool = False) -> None:
+        """Write one line; ``start``: (re)start the program first (only for a hello)."""
+        if start:
+            proc = self._start()
+        else:
+            running = self._proc
+            if running is None or running.poll() is not None:
+                raise _Failure("crash", self._died("it exited"))
+            proc = running
         assert proc.stdin is not None
         try:
             proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
@@ -238,7 +245,7 @@ class ExternalBot:
             "type": "hello", "protocol": PROTOCOL, "seat": seat, "players": list(players),
             "rules": rules.to_json(), "seed": self.seed, "time_budget": self.time_budget,
             "timeout": self.timeout,
-        })
+        }, start=True)
         self._greeted = True
 
     def act(self, view: View) -> Action:
