@@ -194,6 +194,9 @@ class HeuristicBot:
     assumed_bluff = ASSUMED_BLUFF
     max_knock_stake = MAX_KNOCK_STAKE
     knock_respect = 1.0
+    knock_respect_heads_up = 0.0
+    """The same when only two players are in the hand: there a knock says little (a
+    player on lead knocks to make the other fold), and respecting it loses lives."""
     """How much a knock raises the chance that we pay (loses: the knocker drops out of
     the pool of losers; wins: the knocker's chance to take the last trick grows)."""
 
@@ -342,10 +345,11 @@ class HeuristicBot:
         base = self._base_pay(view, table)
         # A knock says the knocker is strong (a pelt opening says nothing).
         knocked = any(s == view.last_knocker and a is KNOCK for s, a in view.hand_actions)
+        respect = self.knock_respect if table.m > 2 else self.knock_respect_heads_up
         if knocked and view.rules.last_trick == "wins":
-            p = 1.0 - (1.0 - p) * (1.0 - self.knock_respect * 0.4)
+            p = 1.0 - (1.0 - p) * (1.0 - respect * 0.4)
         elif knocked:
-            p = min(1.0, p * (1.0 + self.knock_respect / max(table.m - 1, 1)))
+            p = min(1.0, p * (1.0 + respect / max(table.m - 1, 1)))
         stake = view.stake
         fold_price = view.accepted[me]
         stay_price = p * stake
