@@ -127,6 +127,7 @@ export async function showLobby(app) {
   };
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
+  setInterval(() => { if (!document.hidden) refresh(); }, 5000);
   return { relabel: () => { translateStatic(app); drawRows(); refresh(); } };
 }
 
