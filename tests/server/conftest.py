@@ -44,8 +44,9 @@ class Server:
         self.extra = extra
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.logfile = tempfile.NamedTemporaryFile(prefix="toepen-serve-", suffix=".log",
-                                                   delete=False)
+        fd, name = tempfile.mkstemp(prefix="toepen-serve-", suffix=".log")
+        os.close(fd)
+        self.logpath = Path(name)
 
     @property
     def url(self) -> str:
@@ -58,10 +59,10 @@ class Server:
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port), "--db", self.db,
                "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
-               *self.extra]
-        self.proc = subprocess.Popen(cmd, stdout=self.logfile, stderr=subprocess.STDOUT,
-                                     cwd=ROOT)
-        deadline = time.monotonic() + 30
+               "--rate", "1000", *self.extra]
+        with self.logpath.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log()}")
@@ -87,9 +88,10 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(5)
             self.proc = None
+        self.logpath.unlink(missing_ok=True)
 
     def log(self) -> str:
-        return Path(self.logfile.name).read_text(errors="replace")[-4000:]
+        return self.logpath.read_text(errors="replace")[-4000:]
 
     def post(self, path: str, body: dict[str, Any], **kw: Any) -> httpx.Response:
         return httpx.post(self.url + path, json=body, timeout=10, **kw)
@@ -119,7 +121,7 @@ class Player:
         while True:
             try:
                 self.conn = connect(f"{self.server.ws}/ws/{self.table_id}", open_timeout=5,
-                                    max_size=2**20)
+                                    max_size=2**20).__enter__()
                 hello: dict[str, Any] = {"v": 1, "type": "hello"}
                 if self.token is not None:
                     hello["token"] = self.token
@@ -207,9 +209,11 @@ def sqlite_db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'toepen.sqlite3'}"
 
 
-@pytest.fixture
-def server(sqlite_db: str) -> Iterator[Server]:
-    srv = Server(sqlite_db).start()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module (starting one costs seconds); tables are independent."""
+    db = tmp_path_factory.mktemp("db") / "toepen.sqlite3"
+    srv = Server(f"sqlite:///{db}").start()
     yield srv
     srv.stop()
 

@@ -84,6 +84,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store.open, cfg.db)
         pool = BotPool(cfg.bot_workers, cfg.bot_pool)
+        pool.warm()
         lobby = Lobby(store, pool, limits, bot_delay=cfg.bot_delay)
         count = await lobby.load()
         log.info("toepen server: %d tables loaded from storage", count)
@@ -130,7 +131,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Presets, rule options and bots a table can have."""
         bots = await asyncio.to_thread(available_bots)
         return {"presets": list(Rules.preset_names()), "options": list(Rules.option_names()),
-                "bots": bots, "default_bot": default_bot()}
+                "bots": list(bots), "default_bot": default_bot()}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copyreg
+import functools
 import multiprocessing
 from typing import Any
 
@@ -35,8 +36,9 @@ def _reduce_action(a: Action) -> tuple[Any, tuple[int]]:
 copyreg.pickle(Action, _reduce_action)
 
 
-def available_bots() -> list[str]:
-    """Bot names that can be built here."""
+@functools.cache
+def available_bots() -> tuple[str, ...]:
+    """Bot names that can be built here (checked once per process)."""
     out = []
     for name in bot_names():
         try:
@@ -44,7 +46,7 @@ def available_bots() -> list[str]:
         except Exception:  # noqa: BLE001 - a bot module that fails to import is unavailable
             continue
         out.append(name)
-    return out
+    return tuple(out)
 
 
 def default_bot() -> str:
@@ -94,6 +96,11 @@ class BotPool:
             )
         else:
             raise ValueError(f"bot pool kind: 'process' or 'thread', not {kind!r}")
+
+    def warm(self) -> None:
+        """Start the workers now (a process imports the bots once) instead of at the
+        first decision."""
+        self.executor.submit(available_bots)
 
     async def decide(self, name: str, seed: int, view: View) -> Action:
         """The bot's action, computed in the pool."""

@@ -76,13 +76,15 @@ def check_name(name: Any, what: str = "name") -> str:
     if not isinstance(name, str):
         raise Refused("bad_message", f"{what}: must be text")
     if not 1 <= len(name) <= Limits.name_length:
-        raise Refused("bad_message", f"{what}: 1 to {Limits.name_length} characters, not {len(name)}")
+        raise Refused("bad_message",
+                      f"{what}: 1 to {Limits.name_length} characters, not {len(name)}")
     if name != name.strip():
         raise Refused("bad_message", f"{what}: no space at the start or end")
     bad = sorted({ch for ch in name if not (ch.isalnum() or ch in NAME_PUNCTUATION)})
     if bad:
         shown = " ".join(repr(ch) for ch in bad)
-        raise Refused("bad_message", f"{what}: letters, digits, space and ' - _ . only (not {shown})")
+        raise Refused("bad_message",
+                      f"{what}: letters, digits, space and ' - _ . only (not {shown})")
     return name
 
 
@@ -421,7 +423,8 @@ class Lobby:
         if command not in ("add_bot", "remove_bot", "remove_seat"):
             raise Refused("bad_message", f"command: unknown {command!r}")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < room.row.size:
-            raise Refused("bad_message", f"seat: a seat from 0 to {room.row.size - 1}, not {seat!r}")
+            raise Refused("bad_message",
+                          f"seat: a seat from 0 to {room.row.size - 1}, not {seat!r}")
         async with room.lock:
             s = room.seats[seat]
             if command == "add_bot":
@@ -541,7 +544,9 @@ class Lobby:
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
         view = observe(game, seat)
-        seed = (room.row.seed * 1_000_003 + state) & ((1 << 62) - 1)
+        # One-way from the table's secret seed (which fixes every deck) to the bot's.
+        digest = hashlib.sha256(f"{room.row.seed}:{state}".encode()).digest()
+        seed = int.from_bytes(digest[:8], "big")
         try:
             choice = await self.bots.decide(bot, seed, view)
         except asyncio.CancelledError:

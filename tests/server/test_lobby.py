@@ -1,0 +1,203 @@
+"""Tables around the game: creating, joining, hosting, idle seats, limits."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Player, Server, create
+from .schema import check_server_message
+
+
+@pytest.fixture(scope="module")
+def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    sqlite_db = f"sqlite:///{tmp_path_factory.mktemp('strict') / 'toepen.sqlite3'}"
+    srv = Server(sqlite_db, "--tables-per-client", "3", "--rate", "5").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"preset": "poker"}, ["preset", "poker"]),
+    ({"size": 9}, ["9"]),
+    ({"size": 1}, ["size"]),
+    ({"options": {"lives": "many"}}, ["lives"]),
+    ({"options": {"colour": "red"}}, ["colour", "unknown"]),
+    ({"bots": {"7": "random"}}, ["seat 7"]),
+    ({"bots": {"1": "grandmaster"}}, ["grandmaster"]),
+    ({"name": "Ann", "bots": {"0": "random"}}, ["seat 0"]),
+    ({"name": "A" * 25}, ["name", "24"]),
+    ({"name": "<script>"}, ["name", "'<'"]),
+    ({"name": " Ann"}, ["name", "space"]),
+    ({"name": ""}, ["name"]),
+    ({"idle_seconds": 0}, ["idle_seconds"]),
+])
+def test_create_refuses_bad_tables(strict_server: Server, body: dict[str, Any],
+                                   words: list[str]) -> None:
+    server = strict_server
+    before = server.get("/api/tables").json()["tables"]
+    r = server.post("/api/tables", body)
+    assert r.status_code in (400, 422), r.text
+    text = r.text
+    for w in words:
+        assert w in text, (w, text)
+    assert server.get("/api/tables").json()["tables"] == before
+
+
+def test_join_by_code_and_link_and_full_tables(server: Server) -> None:
+    t = create(server, name="Ann", size=3)
+    tid, code = t["table"]["id"], t["table"]["code"]
+    assert len(t["token"]) >= 30 and len(code) == 6
+    r = httpx.get(server.url + f"/join/{code.lower()}", follow_redirects=False)
+    assert r.status_code == 307 and r.headers["location"] == f"/?join={code}"
+    assert server.get("/").status_code == 200
+    assert server.get(f"/api/codes/{code.lower()}").json()["id"] == tid
+    assert server.get("/api/codes/ZZZZZZ").status_code == 404
+    bad = server.post(f"/api/tables/{tid}/join", {"name": "Bas\n"})
+    assert bad.status_code == 400 and "name" in bad.text
+    taken = server.post(f"/api/tables/{tid}/join", {"name": "Bas", "seat": 0})
+    assert taken.status_code == 409 and "seat 0 is not open" in taken.text
+    cor = server.post(f"/api/tables/{tid}/join", {"name": "Cor", "seat": 2}).json()
+    bas = server.post("/api/join", {"code": code, "name": "Bas"}).json()
+    assert (cor["seat"], bas["seat"]) == (2, 1)
+    assert len({t["token"], cor["token"], bas["token"]}) == 3
+    full = server.post("/api/join", {"code": code, "name": "Dirk"})
+    assert full.status_code == 409 and "full" in full.text
+    listed = [x for x in server.get("/api/tables?status=lobby").json()["tables"]
+              if x["id"] == tid]
+    assert len(listed) == 1
+    assert [s["name"] for s in listed[0]["seats"]] == ["Ann", "Bas", "Cor"]
+    assert "token" not in json.dumps(listed) and t["token"] not in json.dumps(listed)
+    assert server.get("/api/tables?status=nonsense").status_code == 400
+    started = server.post(f"/api/tables/{tid}/start", {},
+                          headers={"Authorization": "Bearer " + t["token"]})
+    assert started.status_code == 200
+    late = server.post(f"/api/tables/{tid}/join", {"name": "Eve"})
+    assert late.status_code == 409 and "spectator" in late.text
+
+
+def test_host_commands(server: Server) -> None:
+    t = create(server, name="Ann", size=4, bots={"3": "random"})
+    tid = t["table"]["id"]
+    bas = server.post(f"/api/tables/{tid}/join", {"name": "Bas"}).json()  # never connects
+    cor = server.post(f"/api/tables/{tid}/join", {"name": "Cor"}).json()
+    host = Player(server, tid, t["token"])
+    c = Player(server, tid, cor["token"])
+
+    def refused(p: Player, **msg: Any) -> dict[str, Any]:
+        p.send({"v": 1, "type": "host", "id": 1, **msg})
+        err = p.wait(lambda m: m["type"] == "error")
+        assert err["id"] == 1
+        return err
+
+    assert refused(c, command="remove_seat", seat=1)["code"] == "forbidden"
+    err = refused(host, command="remove_seat", seat=2)  # Cor is connected
+    assert err["code"] == "bad_command" and "still here" in err["message"]
+    assert refused(host, command="remove_seat", seat=9)["code"] == "bad_message"
+    assert refused(host, command="dance")["code"] == "bad_message"
+    host.send({"v": 1, "type": "host", "command": "remove_seat", "seat": 1})
+    table = host.wait(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "open")
+    check_server_message(table)
+    # Bas's token no longer works.
+    gone = server.post(f"/api/tables/{tid}/start", {},
+                       headers={"Authorization": "Bearer " + bas["token"]})
+    assert gone.status_code == 401
+    host.send({"v": 1, "type": "host", "command": "start"})
+    err = host.wait(lambda m: m["type"] == "error")
+    assert err["code"] == "bad_command" and "1" in err["message"]
+    host.send({"v": 1, "type": "host", "command": "add_bot", "seat": 1, "bot": "nobody"})
+    err = host.wait(lambda m: m["type"] == "error")
+    assert err["code"] == "bad_message" and "nobody" in err["message"]
+    host.send({"v": 1, "type": "host", "command": "add_bot", "seat": 1, "bot": "random"})
+    host.wait(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "bot")
+    host.send({"v": 1, "type": "host", "command": "remove_bot", "seat": 3})
+    host.wait(lambda m: m["type"] == "table" and m["table"]["seats"][3]["kind"] == "open")
+    host.send({"v": 1, "type": "host", "command": "add_bot", "seat": 3, "bot": "default"})
+    host.wait(lambda m: m["type"] == "table" and m["table"]["seats"][3]["kind"] == "bot")
+    # Cor leaves before the start: the seat opens, Cor's socket is closed.
+    c.send({"v": 1, "type": "leave"})
+    host.wait(lambda m: m["type"] == "table" and m["table"]["seats"][2]["kind"] == "open")
+    dan = server.post(f"/api/tables/{tid}/join", {"name": "Dan"}).json()
+    assert dan["seat"] == 2
+    host.send({"v": 1, "type": "host", "command": "start"})
+    state = host.wait(lambda m: m["type"] == "state")
+    assert state["view"]["players"][:3] == ["Ann", "random bot", "Dan"]
+    assert len(state["view"]["hand"]) == 4
+    host.send({"v": 1, "type": "host", "command": "add_bot", "seat": 2, "bot": "random"})
+    err = host.wait(lambda m: m["type"] == "error")
+    assert err["code"] == "bad_command" and "before the start" in err["message"]
+    for p in (host, c):
+        p.close()
+
+
+def test_idle_seat_gets_a_standin_until_its_owner_returns(server: Server) -> None:
+    t = create(server, name="Ann", size=3, bots={"1": "random", "2": "random"},
+               idle_seconds=1.0, autostart=True, options={"lives": 15})
+    tid = t["table"]["id"]
+    ann = Player(server, tid, t["token"])
+    # Ann does nothing: a bot plays for her after 1 s of her being to act.
+    msg = ann.wait(lambda m: m["type"] == "state" and (m["last"] or {}).get("by") == "standin",
+                   30)
+    assert msg["last"]["seat"] == 0
+    table = server.get(f"/api/tables/{tid}").json()
+    assert table["seats"][0]["standin"] is True
+    ann.send({"v": 1, "type": "back"})
+    ann.wait(lambda m: m["type"] == "table" and not m["table"]["seats"][0]["standin"])
+    # Back in her hands: the next time she is to act, her own action counts.
+    ann.wait(lambda m: m["type"] == "state" and bool(m["view"]["legal"])
+             and m["view"]["winner"] is None, 30)
+    assert ann.state is not None
+    choice = ann.view["legal"][0]
+    ann.send({"v": 1, "type": "act", "action": choice, "state": ann.state["state"]})
+    mine = ann.wait(lambda m: m["type"] in ("state", "error"))
+    if mine["type"] == "error":  # the stand-in was quicker (1 s on a busy machine): allowed
+        assert mine["code"] == "stale"
+    else:
+        assert mine["last"] == {"seat": 0, "action": choice, "by": "player"}
+    ann.close()
+
+
+def test_reconnect_gets_the_seat_back(server: Server) -> None:
+    t = create(server, name="Ann", size=2, bots={"1": "random"}, autostart=True)
+    tid = t["table"]["id"]
+    a = Player(server, tid, t["token"])
+    a.wait(lambda m: m["type"] == "state")
+    a.drain(0.3)
+    view = a.view
+    a.close()
+    time.sleep(0.2)
+    assert server.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is False
+    again = Player(server, tid, t["token"])
+    again.wait(lambda m: m["type"] == "state")
+    assert again.welcome and again.welcome["seat"] == 0
+    assert again.view == view
+    again.close()
+
+
+def test_limits(strict_server: Server) -> None:
+    srv = strict_server
+    made = [create(srv, size=2, bots={"1": "random"}, name="Ann") for _ in range(3)]
+    r = srv.post("/api/tables", {"name": "Ann"})
+    assert r.status_code == 429 and "3" in r.text
+    big = httpx.post(srv.url + "/api/tables", content=b"{" + b" " * 20000 + b"}",
+                     headers={"content-type": "application/json"})
+    assert big.status_code == 413
+    p = Player(srv, made[0]["table"]["id"], made[0]["token"])
+    for i in range(12):
+        p.send({"v": 1, "type": "ping", "id": i})
+    got: list[dict[str, Any]] = []
+    end = time.monotonic() + 3
+    while len(got) < 12 and time.monotonic() < end:
+        m = p.poll(0.2)
+        if m is not None and m["type"] in ("pong", "error"):
+            got.append(m)
+    kinds = [m["type"] for m in got]
+    assert kinds.count("pong") == 5 and kinds.count("error") == 7
+    assert {m["code"] for m in got if m["type"] == "error"} == {"rate_limited"}
+    assert srv.get("/api/health").json() == {"ok": True, "protocol": 1}
+    p.close()
