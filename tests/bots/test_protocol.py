@@ -61,6 +61,30 @@ def test_bots_only_return_legal_actions_in_every_preset_and_table_size(name: str
                       "play"}
 
 
+SEARCH_BOTS = [n for n in bot_names() if n not in FAST_BOTS]
+"""The other registered bots (``pimc``, ``expert``): checked on fewer positions, with a
+small time budget so that they stay fast."""
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+def test_searching_bots_return_legal_actions_and_never_see_a_hidden_card(name: str) -> None:
+    asked = 0
+    for preset, players in (("rulebook", 4), ("classic", 3), ("teams", 4), ("rulebook", 2)):
+        bot = make_bot(name, seed=1, time_budget=0.005)
+        cases = positions(preset, players, games=1, seed=2)
+        for game, seat in cases[::4][:40]:
+            view = observe(game, seat)
+            act = bot.act(view)
+            assert act in view.legal, (name, preset, view.phase, act, view.legal)
+            asked += 1
+    assert asked > 60
+    rng = random.Random(9)
+    factory = lambda seed: make_bot(name, seed=seed, time_budget=0.005)  # noqa: E731
+    cases = positions("rulebook", 4, games=1, seed=3)[::3][:30]
+    assert all(blind(factory, game, seat, seed=i, rng=rng)
+               for i, (game, seat) in enumerate(cases))
+
+
 @pytest.mark.parametrize("name", FAST_BOTS)
 def test_bots_play_whole_sessions_through_the_driver(name: str) -> None:
     for preset in ("rulebook", "classic", "teams", "kroegtoepen"):
