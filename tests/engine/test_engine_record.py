@@ -225,3 +225,27 @@ def test_record_notation_is_read_leniently_and_written_canonically() -> None:
     rec = to_record(g)
     assert rec["actions"][0] == "1 pass" and rec["actions"][-1] == "1 play Th"
     assert rec["decks"] == EXAMPLE["decks"]
+
+
+def test_cli_replay_reports_a_stop_where_a_deck_is_missing(tmp_path: Path) -> None:
+    path = tmp_path / "stopped.json"
+    path.write_text(json.dumps(with_(actions=["1 claim", "2 pass", "3 pass", "0 pass"])))
+    result = run_cli("replay", "--json", str(path))
+    assert result.exit_code == 0
+    info = json.loads(result.stdout)
+    assert info["stopped"] == "a new deal needs a deck that is not in the record"
+    assert info["to_act"] == [] and info["hand"] == 1
+    text = run_cli("replay", str(path))
+    assert "stopped: a new deal needs a deck that is not in the record" in text.stdout
+
+
+def test_cli_replay_of_a_teams_game_shows_pools_and_the_lower_seat_as_winner(
+    tmp_path: Path,
+) -> None:
+    rec = with_(rules={"preset": "teams", "lives": 1, "armoede": False}, dealer=3,
+                actions=["0 knock", "1 stay", "2 fold"])
+    path = tmp_path / "teams.json"
+    path.write_text(json.dumps(rec))
+    info = json.loads(run_cli("replay", "--json", str(path)).stdout)
+    assert info["lives"] == [0, 1, 0, 1] and info["winner"] == 1
+    assert info["eliminated"] == [0, 2] and info["phase"] == "over"

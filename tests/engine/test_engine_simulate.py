@@ -62,3 +62,11 @@ def test_simulate_records_replay_to_the_same_result(tmp_path: Path) -> None:
         assert game.is_over and game.winner == original.winner
         assert game.actions == original.actions and game.drinks == original.drinks
         assert rec["meta"]["seed"] == 40 + i
+
+
+def test_simulate_is_deterministic_for_a_seed() -> None:
+    args = ["simulate", "-g", "5", "-p", "classic", "-n", "4", "--seed", "9", "--json"]
+    first = CliRunner().invoke(app, args)
+    second = CliRunner().invoke(app, args)
+    assert first.exit_code == second.exit_code == 0
+    assert json.loads(first.stdout.splitlines()[-1]) == json.loads(second.stdout.splitlines()[-1])
