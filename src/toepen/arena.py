@@ -657,6 +657,18 @@ def write_json(result: ArenaResult, path: Path | None) -> str:
     return text
 
 
+def _label(name: str, width: int = 24) -> str:
+    """A bot name short enough for an axis (long commands keep their end).
+
+    >>> _label("cmd:python examples/bots/random_bot.py")
+    'cmd:…/bots/random_bot.py'
+    """
+    if len(name) <= width:
+        return name
+    head = name[:4] if name.startswith("cmd:") else ""
+    return head + "…" + name[-(width - len(head) - 1):]
+
+
 def plot(result: ArenaResult, path: Path) -> None:
     """A PNG of the intervals: lives lost per hand, and the difference to the baseline."""
     import matplotlib
@@ -675,7 +687,7 @@ def plot(result: ArenaResult, path: Path) -> None:
     err = [[r.lives_per_hand.mean - r.lives_per_hand.low for r in rows],
            [r.lives_per_hand.high - r.lives_per_hand.mean for r in rows]]
     ax.errorbar(means, ys, xerr=err, fmt="o", capsize=4)
-    ax.set_yticks(ys, [r.name for r in rows])
+    ax.set_yticks(ys, [_label(r.name) for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel("lives lost per hand (lower is better)")
     ax.set_title(f"{result.rules.name}, {result.players} players, {result.deals} deals")
@@ -687,9 +699,9 @@ def plot(result: ArenaResult, path: Path) -> None:
                      xerr=[[x.mean - x.low for x in d if x], [x.high - x.mean for x in d if x]],
                      fmt="o", capsize=4, color="tab:red")
         ax2.axvline(0.0, color="grey", lw=1)
-        ax2.set_yticks(ys2, [r.name for r in with_diff])
+        ax2.set_yticks(ys2, [_label(r.name) for r in with_diff])
         ax2.invert_yaxis()
-        ax2.set_xlabel(f"difference to {result.baseline} (paired by deal)")
+        ax2.set_xlabel(f"difference to {_label(result.baseline or '')}, paired by deal")
         ax2.set_title(f"{int(result.level * 100)}% bootstrap intervals")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
