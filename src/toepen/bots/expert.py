@@ -9,13 +9,13 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
   candidates by those weights. A player who knocked is thereby mostly given strong
   cards, but never only strong ones: the policy bluffs, and a floor on every
   likelihood keeps odd players from being ruled out.
-* **Opponents' answers** to a knock are modelled by the policy too (pimc uses a
-  threshold): each sampled opponent folds with the policy's probability for its
-  sampled hand.
-* **Its own knock, answer and claim decisions** mix the solved expected values with
-  the policy's frequencies: action ``a`` is taken with probability proportional to
-  ``policy(a) * exp(EV(a) / TEMPERATURE)``, so clear decisions follow the solve and
-  close ones bluff and call at the learned rates.
+* **Its own knock, answer and claim decisions** follow the solved expected values
+  when one action is clearly best; when several are within ``MARGIN`` lives of the
+  best, it draws among them by the policy's frequencies, so close decisions bluff
+  and call at the learned rates instead of always the same way.
+* Opponents' answers to its knocks are modelled as pimc models them (their own
+  solve, shrunk to the base rate): measured, that beat the self-play policy's fold
+  rates as a model of real opponents.
 * **Challenges** of an armoede claim use the policy's claim rates for genuine and
   for other hands (Bayes) instead of pimc's fixed prior.
 
@@ -32,7 +32,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,13 +40,15 @@ from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..view import View
 from .base import register_bot
-from .pimc import Knowledge, PimcBot, World, _gone, _Obs
+from .pimc import Knowledge, PimcBot, World, _gone, _Obs, strength, threshold_likelihood
 from .train import Policy, decision_key, load_policy
 
-__all__ = ["ExpertBot", "TEMPERATURE", "LIKELIHOOD_FLOOR"]
+__all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
 
-TEMPERATURE = 0.08
-"""Lives: how far an expected value must lead before it overrides the policy's mix."""
+POLICY_SHARE = 0.5
+"""Weight of the self-play policy in the opponent model (the rest: pimc's threshold reader)."""
+MARGIN = 0.03
+"""Lives: actions whose expected values are this close to the best are mixed by the policy."""
 LIKELIHOOD_FLOOR = 0.05
 """No observed action makes a deal less likely than this factor."""
 CANDIDATES = 3
@@ -85,61 +86,57 @@ class ExpertBot(PimcBot):
         else:
             self.policy = _shipped_policy()
 
+    def samples_for(self, view: View) -> int:
+        """pimc's count, half as many again: expert's budget buys a steadier estimate."""
+        if self._samples is not None:
+            return self._samples
+        return super().samples_for(view) * 3 // 2
+
     def _mode(self, view: View) -> str:
         return "W" if view.rules.last_trick == "wins" else "L"
 
     def likelihood(self, view: View, obs: Sequence[_Obs], hands: Sequence[int]) -> float:
-        """How likely the observed decisions are with the opponents holding ``hands``."""
+        """How likely the observed decisions are with the opponents holding ``hands``.
+
+        Each decision's likelihood is a mixture of two kinds of player: one who plays
+        the self-play policy (balanced, bluffing) and pimc's plain reader (a knock
+        means strength); weight ``POLICY_SHARE`` on the first.
+        """
         mode = self._mode(view)
+        want = mode == "W"
         w = 1.0
         for seat, kind, action, tricks, stake, later, gone in obs:
-            held = hands[seat]
-            if not held and not later:
+            held = hands[seat] | later
+            if not held:
                 continue  # a folded seat: its hand is not sampled
-            key = decision_key(mode, kind, tricks, stake, held | later, gone)
-            w *= max(LIKELIHOOD_FLOOR, self.policy.prob(key, action))
+            key = decision_key(mode, kind, tricks, stake, held, gone)
+            plain = threshold_likelihood(action, strength(held, gone, want))
+            mixed = POLICY_SHARE * self.policy.prob(key, action) + (1 - POLICY_SHARE) * plain
+            w *= max(LIKELIHOOD_FLOOR, mixed)
         return w
-
-    def answer_folds(
-        self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
-    ) -> int:
-        """Each of ``seats`` folds with the policy's probability for its sampled hand."""
-        mode = self._mode(view)
-        gone = _gone(view)
-        folds = 0
-        for s in seats:
-            tricks = sum(1 for t, _ in view.played if t == s)
-            key = decision_key(mode, "answer", tricks, stake, world.hands[s], gone)
-            acts = ["stay", "fold", "knock"]
-            ps = self.policy.probs(key, acts)
-            if rng.random() < ps[1]:
-                folds |= 1 << s
-        return folds
 
     def choose(
         self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
     ) -> Action:
-        """Sample ``a`` with probability ~ ``policy(a) * exp(EV(a) / TEMPERATURE)``."""
+        """The best action by expected value; among those within ``MARGIN`` of the best,
+        one drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
+        top = max(utility.values())
+        near = [a for a, u in utility.items() if u >= top - MARGIN]
+        if len(near) == 1:
+            return near[0]
         hand = 0
         for c in view.hand:
             hand |= 1 << c
         tricks = sum(1 for s, _ in view.played if s == view.seat)
         key = decision_key(self._mode(view), kind, tricks, view.stake, hand, _gone(view))
-        names = [_NAMES.get(a, "play") for a in utility]
-        prior = self.policy.probs(key, names)
-        top = max(utility.values())
-        scores = [
-            max(p, 1e-3) * math.exp((u - top) / TEMPERATURE)
-            for p, u in zip(prior, utility.values(), strict=True)
-        ]
-        total = sum(scores)
-        x = rng.random() * total
-        for a, sc in zip(utility, scores, strict=True):
-            x -= sc
+        prior = self.policy.probs(key, [_NAMES.get(a, "play") for a in near])
+        x = rng.random()
+        for a, p in zip(near, prior, strict=True):
+            x -= p
             if x <= 0:
                 return a
-        return list(utility)[-1]
+        return near[-1]
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(genuine | claimed) by Bayes with the policy's claim rates."""

@@ -48,7 +48,9 @@ from ..view import View
 from .base import register_bot
 from .solver import Solver, representatives
 
-__all__ = ["PimcBot", "Knowledge", "strength", "World", "observed_decisions"]
+__all__ = [
+    "PimcBot", "Knowledge", "strength", "World", "observed_decisions", "threshold_likelihood",
+]
 
 FOLD_BELOW = 0.22
 """pimc's model of an opponent answering a knock: fold when :func:`strength` < this."""
@@ -331,6 +333,25 @@ def _gone(view: View) -> int:
     return gone
 
 
+def threshold_likelihood(action: str, st: float) -> float:
+    """pimc's reading of one decision made with a hand of strength ``st``.
+
+    >>> threshold_likelihood("knock", 0.9), threshold_likelihood("knock", 0.1)
+    (0.8, 0.2)
+    >>> threshold_likelihood("play", 0.1)
+    1.0
+    """
+    if action == "knock":
+        ok = st >= KNOCK_ABOVE
+    elif action == "stay":
+        ok = st >= FOLD_BELOW
+    elif action == "fold":
+        ok = st < FOLD_ABOVE
+    else:
+        return 1.0
+    return 0.8 if ok else 0.2
+
+
 # -- what the opponents' decisions of this deal were ----------------------------------------
 
 # One observed decision of an opponent: (seat, kind, action name, tricks played then,
@@ -477,16 +498,8 @@ class PimcBot:
         w = 1.0
         for seat, _kind, action, _tricks, _stake, later, gone in obs:
             held = hands[seat] | later
-            if not held or action in ("play", "claim", "pass"):
-                continue
-            st = strength(held, gone, want)
-            if action == "knock":
-                ok = st >= KNOCK_ABOVE
-            elif action == "stay":
-                ok = st >= FOLD_BELOW
-            else:
-                ok = st < FOLD_ABOVE
-            w *= 0.8 if ok else 0.2
+            if held:
+                w *= threshold_likelihood(action, strength(held, gone, want))
         return w
 
     def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:

@@ -1,0 +1,163 @@
+"""Benchmarks of the card-play solver and of the pimc/expert decision times.
+
+Run as a script (figures and ratios, nothing asserted)::
+
+    uv run python benchmarks/bench_bots.py                 # solver + bots
+    uv run python benchmarks/bench_bots.py --deals 400 --reference-deals 40
+    uv run python benchmarks/bench_bots.py --only solver
+
+or through pytest-benchmark::
+
+    uv run pytest benchmarks/bench_bots.py --benchmark-only -p no:cacheprovider
+
+**Solver.** The exact solve of fresh 4-player deals (4 tricks, all 16 cards known,
+follow suit, settlement by the last trick), from the first leader's side, median
+over ``--deals`` random deals; the plain reference search (no memo, no card merging,
+no cut-offs) is timed on the first ``--reference-deals`` of the same deals and the
+ratio of the medians is printed.
+
+**Bots.** Decision times of ``pimc`` and ``expert`` at 4- and 8-player tables over
+whole hands of self-play (rulebook and classic), median and 95th percentile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from toepen.bots import make_bot
+from toepen.bots.solver import Solver, reference_solve
+from toepen.engine import Game
+from toepen.view import observe
+
+
+def fresh_deals(count: int, players: int = 4, seed: int = 0) -> list[list[int]]:
+    """``count`` random fresh deals of 4 cards to each of ``players`` seats."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        out.append([sum(1 << c for c in deck[4 * j:4 * j + 4]) for j in range(players)])
+    return out
+
+
+def _times(fn: Callable[[list[int]], Any], deals: list[list[int]], progress: Progress,
+           label: str) -> list[float]:
+    task = progress.add_task(label, total=len(deals))
+    out = []
+    for hands in deals:
+        t = time.perf_counter()
+        fn(hands)
+        out.append(time.perf_counter() - t)
+        progress.advance(task)
+    return out
+
+
+def bench_solver(deals: int, reference_deals: int, console: Console) -> None:
+    ds = fresh_deals(deals)
+    table = Table(title=f"exact solve of a fresh 4-player deal ({deals} deals)")
+    for col in ("settlement", "fast median", "fast p95", "reference median", "ratio"):
+        table.add_column(col, justify="right")
+    with Progress(console=console, transient=True) as progress:
+        for want, label in ((False, "loses"), (True, "wins")):
+            fast = _times(lambda h, w=want: Solver(4, 1, w).solve(h, 0), ds, progress,
+                          f"fast solver ({label})")
+            ref = _times(lambda h, w=want: reference_solve(h, 4, 0, (), 1, w),
+                         ds[:reference_deals], progress, f"reference ({label})")
+            fm = statistics.median(fast)
+            rm = statistics.median(ref)
+            fast.sort()
+            p95 = fast[int(0.95 * len(fast))]
+            table.add_row(label, f"{fm * 1e3:.3f} ms", f"{p95 * 1e3:.2f} ms",
+                          f"{rm * 1e3:.1f} ms ({len(ref)} deals)", f"{rm / fm:.0f}x")
+    console.print(table)
+
+
+def decision_times(bot_name: str, preset: str, players: int, hands: int,
+                   progress: Progress) -> list[float]:
+    """Seconds per decision of ``bot_name`` seated everywhere, over ``hands`` hands."""
+    out: list[float] = []
+    task = progress.add_task(f"{bot_name} {preset} {players}p", total=hands)
+    for h in range(hands):
+        game = Game.new(preset, players, seed=100 + h)
+        bots = [make_bot(bot_name, seed=s) for s in range(players)]
+        start = game.hand_no
+        while game.hand_no == start and not game.is_over and game.turn >= 0:
+            seat = game.turn
+            view = observe(game, seat)
+            t = time.perf_counter()
+            action = bots[seat].act(view)
+            if len(view.legal) > 1:
+                out.append(time.perf_counter() - t)
+            game.apply(seat, action)
+        progress.advance(task)
+    return out
+
+
+def bench_bots(hands: int, console: Console) -> None:
+    table = Table(title=f"decision time ({hands} self-play hands each; forced moves excluded)")
+    for col in ("bot", "preset", "players", "decisions", "median", "p95", "max"):
+        table.add_column(col, justify="right")
+    with Progress(console=console, transient=True) as progress:
+        for name in ("pimc", "expert"):
+            for preset in ("rulebook", "classic"):
+                for players in (4, 8):
+                    ts = sorted(decision_times(name, preset, players, hands, progress))
+                    table.add_row(name, preset, str(players), str(len(ts)),
+                                  f"{statistics.median(ts) * 1e3:.0f} ms",
+                                  f"{ts[int(0.95 * len(ts))] * 1e3:.0f} ms",
+                                  f"{ts[-1] * 1e3:.0f} ms")
+    console.print(table)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--reference-deals", type=int, default=30)
+    ap.add_argument("--hands", type=int, default=12)
+    ap.add_argument("--only", choices=("solver", "bots"))
+    args = ap.parse_args()
+    console = Console()
+    if args.only != "bots":
+        bench_solver(args.deals, args.reference_deals, console)
+    if args.only != "solver":
+        bench_bots(args.hands, console)
+
+
+# -- pytest-benchmark entry points ---------------------------------------------------------
+
+_DEALS = fresh_deals(200, seed=1)
+
+
+def _solve_all(want: bool) -> None:
+    for hands in _DEALS:
+        Solver(4, 1, want).solve(hands, 0)
+
+
+def test_bench_solver_loses(benchmark: Any) -> None:
+    """200 fresh 4-player deals, last trick loses (divide the time by 200)."""
+    benchmark(_solve_all, False)
+
+
+def test_bench_solver_wins(benchmark: Any) -> None:
+    """200 fresh 4-player deals, last trick wins (divide the time by 200)."""
+    benchmark(_solve_all, True)
+
+
+def test_bench_reference_loses(benchmark: Any) -> None:
+    """The plain reference search on 5 of the same deals (divide by 5)."""
+    benchmark.pedantic(lambda: [reference_solve(h, 4, 0, (), 1, False) for h in _DEALS[:5]],
+                       rounds=1, iterations=1)
+
+
+if __name__ == "__main__":
+    main()
