@@ -45,6 +45,8 @@ class ServerBenchResult:
     base_rss_kib: int = 0
     peak_rss_kib: int = 0
     errors: int = 0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
 
     @property
     def tables_per_second(self) -> float:
@@ -78,6 +80,8 @@ class ServerBenchResult:
             "server_rss_peak_mib": round(self.peak_rss_kib / 1024, 1),
             "kib_per_table": round(self.kib_per_table, 1),
             "errors": self.errors,
+            "server_cpu_seconds": round(self.server_cpu, 2),
+            "client_cpu_seconds": round(self.client_cpu, 2),
         }
 
 
@@ -89,6 +93,15 @@ def _rss_kib(pid: int) -> int:
     except OSError:
         pass
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _free_port() -> int:
@@ -171,6 +184,7 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
         tables = await asyncio.gather(*(make(i) for i in range(n)))
     peak = _rss_kib(pid)
     start = time.perf_counter()
+    cpu0, client0 = _cpu_seconds(pid), time.process_time()
 
     async def drive(t: _Table) -> None:
         await asyncio.gather(*(_seat(url, t, tok, result) for tok in t.tokens))
@@ -184,6 +198,8 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
             await asyncio.wait_for(asyncio.shield(runner), 0.5)
     await runner
     result.seconds = time.perf_counter() - start
+    result.server_cpu = _cpu_seconds(pid) - cpu0
+    result.client_cpu = time.process_time() - client0
     result.peak_rss_kib = max(peak, _rss_kib(pid))
     result.tables = n
 

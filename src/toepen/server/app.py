@@ -11,16 +11,17 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Header, Request, Response, WebSocket
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from ..rules import Rules
@@ -106,14 +107,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
 
-    @app.middleware("http")
-    async def body_limit(request: Request,
-                         call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limits.max_body):
-            return JSONResponse({"detail": f"body larger than {limits.max_body} bytes"},
-                                status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=limits.max_body)
 
     def joined(request: Request, room: Room, token: str, seat: int | None,
                host: bool) -> dict[str, Any]:
@@ -217,6 +211,25 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over ``limit`` bytes with 413 (a plain ASGI middleware)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length" and (not value.isdigit()
+                                                  or int(value) > self.limit):
+                    response = JSONResponse(
+                        {"detail": f"body larger than {self.limit} bytes"}, status_code=413)
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 def _error(code: str, message: str, msg_id: Any = None) -> str:

@@ -36,6 +36,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     select,
     update,
 )
@@ -102,6 +103,18 @@ class SeatRow:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One action to store; ``winner`` when it ends the game."""
+
+    table_id: str
+    n: int
+    seat: int
+    action: str
+    by: str
+    winner: int | None = None
 
 
 @dataclass
@@ -229,13 +242,19 @@ class Store:
     def append_action(self, table_id: str, n: int, seat: int, action: str, by: str,
                       winner: int | None = None) -> None:
         """Store action number ``n``; with ``winner`` the game is over in the same commit."""
-        with Session(self.engine) as s, s.begin():
-            s.add(ActionModel(table_id=table_id, n=n, seat=seat, action=action, by=by,
-                              at=datetime.now(UTC)))
-            if winner is not None:
-                s.flush()
-                s.execute(update(TableModel).where(TableModel.id == table_id)
-                          .values(status="over", winner=winner))
+        self.append_actions([ActionRow(table_id, n, seat, action, by, winner)])
+
+    def append_actions(self, rows: list[ActionRow]) -> None:
+        """Store actions of several tables in one transaction (group commit)."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionModel), [
+                {"table_id": r.table_id, "n": r.n, "seat": r.seat, "action": r.action,
+                 "by": r.by, "at": now} for r in rows])
+            for r in rows:
+                if r.winner is not None:
+                    conn.execute(update(TableModel).where(TableModel.id == r.table_id)
+                                 .values(status="over", winner=r.winner))
 
     def delete_table(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():

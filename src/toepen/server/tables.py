@@ -28,7 +28,7 @@ from ..engine import Action, ActionError, Event, Game, redact
 from ..rules import Rules, RulesError
 from ..view import observe
 from .botpool import BotPool, resolve_bot
-from .store import SeatRow, Store, TableRow
+from .store import ActionRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("toepen.server")
 
@@ -214,6 +214,8 @@ class Lobby:
         self.tokens: dict[str, str] = {}  # token hash -> table id
         self.db_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="toepen-db")
         self.background: set[asyncio.Task[None]] = set()
+        self._batch: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._flushing = False
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the storage thread; failures become ``server_error``."""
@@ -224,6 +226,48 @@ class Lobby:
             log.exception("storage failed")
             raise Refused("server_error", f"storage failed ({type(e).__name__}); nothing changed",
                           503) from None
+
+    async def append(self, row: ActionRow) -> None:
+        """Commit one action. Actions that arrive while a commit runs share the next one
+        (group commit); each caller returns only once its own action is on disk."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((row, fut))
+        if not self._flushing:
+            self._flushing = True
+            self._spawn(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._batch:
+                batch, self._batch = self._batch, []
+                try:
+                    await loop.run_in_executor(self.db_thread, self.store.append_actions,
+                                               [r for r, _ in batch])
+                    outcome: list[BaseException | None] = [None] * len(batch)
+                except Exception:  # one bad row must not sink the others: one by one
+                    outcome = []
+                    for r, _ in batch:
+                        try:
+                            await loop.run_in_executor(self.db_thread,
+                                                       self.store.append_actions, [r])
+                            outcome.append(None)
+                        except Exception as e:
+                            log.exception("storing action %d of table %s failed", r.n,
+                                          r.table_id)
+                            outcome.append(Refused(
+                                "server_error",
+                                f"storage failed ({type(e).__name__}); nothing changed", 503))
+                for (_, fut), err in zip(batch, outcome, strict=True):
+                    if fut.done():
+                        continue
+                    if err is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(err)
+        finally:
+            self._flushing = False
 
     # -- start-up --------------------------------------------------------------------
 
@@ -486,8 +530,8 @@ class Lobby:
                 raise Refused("illegal", game.explain(seat, act))
             after = game.clone()
             events = after.apply(seat, act)
-            await self.db(self.store.append_action, room.id, n, seat, str(act), by,
-                          after.winner if after.is_over else None)
+            await self.append(ActionRow(room.id, n, seat, str(act), by,
+                                        after.winner if after.is_over else None))
             room.game = after
             room.last_by.append(by)
             if after.is_over:
