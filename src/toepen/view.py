@@ -63,7 +63,10 @@ class View:
     tells: tuple[tuple[int, int, int], ...]
     """(seat, count, rank) announced after the deal: whistle (3) or stand (4)."""
     revealed: tuple[tuple[int, tuple[int, ...], str], ...]
-    """Hands shown by a challenge this hand: (seat, cards, 'armoede'|'exchange')."""
+    """Hands shown by a challenge since this deal: (seat, cards, 'armoede'|'exchange').
+
+    A genuine or unchallenged armoede claim brings a redeal; hands shown before it are
+    no longer held and are not listed (the events still tell them)."""
     claimed: tuple[int, ...]
     exchanged: tuple[int, ...]
     stock_size: int

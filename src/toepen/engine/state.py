@@ -628,8 +628,7 @@ class Game:
 
     def _deal(self, redeal: bool) -> None:
         self._reset_hand_state()
-        if not redeal:
-            self.revealed = []
+        self.revealed = []  # hands shown before a redeal are no longer held
         self.hands = [0] * self.n
         self.active = 0
         if self._supplied:
