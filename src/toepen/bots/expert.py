@@ -47,7 +47,7 @@ __all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
 
 POLICY_SHARE = 0.5
 """Weight of the self-play policy in the opponent model (the rest: pimc's threshold reader)."""
-MARGIN = 0.03
+MARGIN = 0.02
 """Lives: actions whose expected values are this close to the best are mixed by the policy."""
 LIKELIHOOD_FLOOR = 0.05
 """No observed action makes a deal less likely than this factor."""
@@ -87,10 +87,12 @@ class ExpertBot(PimcBot):
             self.policy = _shipped_policy()
 
     def samples_for(self, view: View) -> int:
-        """pimc's count, half as many again: expert's budget buys a steadier estimate."""
+        """pimc's count, half as many again; twice as many to answer a knock (where
+        most lives are won or lost, and a decision costs fewer solves than a card)."""
         if self._samples is not None:
             return self._samples
-        return super().samples_for(view) * 3 // 2
+        base = super().samples_for(view)
+        return base * 2 if view.phase == "answer" else base * 3 // 2
 
     def _mode(self, view: View) -> str:
         return "W" if view.rules.last_trick == "wins" else "L"
