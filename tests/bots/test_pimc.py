@@ -10,6 +10,7 @@ from toepen.bots import make_bot
 from toepen.bots.pimc import Knowledge, PimcBot, strength
 from toepen.cards import RANK_MASKS, SUIT_MASKS, TEN
 from toepen.engine import Game
+from toepen.engine.actions import FOLD, KNOCK, STAY
 from toepen.rules import Rules
 from toepen.view import observe
 
@@ -148,3 +149,40 @@ def test_spectator_view_is_refused() -> None:
     game = Game.new("rulebook", 4, seed=1)
     with pytest.raises(ValueError, match="spectator"):
         Knowledge.from_view(observe(game, None))
+
+
+def _last_lead_with_a_ten(seed: int) -> Game | None:
+    """A rulebook hand (no armoede) at the 4th trick whose leader holds a ten and may knock."""
+    rng = random.Random(seed)
+    game = Game.new(Rules.preset("rulebook", armoede=False), 3, seed=seed)
+    start = game.hand_no
+    while game.hand_no == start and not game.is_over:
+        if game.trick_no == 3 and not game.trick and game.phase.name == "PLAY":
+            leader = game.turn
+            if game.hands[leader] & RANK_MASKS[TEN] and KNOCK in game.legal_actions():
+                return game
+            return None
+        legal = [a for a in game.legal_actions() if a not in (KNOCK, FOLD)] or list(
+            game.legal_actions())
+        game.apply(game.turn, rng.choice(legal))
+    return None
+
+
+@pytest.mark.parametrize("bot_name", ["pimc", "expert"])
+def test_sure_loser_does_not_knock_and_safe_player_does_not_fold(bot_name: str) -> None:
+    """Under ``loses`` a ten led to the last trick surely takes it: its holder must not
+    raise the stake, and a player answering that holder's knock is safe and must not fold."""
+    found = 0
+    for seed in range(400):
+        game = _last_lead_with_a_ten(seed)
+        if game is None:
+            continue
+        leader = game.turn
+        assert make_bot(bot_name, seed=1).act(observe(game, leader)) != KNOCK
+        game.apply(leader, KNOCK)
+        answer = make_bot(bot_name, seed=1).act(observe(game, game.turn))
+        assert answer in (STAY, KNOCK)
+        found += 1
+        if found == 6:
+            break
+    assert found >= 3
