@@ -70,7 +70,20 @@ class Server:
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return self
             time.sleep(0.1)
+        self.proc.kill()
+        self.proc.wait(10)
+        self.proc = None
         raise RuntimeError(f"server did not start: {self.log()}")
+
+    def children(self) -> list[int]:
+        """Pids of the server's child processes (its bot workers)."""
+        assert self.proc is not None
+        out = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == self.proc.pid:
+                    out.append(int(stat.parent.name))
+        return out
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

@@ -19,6 +19,9 @@ import concurrent.futures
 import copyreg
 import functools
 import multiprocessing
+import os
+import threading
+import time
 from typing import Any
 
 from ..bots.base import bot_names, make_bot
@@ -74,8 +77,17 @@ def decide(name: str, seed: int, view: View) -> Action:
     return choice if choice in view.legal else view.legal[0]
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
+    """In each worker: intern actions, and exit as soon as the server is gone (a killed
+    server cannot tell its workers, and they would wait for work forever)."""
     copyreg.pickle(Action, _reduce_action)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="toepen-bot-watchdog", daemon=True).start()
 
 
 class BotPool:
@@ -89,6 +101,7 @@ class BotPool:
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_init,
+                initargs=(os.getpid(),),
             )
         elif kind == "thread":
             self.executor = concurrent.futures.ThreadPoolExecutor(
@@ -109,4 +122,5 @@ class BotPool:
         return action(int(result))
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers (waiting for processes to exit, so none is left behind)."""
+        self.executor.shutdown(wait=self.kind == "process", cancel_futures=True)
