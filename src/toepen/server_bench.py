@@ -205,7 +205,8 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
 
 
 def run_server_bench(n: int, lives: int = 5,
-                     progress: Callable[[str, int], None] | None = None) -> ServerBenchResult:
+                     progress: Callable[[str, int], None] | None = None,
+                     server_args: tuple[str, ...] = ()) -> ServerBenchResult:
     """Run the load benchmark with ``n`` tables; see the module docstring."""
     if n < 1:
         raise ValueError(f"tables: at least 1, not {n}")
@@ -215,7 +216,7 @@ def run_server_bench(n: int, lives: int = 5,
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
                "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
-               str(n + 10), "--max-tables", str(n + 10), "--rate", "1000"]
+               str(n + 10), "--max-tables", str(n + 10), "--rate", "1000", *server_args]
         log = Path(tmp) / "server.log"
         with log.open("wb") as out:
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,

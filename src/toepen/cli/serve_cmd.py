@@ -28,6 +28,9 @@ def serve_cmd(
                                       help="Messages per second per socket.")] = 20,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
+    ws_deflate: Annotated[bool, typer.Option(
+        "--ws-deflate/--no-ws-deflate",
+        help="Compress WebSocket messages (less bandwidth, more CPU and memory).")] = False,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
 ) -> None:
     """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
@@ -38,7 +41,8 @@ def serve_cmd(
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
-                          bot_delay=bot_delay, limits=limits, public_url=public_url)
+                          bot_delay=bot_delay, limits=limits, public_url=public_url,
+                          ws_deflate=ws_deflate)
     serve(config, host=host, port=port, log_level=log_level)
 
 

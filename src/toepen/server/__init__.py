@@ -15,4 +15,5 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
 
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
-                ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3)
+                ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
+                ws_per_message_deflate=config.ws_deflate)

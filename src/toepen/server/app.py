@@ -43,6 +43,7 @@ class ServerConfig:
     bot_delay: float = 0.0
     limits: Limits = field(default_factory=Limits)
     public_url: str | None = None
+    ws_deflate: bool = False
 
 
 class CreateTable(BaseModel):
