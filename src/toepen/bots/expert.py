@@ -14,8 +14,9 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
   best, it draws among them by the policy's frequencies, so close decisions bluff
   and call at the learned rates instead of always the same way.
 * Opponents' answers to its knocks are modelled as pimc models them (their own
-  solve, shrunk to the base rate): measured, that beat the self-play policy's fold
-  rates as a model of real opponents.
+  solve, shrunk to the base rate; measured, that beat the self-play policy's fold
+  rates as a model of real opponents), except that a player who has knocked in this
+  hand is taken to stay.
 * **Challenges** of an armoede claim use the policy's claim rates for genuine and
   for other hands (Bayes) instead of pimc's fixed prior.
 
@@ -40,7 +41,16 @@ from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..view import View
 from .base import register_bot
-from .pimc import Knowledge, PimcBot, World, _gone, _Obs, strength, threshold_likelihood
+from .pimc import (
+    Knowledge,
+    PimcBot,
+    World,
+    _deal_start,
+    _gone,
+    _Obs,
+    strength,
+    threshold_likelihood,
+)
 from .train import Policy, decision_key, load_policy
 
 __all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
@@ -116,6 +126,20 @@ class ExpertBot(PimcBot):
             mixed = POLICY_SHARE * self.policy.prob(key, action) + (1 - POLICY_SHARE) * plain
             w *= max(LIKELIHOOD_FLOOR, mixed)
         return w
+
+    def answer_folds(
+        self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
+    ) -> int:
+        """pimc's model, except that a player who has knocked in this hand stays: it has
+        shown a hand it values, and it answers a counter-knock by staying or knocking
+        again far more often than by folding (measured at 6-player classic tables,
+        where pimc's model made expert counter-knock into re-knocks)."""
+        folds = super().answer_folds(view, world, seats, stake, rng)
+        start = _deal_start(view)
+        for seat, act in view.hand_actions[start:]:
+            if act is KNOCK:
+                folds &= ~(1 << seat)
+        return folds
 
     def choose(
         self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
