@@ -186,3 +186,34 @@ def test_sure_loser_does_not_knock_and_safe_player_does_not_fold(bot_name: str) 
         if found == 6:
             break
     assert found >= 3
+
+
+def test_a_false_claim_shown_after_a_redeal_is_known_and_a_genuine_one_is_not() -> None:
+    from toepen.bots.pimc import _deal_start
+    from toepen.cards import mask_of, parse_card
+    from toepen.engine.actions import CHALLENGE, CLAIM, PASS
+
+    def deck(first: dict[int, str]) -> list[int]:
+        """A deck whose positions ``first`` hold the given cards, the rest in id order."""
+        fixed = {pos: parse_card(c) for pos, c in first.items()}
+        rest = iter(c for c in range(32) if c not in fixed.values())
+        return [fixed[p] if p in fixed else next(rest) for p in range(32)]
+
+    # Dealer 0 deals seats 1, 2, 0 in turn: seat 1 gets positions 0, 3, 6, 9.
+    genuine = deck({0: "Ac", 3: "Kc", 6: "Qc", 9: "Jc"})
+    bluff = deck({1: "Th", 4: "Ah", 7: "Kh", 10: "Qh"})  # seat 2's hand
+    game = Game(Rules.preset("rulebook"), 3, decks=[genuine, bluff, genuine])
+    game.apply(1, CLAIM)
+    game.apply(2, CHALLENGE)  # genuine: seat 2 pays, redeal
+    game.apply(2, CLAIM)      # seat 1 already claimed: seat 2 is asked first
+    game.apply(0, CHALLENGE)  # false: seat 2 pays, it keeps its hand
+    game.apply(0, PASS)
+    view = observe(game, 0)
+    assert view.phase == "play"
+    assert _deal_start(view) == 2
+    know = Knowledge.from_view(view)
+    shown = mask_of(parse_card(c) for c in ("Th", "Ah", "Kh", "Qh"))
+    assert know.known[2] == shown and not know.known[1]
+    rng = random.Random(1)
+    for _ in range(5):
+        assert know.sample(rng)[2] == shown

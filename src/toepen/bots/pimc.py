@@ -262,34 +262,13 @@ def _pick(mask: int, k: int, rng: random.Random) -> int | None:
 
 
 def _current_false_claims(view: View) -> list[tuple[int, tuple[int, ...]]]:
-    """The armoede hands shown in the *current* deal (false claims: no redeal followed)."""
-    shown = [(s, cards) for s, cards, why in view.revealed if why == "armoede"]
-    n = len(view.players)
-    current: list[tuple[int, tuple[int, ...]]] = []
-    i = 0
-    pending = -1
-    passes = 0
-    for seat, act in view.hand_actions:
-        if act is CLAIM:
-            pending = seat
-            passes = 0
-            responders = _opponents_in_session(view, seat, n)
-            if responders == 0:
-                current = []
-                pending = -1
-        elif pending >= 0 and act is PASS:
-            passes += 1
-            if passes >= _opponents_in_session(view, pending, n):
-                current = []
-                pending = -1
-        elif pending >= 0 and act is CHALLENGE:
-            if i < len(shown):
-                s, cards = shown[i]
-                i += 1
-                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in cards)
-                current = [] if genuine else [*current, (s, cards)]
-            pending = -1
-    return current
+    """The armoede hands shown in the current deal: false claims, still held.
+
+    A redeal clears ``view.revealed`` (a genuine claim's hand goes with it), so every
+    armoede hand it shows belongs to the current deal.
+    """
+    return [(s, cards) for s, cards, why in view.revealed
+            if why == "armoede" and any(HIGH_CARDS_MASK >> c & 1 for c in cards)]
 
 
 def _opponents_in_session(view: View, seat: int, n: int) -> int:
@@ -360,36 +339,35 @@ _Obs = tuple[int, str, str, int, int, int, int]
 
 
 def _deal_start(view: View) -> int:
-    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts."""
+    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts.
+
+    A deal ends with a redeal when a claim goes unchallenged (every opponent passed)
+    or a challenge finds it genuine. The challenges of the current deal all found a
+    false claim, and exactly those hands are in ``view.revealed``; so if the hand
+    has had more challenges than that, the last earlier one ended a deal.
+    """
+    if not view.rules.armoede:
+        return 0
     n = len(view.players)
-    shown = [cards for _, cards, why in view.revealed if why == "armoede"]
     start = 0
     pending = -1
     passes = 0
-    shown_i = 0
-
-    def responders(seat: int) -> int:
-        if view.teams:
-            return sum(1 for s in range(n)
-                       if view.in_session[s] and view.teams[s] != view.teams[seat])
-        return sum(1 for s in range(n) if view.in_session[s] and s != seat)
-
+    challenges: list[int] = []
     for i, (seat, act) in enumerate(view.hand_actions):
         if act is CLAIM:
             pending, passes = seat, 0
-            if responders(seat) == 0:
+            if _opponents_in_session(view, seat, n) == 0:
                 start, pending = i + 1, -1
         elif pending >= 0 and act is PASS:
             passes += 1
-            if passes >= responders(pending):
+            if passes >= _opponents_in_session(view, pending, n):
                 start, pending = i + 1, -1
-        elif pending >= 0 and act is CHALLENGE:
-            if shown_i < len(shown):
-                genuine = not any(HIGH_CARDS_MASK >> c & 1 for c in shown[shown_i])
-                shown_i += 1
-                if genuine:
-                    start = i + 1
+        elif act is CHALLENGE:
+            challenges.append(i)
             pending = -1
+    earlier = len(challenges) - len(_current_false_claims(view))
+    if earlier > 0:
+        start = max(start, challenges[earlier - 1] + 1)
     return start
 
 
