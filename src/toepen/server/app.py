@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from ..rules import Rules
+from . import extras
 from .botpool import BotPool, available_bots, default_bot
 from .store import Store
 from .tables import PROTOCOL, Client, Limits, Lobby, RateLimiter, Refused, Room, _dumps
@@ -109,6 +110,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse({"detail": exc.message}, status_code=exc.status)
 
     app.add_middleware(BodyLimit, limit=limits.max_body)
+    extras.register(app, lobby, lambda: lobby().bots)  # hint, replay, catalogs
 
     def joined(request: Request, room: Room, token: str, seat: int | None,
                host: bool) -> dict[str, Any]:
