@@ -19,27 +19,57 @@ from toepen.view import observe
 CARD = re.compile(r"(?<![A-Za-z0-9])([TAKQJ987][cdhs])(?![A-Za-z0-9])")
 
 
-def timeline(record: dict[str, Any]) -> list[Game]:
-    """The game after 0, 1, 2, ... actions."""
-    game = replay({**record, "actions": []})
-    games = [game.clone()]
-    for move in record["actions"]:
-        seat_text, _, act = move.partition(" ")
-        game.apply(int(seat_text), act)
-        games.append(game.clone())
-    return games
+class Timeline:
+    """The game after 0, 1, 2, ... actions, and what each seat could know by then.
+
+    What may be known comes from the engine alone: a seat's own hands, every card played,
+    and the cards of every event the engine marks public (hands shown by a challenge);
+    a private event's cards only to its own seat.
+    """
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        game = replay({**record, "actions": []})
+        self.games = [game.clone()]
+        n = game.n
+        public: set[int] = set()
+        own: list[set[int]] = [set() for _ in range(n)]
+
+        def learn(events: Any) -> None:
+            for e in events:
+                if e.private:
+                    own[e.seat].update(e.cards)
+                else:
+                    public.update(e.cards)
+            for s in range(n):
+                own[s].update(cards_of(game.hands[s]))
+            public.update(c for _, c, _ in game.plays)
+
+        learn(game.opening)
+        self.public = [set(public)]
+        self.own = [[set(x) for x in own]]
+        for move in record["actions"]:
+            seat_text, _, act = move.partition(" ")
+            learn(game.apply(int(seat_text), act))
+            self.games.append(game.clone())
+            self.public.append(set(public))
+            self.own.append([set(x) for x in own])
+
+    def __getitem__(self, n: int) -> Game:
+        """The game after ``n`` actions."""
+        return self.games[n]
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def visible(self, n: int, seat: int | None) -> set[str]:
+        """Cards ``seat`` (None: a spectator) may have seen by state ``n``."""
+        cards = self.public[n] | (self.own[n][seat] if seat is not None else set())
+        return {card_str(c) for c in cards}
 
 
-def visible_cards(games: list[Game], n: int, seat: int | None) -> set[str]:
-    """Cards ``seat`` (None: a spectator) may have seen by state ``n``."""
-    seen: set[int] = {int(a) for _, a in games[n].actions if a.is_play}
-    for g in games[: n + 1]:
-        seen.update(c for _, c, _ in g.plays)
-        for _, mask, _ in g.revealed:
-            seen.update(cards_of(mask))
-        if seat is not None:
-            seen.update(cards_of(g.hands[seat]))
-    return {card_str(c) for c in seen}
+def timeline(record: dict[str, Any]) -> Timeline:
+    """See :class:`Timeline`."""
+    return Timeline(record)
 
 
 def strings(value: Any) -> list[str]:
@@ -52,17 +82,17 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def audit(messages: list[dict[str, Any]], seat: int | None, games: list[Game]) -> int:
+def audit(messages: list[dict[str, Any]], seat: int | None, games: Timeline) -> int:
     """Check every message one receiver got; returns how many state messages it checked."""
     state = 0
     checked = 0
     for msg in messages:
         if msg["type"] == "state":
             state = msg["state"]
-            expected = observe(games[state], seat).to_json()
+            expected = observe(games.games[state], seat).to_json()
             assert msg["view"] == expected, f"state {state}: the view is not observe(game, {seat})"
             checked += 1
-        allowed = visible_cards(games, state, seat)
+        allowed = games.visible(state, seat)
         named = {m for s in strings(msg) for m in CARD.findall(s)}
         leaked = named - allowed
         assert not leaked, f"seat {seat} was shown {sorted(leaked)} at state {state}: {msg}"

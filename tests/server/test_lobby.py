@@ -56,6 +56,11 @@ def test_join_by_code_and_link_and_full_tables(server: Server) -> None:
     r = httpx.get(server.url + f"/join/{code.lower()}", follow_redirects=False)
     assert r.status_code == 307 and r.headers["location"] == f"/?join={code}"
     assert server.get("/").status_code == 200
+    paths = server.get("/openapi.json").json()["paths"]
+    assert {"/api/tables", "/api/join", "/api/tables/{table_id}/record"} <= set(paths)
+    presets = server.get("/api/presets").json()
+    assert "rulebook" in presets["presets"] and "random" in presets["bots"]
+    assert presets["default_bot"] in presets["bots"]
     assert server.get(f"/api/codes/{code.lower()}").json()["id"] == tid
     assert server.get("/api/codes/ZZZZZZ").status_code == 404
     bad = server.post(f"/api/tables/{tid}/join", {"name": "Bas\n"})

@@ -32,6 +32,8 @@ def play_until(players: list[Player], rng: random.Random, done: Any, timeout: fl
         assert time.monotonic() < end, f"stuck at {players[0].state and players[0].view}"
         for p in players:
             p.poll(0.01)
+            if done():  # look before acting: done() may be about this very position
+                return
             if p.my_turn() and p.view["winner"] is None:
                 legal = p.view["legal"]
                 msg = {"v": 1, "type": "act",
