@@ -115,6 +115,14 @@ class Rules:
 
     def to_json(self) -> str | dict[str, Any]:
         """The shortest record form: the preset name, plus the options that differ from it."""
+        cached = _JSON.get(self)
+        if cached is None:
+            cached = _JSON[self] = self._to_json()
+        if isinstance(cached, str):
+            return cached
+        return {k: list(v) if isinstance(v, list) else v for k, v in cached.items()}
+
+    def _to_json(self) -> str | dict[str, Any]:
         base = Rules.preset(self.name)
         diff: dict[str, Any] = {}
         for f in dataclasses.fields(self):
@@ -210,6 +218,10 @@ class Rules:
         if self.session == "rubber":
             parts.append(f"rubbers {self.rubbers or 'open'}")
         return ", ".join(parts)
+
+
+_JSON: dict[Rules, str | dict[str, Any]] = {}
+"""to_json() by rules: every view carries the rules, so they are computed once."""
 
 
 def _is_int(value: object) -> bool:
