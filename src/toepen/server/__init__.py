@@ -9,10 +9,34 @@ from .tables import PROTOCOL, Limits
 __all__ = ["PROTOCOL", "Limits", "ServerConfig", "create_app", "serve"]
 
 
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for the log."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - a bad URL is reported by the store itself
+        return url
+
+
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
           log_level: str = "info") -> None:
     """Run the server with uvicorn until interrupted."""
+    import logging
+    import sys
+
     import uvicorn
+
+    from .store import default_url
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+    logger = logging.getLogger("toepen")
+    logger.addHandler(handler)
+    logger.setLevel(log_level.upper())
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    logger.info("toepen serve: open http://%s:%d in a browser (database %s)",
+                shown, port, _safe_url(config.db or default_url()))
 
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
