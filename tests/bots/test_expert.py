@@ -176,3 +176,28 @@ def test_inference_reads_a_knock_as_strength() -> None:
     gone = _gone(view)
     assert sum(strength(w.hands[knocker], gone, False) for w in ws) > sum(
         strength(know.sample(rng)[knocker], gone, False) for _ in range(200))
+
+
+def test_expert_explains_its_choice_from_the_options_it_weighed() -> None:
+    from toepen.bots import make_bot
+    from toepen.engine import Game
+    from toepen.view import observe
+
+    game = Game.new("rulebook", 4, seed=3)
+    explained = 0
+    while game.turn >= 0 and explained < 6:
+        view = observe(game, game.turn)
+        bot = make_bot("expert", seed=1)
+        act = bot.act(view)
+        text = bot.explain(view, act)  # type: ignore[attr-defined]
+        if len(view.legal) > 1:
+            assert text is not None and text.startswith(f"{act}: expected lives ")
+            assert str(act) in text.split(":", 1)[1]
+            explained += 1
+        # an explanation is only given for the decision the bot just made
+        assert bot.explain(observe(game, game.turn), act) == text  # type: ignore[attr-defined]
+        game.apply(game.turn, act)
+        if game.turn >= 0:
+            later = observe(game, game.turn)
+            assert bot.explain(later, act) is None  # type: ignore[attr-defined]
+    assert explained == 6

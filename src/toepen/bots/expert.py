@@ -147,6 +147,7 @@ class ExpertBot(PimcBot):
         """The best action by expected value; among those within ``MARGIN`` of the best,
         one drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
+        self.note(view, utility)
         top = max(utility.values())
         near = [a for a, u in utility.items() if u >= top - MARGIN]
         if len(near) == 1:

@@ -448,6 +448,26 @@ class PimcBot:
         self.time_budget = time_budget
         self._samples = samples
         self._side_solvers: dict[int, Solver] = {}
+        self.last_values: dict[Action, float] = {}
+        """Expected lives (negative: lost) of the options weighed at the last decision."""
+        self._last_state = -1
+
+    def note(self, view: View, values: dict[Action, float]) -> None:
+        """Remember the options weighed for ``view`` (what :meth:`explain` reports)."""
+        self.last_values = dict(values)
+        self._last_state = view.action_count
+
+    def explain(self, view: View, act: Action) -> str | None:
+        """Why ``act``: the value of each option weighed, best first, in one line.
+
+        A value is the expected change of the bot's lives (negative: lives lost), with a
+        small credit for what the others lose (which only breaks near-ties).
+        """
+        if self._last_state != view.action_count or act not in self.last_values:
+            return None
+        ranked = sorted(self.last_values.items(), key=lambda kv: -kv[1])[:4]
+        options = ", ".join(f"{a} {v:+.2f}" for a, v in ranked)
+        return f"{act}: expected lives {options} ({self.samples_for(view)} sampled deals)"
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -529,6 +549,7 @@ class PimcBot:
         self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
     ) -> Action:
         """The action to take among evaluated ones (pimc: the best; ties by table order)."""
+        self.note(view, utility)
         return max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
 
     # -- acting --------------------------------------------------------------------------
@@ -608,6 +629,7 @@ class PimcBot:
         worlds = self.worlds(view, know, rng, self.samples_for(view))
         solver = self._solver(view, know)
         scores, best = self._card_scores(view, know, worlds, [0] * len(worlds), solver, cards)
+        self.note(view, {a: -view.stake * (1 - p) for a, p in scores.items()})
         if KNOCK not in legal:
             return best
         stake = view.stake
