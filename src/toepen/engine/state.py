@@ -422,9 +422,6 @@ class Game:
             return _EXCHANGE_PASS
         return ()
 
-    def _may_knock(self, seat: int) -> bool:
-        return self._knock_refusal(seat) is None
-
     def _knock_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not knock now, or None if it may."""
         stake = self.stake
