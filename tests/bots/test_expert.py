@@ -19,18 +19,8 @@ from toepen.engine.actions import KNOCK
 from toepen.rules import Rules
 from toepen.view import observe
 
-PRESETS = ("rulebook", "classic", "gezinstoepen", "kroegtoepen", "teams", "no-knock")
-
-
-def _positions(preset: str, players: int, seed: int, count: int) -> list[Game]:
-    rng = random.Random(seed)
-    out: list[Game] = []
-    game = Game.new(preset, players, seed=seed)
-    while len(out) < count and not game.is_over:
-        if rng.random() < 0.3:
-            out.append(game.clone())
-        game.apply(game.turn, rng.choice(game.legal_actions()))
-    return out
+from .helpers import PRESETS
+from .helpers import random_positions as _positions
 
 
 @pytest.mark.parametrize("preset", PRESETS)
