@@ -31,18 +31,32 @@ def serve_cmd(
     ws_deflate: Annotated[bool, typer.Option(
         "--ws-deflate/--no-ws-deflate",
         help="Compress WebSocket messages (less bandwidth, more CPU and memory).")] = False,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", metavar="NAME=cmd:COMMAND",
+        help="Register an external bot (JSON lines on stdin/stdout, docs/bots.md) that "
+        "tables may choose by NAME, e.g. --bot mybot=\"cmd:python mybot.py\" "
+        "(repeatable).")] = None,
+    bot_timeout: Annotated[float | None, typer.Option(
+        "--bot-timeout", min=0.01, max=600.0,
+        help="Seconds an external bot may take per decision (default 5).")] = None,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
 ) -> None:
     """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
     from ..server import Limits, ServerConfig, serve
+    from ..server.external import parse_bot_options
 
     if bot_pool not in ("process", "thread"):
         raise typer.BadParameter("--bot-pool: process or thread")
+    try:
+        external = parse_bot_options(bot or [])
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="'--bot'") from None
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
-                          ws_deflate=ws_deflate)
+                          ws_deflate=ws_deflate, external_bots=external,
+                          bot_timeout=bot_timeout)
     serve(config, host=host, port=port, log_level=log_level)
 
 

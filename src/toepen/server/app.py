@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..rules import Rules
 from . import extras
 from .botpool import BotPool, available_bots, default_bot
+from .external import ExternalBots
 from .store import Store
 from .tables import PROTOCOL, Client, Limits, Lobby, RateLimiter, Refused, Room, _dumps
 
@@ -45,6 +46,10 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     public_url: str | None = None
     ws_deflate: bool = False
+    external_bots: dict[str, str] = field(default_factory=dict)
+    """External bots the operator registered: name -> command (``--bot NAME=cmd:COMMAND``)."""
+    bot_timeout: float | None = None
+    """Seconds per decision for external bots (None: the ExternalBot default, 5 s)."""
 
 
 class CreateTable(BaseModel):
@@ -81,6 +86,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The toepen server as an ASGI application."""
     cfg = config or ServerConfig()
     limits = cfg.limits
+    external = ExternalBots(dict(cfg.external_bots), cfg.bot_timeout)  # checked now
     state: dict[str, Lobby] = {}
 
     @asynccontextmanager
@@ -88,7 +94,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = await asyncio.to_thread(Store.open, cfg.db)
         pool = BotPool(cfg.bot_workers, cfg.bot_pool)
         pool.warm()
-        lobby = Lobby(store, pool, limits, bot_delay=cfg.bot_delay)
+        lobby = Lobby(store, pool, limits, bot_delay=cfg.bot_delay, external=external)
+        for name, command in external.commands.items():
+            log.info("toepen server: external bot %s is cmd:%s", name, command)
         count = await lobby.load()
         log.info("toepen server: %d tables loaded from storage", count)
         state["lobby"] = lobby
@@ -125,10 +133,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        """Presets, rule options and bots a table can have."""
+        """Presets, rule options and bots a table can have (the operator's external bots
+        by name, after the built-in ones)."""
         bots = await asyncio.to_thread(available_bots)
         return {"presets": list(Rules.preset_names()), "options": list(Rules.option_names()),
-                "bots": list(bots), "default_bot": default_bot()}
+                "bots": [*bots, *external.names()], "default_bot": default_bot()}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

@@ -23,11 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..bots.base import CMD_PREFIX
 from ..cards import card_str
 from ..engine import Action, ActionError, Event, Game, redact
 from ..rules import Rules, RulesError
-from ..view import observe
-from .botpool import BotPool, resolve_bot
+from ..view import View, observe
+from .botpool import BotPool, available_bots, resolve_bot
+from .external import FALLBACK, ExternalBots, ExternalSeat, public_incident
 from .store import ActionRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("toepen.server")
@@ -109,6 +111,11 @@ class Seat:
     bot: str | None = None
     token_hash: str | None = None
     standin: bool = False
+    fallback: str | None = None
+    """The built-in bot playing for this seat's external bot, which failed (or is not
+    registered at this server), for the rest of the game."""
+    incident: str | None = None
+    """Why, for the table's clients (kind and a fixed text: no card can appear)."""
 
     def row(self) -> SeatRow:
         return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
@@ -151,6 +158,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: asyncio.Task[None] | None = None
     last_by: list[str] = field(default_factory=list)
+    external: dict[int, ExternalSeat] = field(default_factory=dict)
+    """The running external bots of this game, by seat."""
 
     @property
     def id(self) -> str:
@@ -176,12 +185,8 @@ class Room:
             "preset": self.row.preset,
             "size": self.row.size,
             "idle_seconds": self.row.idle_seconds,
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
-                 "connected": s.kind == "bot" or self.connected(s.seat),
-                 "standin": s.standin}
-                for s in self.seats
-            ],
+            "seats": [_seat_info(s, s.kind == "bot" or self.connected(s.seat))
+                      for s in self.seats],
             "spectators": self.spectators(),
             "state": self.state,
             "winner": self.game.winner if self.game is not None else None,
@@ -196,6 +201,15 @@ class Room:
         return None
 
 
+def _seat_info(s: Seat, connected: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot,
+                           "connected": connected, "standin": s.standin}
+    if s.fallback is not None:
+        out["fallback"] = s.fallback
+        out["incident"] = s.incident
+    return out
+
+
 def _dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
@@ -204,9 +218,12 @@ class Lobby:
     """Every table of the server, and the storage and bot pool behind them."""
 
     def __init__(self, store: Store, bots: BotPool, limits: Limits | None = None,
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, external: ExternalBots | None = None) -> None:
         self.store = store
         self.bots = bots
+        self.external = external or ExternalBots()
+        self.external_seats: set[ExternalSeat] = set()
+        """Every external bot not yet stopped (the server stops them all at the end)."""
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
@@ -287,10 +304,48 @@ class Lobby:
             except Exception:  # a table that cannot be rebuilt must not stop the others
                 log.exception("table %s could not be rebuilt; it is left out", row.id)
                 continue
+            if row.status != "over":
+                self._check_bots(room)
             self._add(room)
         for room in self.rooms.values():
             self.kick(room)
         return len(rows)
+
+    def _check_bots(self, room: Room) -> None:
+        """After a restart: a seat whose bot this server does not have (an external bot
+        not registered again) is played by the fallback, and that is said."""
+        for s in room.seats:
+            if s.kind == "bot" and s.bot and not self.knows_bot(s.bot):
+                s.fallback = FALLBACK
+                s.incident = f"unregistered: no bot {s.bot!r} at this server"
+                log.warning("table %s seat %d: bot %r is not registered at this server; "
+                            "%s plays the seat", room.id, s.seat, s.bot, FALLBACK)
+
+    def knows_bot(self, name: str) -> bool:
+        """Whether ``name`` is a bot of this server (built in, or registered external)."""
+        return name in self.external or name in available_bots()
+
+    def bot_choices(self) -> list[str]:
+        """Bot names a table may use here, ``default`` last."""
+        return [*available_bots(), *self.external.names(), "default"]
+
+    def resolve_bot(self, name: str) -> str:
+        """A bot name a table may use (``default`` resolved), or ValueError naming it.
+
+        Only names: a command (``cmd:...``) is never accepted from a client; the
+        operator registers external programs (``toepen serve --bot NAME=cmd:COMMAND``).
+        """
+        if name in self.external:
+            return name
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        if name.startswith(CMD_PREFIX):
+            raise ValueError(f"unknown bot {shown!r}: a table names a bot, never a command "
+                             f"(available: {', '.join(self.bot_choices())})")
+        try:
+            return resolve_bot(name)
+        except ValueError:
+            raise ValueError(f"unknown bot {shown!r} (available: "
+                             f"{', '.join(self.bot_choices())})") from None
 
     def _room(self, row: TableRow) -> Room:
         rules = Rules.from_json(row.rules)
@@ -321,7 +376,18 @@ class Lobby:
                 c.close()
         for task in list(self.background):
             task.cancel()
+        await self.stop_external()
         self.db_thread.shutdown(wait=True)
+
+    async def stop_external(self) -> None:
+        """Stop every external bot's program now (at shutdown), all at once."""
+        running = list(self.external_seats)
+        for room in self.rooms.values():
+            room.external.clear()
+        if running:
+            await asyncio.gather(*(asyncio.to_thread(ext.kill) for ext in running),
+                                 return_exceptions=True)
+        self.external_seats.difference_update(running)
 
     # -- finding ---------------------------------------------------------------------
 
@@ -377,7 +443,7 @@ class Lobby:
             if seat == 0 and name is not None:
                 raise Refused("bad_message", "bots: seat 0 is the host's")
             try:
-                seats[seat] = Seat(seat, "bot", bot=resolve_bot(bot))
+                seats[seat] = Seat(seat, "bot", bot=self.resolve_bot(bot))
             except ValueError as e:
                 raise Refused("bad_message", f"bots: seat {seat}: {e}") from None
         token = secrets.token_urlsafe(24)
@@ -449,6 +515,9 @@ class Lobby:
         old = room.seats[seat]
         await self.db(self.store.set_seat, room.id, new.row())
         room.seats[seat] = new
+        ext = room.external.pop(seat, None)
+        if ext is not None:
+            self._spawn(self._finish_external(ext, None))
         if old.token_hash and old.token_hash != new.token_hash:
             if old.token_hash != room.row.host_hash:
                 self.tokens.pop(old.token_hash, None)
@@ -479,7 +548,7 @@ class Lobby:
                 if s.kind == "human" and room.connected(seat):
                     raise Refused("bad_command", f"seat {seat}'s player is here")
                 try:
-                    name = resolve_bot(bot)
+                    name = self.resolve_bot(bot)
                 except ValueError as e:
                     raise Refused("bad_message", f"bot: {e}") from None
                 await self.set_seat(room, seat, Seat(seat, "bot", bot=name))
@@ -537,6 +606,9 @@ class Lobby:
             if after.is_over:
                 room.row.status = "over"
                 room.row.winner = after.winner
+                for s, ext in list(room.external.items()):  # the result, then stop
+                    del room.external[s]
+                    self._spawn(self._finish_external(ext, observe(after, s)))
             self.broadcast_state(room, events, (seat, act, by))
             if after.is_over:
                 self.broadcast_table(room)
@@ -561,8 +633,8 @@ class Lobby:
         seat = room.seats[game.turn]
         state = len(game.actions)
         if seat.kind == "bot":
-            room.pending = self._spawn(self._bot_move(room, seat.seat, seat.bot or "random",
-                                                      state, "bot"))
+            bot = seat.fallback or seat.bot or "random"
+            room.pending = self._spawn(self._bot_move(room, seat.seat, bot, state, "bot"))
         elif seat.standin:
             room.pending = self._spawn(self._bot_move(room, seat.seat, self._standin_bot(room),
                                                       state, "standin"))
@@ -592,7 +664,13 @@ class Lobby:
         digest = hashlib.sha256(f"{room.row.seed}:{state}".encode()).digest()
         seed = int.from_bytes(digest[:8], "big")
         try:
-            choice = await self.bots.decide(bot, seed, view)
+            if by == "bot" and bot in self.external:
+                got = await self._external_move(room, seat, bot, game, view)
+                if got is None:  # the seat was closed meanwhile (the server stops)
+                    return
+                choice = got
+            else:
+                choice = await self.bots.decide(bot, seed, view)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -606,6 +684,48 @@ class Lobby:
                 self.kick(room)
             elif e.code not in ("stale", "over"):
                 log.error("bot %s at table %s refused: %s", bot, room.id, e.message)
+
+    # -- external bots ---------------------------------------------------------------
+
+    async def _external_move(self, room: Room, seat: int, name: str, game: Game,
+                             view: View) -> Action | None:
+        """The decision of the external bot ``name`` at ``seat``: its program is started at
+        the seat's first decision and asked in the seat's own thread."""
+        ext = room.external.get(seat)
+        if ext is None:
+            # One-way from the table's secret seed; 53 bits, so that any language reads it.
+            digest = hashlib.sha256(f"{room.row.seed}:external:{seat}".encode()).digest()
+            ext = ExternalSeat(name, self.external.commands[name], seat=seat,
+                               seed=int.from_bytes(digest[:8], "big") >> 11,
+                               timeout=self.external.timeout)
+            room.external[seat] = ext
+            self.external_seats.add(ext)
+        choice = await ext.act(room.rules, game.players, view)
+        self._report(room, seat, ext)
+        return choice
+
+    def _report(self, room: Room, seat: int, ext: ExternalSeat) -> None:
+        """An incident of an external bot: log it (in full), tell the table (its kind
+        only), and let the fallback play the seat in the bot pool from now on."""
+        fresh = ext.new_incidents()
+        if not fresh:
+            return
+        incident = fresh[0]
+        log.warning("external bot %s at table %s seat %d: %s; %s plays the seat for the "
+                    "rest of the game", ext.name, room.id, seat, incident, FALLBACK)
+        s = room.seats[seat]
+        if s.kind == "bot" and s.bot == ext.name:
+            s.fallback = FALLBACK
+            s.incident = public_incident(incident.kind, ext.timeout)
+        if room.external.get(seat) is ext:
+            del room.external[seat]
+        self._spawn(self._finish_external(ext, None))
+        self.broadcast_table(room)
+
+    async def _finish_external(self, ext: ExternalSeat, view: View | None) -> None:
+        await ext.finish(view)
+        # Not in a ``finally``: if this is cancelled (shutdown), the lobby stops it.
+        self.external_seats.discard(ext)
 
     async def _idle(self, room: Room, seat: int, state: int) -> None:
         await asyncio.sleep(room.row.idle_seconds)
