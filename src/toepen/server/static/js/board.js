@@ -38,6 +38,7 @@ function seatBox(view, table, s, me, opts) {
   if (view.teams && view.teams.length) badges.push(`<span class="badge team team-${view.teams[s]}">${esc(t("web.team", { n: view.teams[s] + 1 }))}</span>`);
   if (info && info.kind === "bot") badges.push(`<span class="badge bot">${esc(t("web.bot"))}</span>`);
   if (info && info.standin) badges.push(`<span class="badge standin">${esc(t("web.standin"))}</span>`);
+  if (info && info.fallback) badges.push(`<span class="badge standin" title="${esc(info.incident || "")}">${esc(t("web.fallback", { bot: info.fallback }))}</span>`);
   if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
   if (view.drinks && view.drinks[s]) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
   const inTrick = new Set(view.trick.map(([ts, c]) => `${ts}${c}`));
