@@ -9,6 +9,12 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
   candidates by those weights. A player who knocked is thereby mostly given strong
   cards, but never only strong ones: the policy bluffs, and a floor on every
   likelihood keeps odd players from being ruled out.
+* **Reading the betting through the solve.** Each opponent's knocks, stays, folds
+  and plays-without-knocking of this deal also weigh a candidate deal by the
+  reading table (:mod:`toepen.bots.reads`): when the exact solve of that deal from
+  the opponent's own side says it misses its goal, the deal is multiplied by how
+  much less often search players bet that way with such a position (a knock: about
+  a twentieth). The product per opponent is kept within ``READ_CLIP``.
 * **Its own knock, answer and claim decisions** follow the solved expected values
   when one action is clearly best; when several are within ``MARGIN`` lives of the
   best, it draws among them by the policy's frequencies, so close decisions bluff
@@ -42,15 +48,19 @@ from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..view import View
 from .base import register_bot
 from .pimc import (
+    CANDIDATES,
     Knowledge,
     PimcBot,
     World,
     _deal_start,
     _gone,
     _Obs,
+    observed_decisions,
     strength,
     threshold_likelihood,
 )
+from .reads import Reads, load_reads, side_of
+from .solver import Solver
 from .train import Policy, decision_key, load_policy
 
 __all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
@@ -61,11 +71,12 @@ MARGIN = 0.02
 """Lives: actions whose expected values are this close to the best are mixed by the policy."""
 LIKELIHOOD_FLOOR = 0.05
 """No observed action makes a deal less likely than this factor."""
-CANDIDATES = 3
-"""Candidate deals drawn per deal solved."""
+READ_CLIP = (0.02, 50.0)
+"""Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
 _NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
 _POLICY: Policy | None = None
+_READS: Reads | None = None
 
 
 def _shipped_policy() -> Policy:
@@ -73,6 +84,13 @@ def _shipped_policy() -> Policy:
     if _POLICY is None:
         _POLICY = load_policy()
     return _POLICY
+
+
+def _shipped_reads() -> Reads:
+    global _READS
+    if _READS is None:
+        _READS = load_reads()
+    return _READS
 
 
 @register_bot("expert")
@@ -87,6 +105,7 @@ class ExpertBot(PimcBot):
         time_budget: float | None = None,
         samples: int | None = None,
         policy: Policy | Path | None = None,
+        reads: Reads | Path | None = None,
     ) -> None:
         super().__init__(seed=seed, time_budget=time_budget, samples=samples)
         if isinstance(policy, Policy):
@@ -95,6 +114,12 @@ class ExpertBot(PimcBot):
             self.policy = load_policy(policy)
         else:
             self.policy = _shipped_policy()
+        if isinstance(reads, Reads):
+            self.reads = reads
+        elif reads is not None:
+            self.reads = load_reads(reads)
+        else:
+            self.reads = _shipped_reads()
 
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
@@ -126,6 +151,43 @@ class ExpertBot(PimcBot):
             mixed = POLICY_SHARE * self.policy.prob(key, action) + (1 - POLICY_SHARE) * plain
             w *= max(LIKELIHOOD_FLOOR, mixed)
         return w
+
+    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
+        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen:
+        :meth:`likelihood` times the reading table's weight of each opponent."""
+        obs = [o for o in observed_decisions(view) if view.active[o[0]]]
+        if not obs:
+            return [World(know.sample(rng)) for _ in range(k)]
+        cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
+        weights = [self.likelihood(view, obs, h) for h in cands]
+        mode = self._mode(view)
+        factor: dict[int, float] = {}
+        for seat, kind, action, _tricks, stake, _later, _before in obs:
+            if know.side >> seat & 1:
+                continue
+            # The stake faced: an answer's counter-knock is recorded at the raised stake.
+            faced = stake - 1 if kind == "answer" and action == "knock" else stake
+            factor[seat] = factor.get(seat, 1.0) * self.reads.ratio(mode, kind, faced, action)
+        lo, hi = READ_CLIP
+        factor = {s: min(hi, max(lo, f)) for s, f in factor.items() if abs(f - 1.0) > 1e-6}
+        if factor:
+            led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
+            want = mode == "W"
+            solvers: list[tuple[float, Solver]] = []
+            for s, f in factor.items():
+                side = side_of(view, s)
+                solver = self._side_solvers.get(side)
+                if solver is None:
+                    solver = Solver(len(view.players), side, want, self._budget(view))
+                    self._side_solvers[side] = solver
+                solvers.append((f, solver))
+            for i, hands in enumerate(cands):
+                leader, trick = self._next_to_play(view, hands)
+                for f, solver in solvers:
+                    if solver.try_solve(hands, leader, trick, led) is False:
+                        weights[i] *= f
+        picked = rng.choices(range(len(cands)), weights=weights, k=k)
+        return [World(list(cands[i])) for i in picked]
 
     def answer_folds(
         self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random

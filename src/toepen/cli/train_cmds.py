@@ -1,4 +1,4 @@
-"""``toepen train expert``: rebuild expert's knock/answer/claim policy by self-play."""
+"""``toepen train expert`` and ``toepen train reads``: rebuild expert's data files by self-play."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import typer
 
 from .engine_cmds import progress_bar
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "bots" / "data" / "expert_policy.json"
+DATA = Path(__file__).resolve().parent.parent / "bots" / "data"
+DEFAULT_OUT = DATA / "expert_policy.json"
+DEFAULT_READS = DATA / "expert_reads.json"
 
 train_app = typer.Typer(
     help="Train bots offline (self-play).", no_args_is_help=True, add_completion=False
@@ -30,15 +32,66 @@ def train_expert_cmd(
     """Self-play regret matching of expert's policy; writes a toepen-expert-policy/1 file."""
     from ..bots.train import train
 
-    if out.exists() and out.is_dir():
-        raise typer.BadParameter(f"{out} is a directory", param_hint="--out")
-    if not out.parent.is_dir():
-        raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
+    _check_out(out)
     with progress_bar() as bar:
         task = bar.add_task("self-play hands", total=iterations)
         policy = train(iterations, seed, progress=lambda k: bar.advance(task, k))
     policy.save(out)
     typer.echo(f"wrote {out}: {len(policy.tables)} decisions, {iterations} hands, seed {seed}")
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and out.is_dir():
+        raise typer.BadParameter(f"{out} is a directory", param_hint="--out")
+    if not out.parent.is_dir():
+        raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
+
+
+@train_app.command("reads")
+def train_reads_cmd(
+    hands: Annotated[
+        int, typer.Option("--hands", help="Self-play hands per preset.", min=1)
+    ] = 600,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="The bot whose betting is read.")] = "pimc",
+    preset: Annotated[
+        list[str] | None,
+        typer.Option("--preset", "-p", help="Preset to play (repeat; default rulebook and "
+                     "classic: one per settlement mode)."),
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-n", help="Table size.", min=3,
+                                         max=8)] = 4,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes "
+                                             "(default: all cores).", min=1)] = None,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Where to write the table (default: the shipped file)."),
+    ] = DEFAULT_READS,
+) -> None:
+    """Measure expert's reading table: how a search bot bets by its solved position."""
+    from ..bots.base import check_bot_name
+    from ..bots.reads import measure
+    from ..rules import Rules, RulesError
+
+    presets = preset or ["rulebook", "classic"]
+    for p in presets:
+        try:
+            Rules.preset(p)
+        except RulesError as e:
+            raise typer.BadParameter(str(e), param_hint="--preset") from None
+    try:
+        check_bot_name(bot)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--bot") from None
+    if bot.startswith("cmd:"):
+        raise typer.BadParameter("an external bot cannot be read", param_hint="--bot")
+    _check_out(out)
+    with progress_bar() as bar:
+        task = bar.add_task(f"{bot} self-play hands", total=hands * len(presets))
+        reads = measure(hands, seed, presets, players, bot, jobs,
+                        progress=lambda k: bar.advance(task, k))
+    reads.save(out)
+    typer.echo(f"wrote {out}: {len(reads.counts)} counts from {reads.hands} hands, seed {seed}")
 
 
 def register(app: typer.Typer) -> None:
