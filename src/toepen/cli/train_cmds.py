@@ -51,7 +51,7 @@ def _check_out(out: Path) -> None:
 def train_reads_cmd(
     hands: Annotated[
         int, typer.Option("--hands", help="Self-play hands per preset.", min=1)
-    ] = 600,
+    ] = 500,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play.")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="The bot whose betting is read.")] = "pimc",
     preset: Annotated[
