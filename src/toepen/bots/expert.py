@@ -14,7 +14,9 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
   reading table (:mod:`toepen.bots.reads`): when the exact solve of that deal from
   the opponent's own side says it misses its goal, the deal is multiplied by how
   much less often search players bet that way with such a position (a knock: about
-  a twentieth). The product per opponent is kept within ``READ_CLIP``.
+  a twentieth), mixed with ``READ_BLUFF`` of a player who bets whatever it holds (so
+  a knock makes such a deal about 4 times less likely, and a bluff can still be
+  called). The product per opponent is kept within ``READ_CLIP``.
 * **Its own knock, answer and claim decisions** follow the solved expected values
   when one action is clearly best; when several are within ``MARGIN`` lives of the
   best, it draws among them by the policy's frequencies, so close decisions bluff
@@ -71,6 +73,10 @@ MARGIN = 0.02
 """Lives: actions whose expected values are this close to the best are mixed by the policy."""
 LIKELIHOOD_FLOOR = 0.05
 """No observed action makes a deal less likely than this factor."""
+READ_BLUFF = 0.2
+"""Share of bets read as made whatever the position: the table was measured on a bot
+that never bluffs a knock, and a reader that believed it fully would fold to every bluff
+(measured under rulebook against pimc: 0.2 keeps most of the gain of 0)."""
 READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
@@ -167,7 +173,8 @@ class ExpertBot(PimcBot):
                 continue
             # The stake faced: an answer's counter-knock is recorded at the raised stake.
             faced = stake - 1 if kind == "answer" and action == "knock" else stake
-            factor[seat] = factor.get(seat, 1.0) * self.reads.ratio(mode, kind, faced, action)
+            ratio = self.reads.ratio(mode, kind, faced, action)
+            factor[seat] = factor.get(seat, 1.0) * (READ_BLUFF + (1 - READ_BLUFF) * ratio)
         lo, hi = READ_CLIP
         factor = {s: min(hi, max(lo, f)) for s, f in factor.items() if abs(f - 1.0) > 1e-6}
         if factor:
