@@ -77,6 +77,9 @@ READ_BLUFF = 0.2
 """Share of bets read as made whatever the position: the table was measured on a bot
 that never bluffs a knock, and a reader that believed it fully would fold to every bluff
 (measured under rulebook against pimc: 0.2 keeps most of the gain of 0)."""
+READ_IGNORE = (0.75, 1.35)
+"""An opponent whose reading weight falls in this band is not read (it would cost a
+solve per candidate deal for little: the solves are most of expert's thinking time)."""
 READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
@@ -176,7 +179,9 @@ class ExpertBot(PimcBot):
             ratio = self.reads.ratio(mode, kind, faced, action)
             factor[seat] = factor.get(seat, 1.0) * (READ_BLUFF + (1 - READ_BLUFF) * ratio)
         lo, hi = READ_CLIP
-        factor = {s: min(hi, max(lo, f)) for s, f in factor.items() if abs(f - 1.0) > 1e-6}
+        # Weak evidence (a few plays on, one stay) is not worth a solve per candidate.
+        factor = {s: min(hi, max(lo, f)) for s, f in factor.items()
+                  if not READ_IGNORE[0] <= f <= READ_IGNORE[1]}
         if factor:
             led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
             want = mode == "W"
