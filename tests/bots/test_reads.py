@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toepen.bots.expert import ExpertBot
-from toepen.bots.pimc import Knowledge, PimcBot
+from toepen.bots.pimc import Knowledge, PimcBot, next_to_play
 from toepen.bots.reads import (
     FORMAT,
     RATIO_MAX,
@@ -19,7 +19,6 @@ from toepen.bots.reads import (
     Reads,
     load_reads,
     measure,
-    next_to_play,
     read_key,
 )
 from toepen.bots.solver import Solver

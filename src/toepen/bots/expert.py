@@ -58,10 +58,11 @@ from .pimc import (
     _gone,
     _Obs,
     observed_decisions,
+    side_of,
     strength,
     threshold_likelihood,
 )
-from .reads import Reads, load_reads, side_of
+from .reads import Reads, load_reads
 from .solver import Solver
 from .train import Policy, decision_key, load_policy
 

@@ -50,6 +50,7 @@ from .solver import Solver, representatives
 
 __all__ = [
     "PimcBot", "Knowledge", "strength", "World", "observed_decisions", "threshold_likelihood",
+    "next_to_play", "side_of",
 ]
 
 FOLD_BELOW = 0.22
@@ -300,6 +301,21 @@ def _start_leader(view: View) -> tuple[int, int]:
     return active[0], view.stake
 
 
+def next_to_play(view: View) -> tuple[int, list[tuple[int, int]]]:
+    """(leader, trick) of the current position, trick cards of folded seats dropped."""
+    trick = [(s, c) for s, c in view.trick if view.active[s]]
+    if view.trick_no == 0 and not view.played:
+        return _start_leader(view)[0], trick
+    return view.leader, trick
+
+
+def side_of(view: View, seat: int) -> int:
+    """The mask of ``seat``'s side: itself, or its pair in ``teams``."""
+    if not view.teams:
+        return 1 << seat
+    return sum(1 << t for t in range(len(view.players)) if view.teams[t] == view.teams[seat])
+
+
 def _gone(view: View) -> int:
     """Cards everyone knows are out of play (played, shown discards)."""
     gone = 0
@@ -527,10 +543,7 @@ class PimcBot:
         leader, trick = self._next_to_play(view, world.hands)
         folds = 0
         for s in seats:
-            side = 1 << s
-            if view.teams:
-                side = sum(1 << t for t in range(len(view.players))
-                           if view.teams[t] == view.teams[s])
+            side = side_of(view, s)
             solver = self._side_solvers.get(side)
             if solver is None:
                 solver = Solver(len(view.players), side, want, self._budget(view))
@@ -594,10 +607,7 @@ class PimcBot:
 
     def _next_to_play(self, view: View, hands: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
         """(leader, trick) of the current position, trick cards of folded seats dropped."""
-        trick = [(s, c) for s, c in view.trick if view.active[s]]
-        if view.trick_no == 0 and not view.played:
-            return _start_leader(view)[0], trick
-        return view.leader, trick
+        return next_to_play(view)
 
     def success(self, view: View, know: Knowledge, worlds: Sequence[World], folds: Sequence[int],
                 solver: Solver) -> float:

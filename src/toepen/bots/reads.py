@@ -44,6 +44,7 @@ from ..engine.state import Game
 from ..rules import Rules
 from ..view import View, observe
 from .base import hand_over, make_bot
+from .pimc import next_to_play, side_of
 from .solver import Solver
 
 __all__ = ["FORMAT", "Reads", "load_reads", "measure", "read_key", "RATIO_MIN", "RATIO_MAX"]
@@ -162,28 +163,6 @@ def load_reads(path: Path | None = None) -> Reads:
 
 
 # -- measuring ---------------------------------------------------------------------------------
-
-
-def next_to_play(view: View) -> tuple[int, list[tuple[int, int]]]:
-    """(leader, trick) of the current position, trick cards of folded seats dropped."""
-    trick = [(s, c) for s, c in view.trick if view.active[s]]
-    if view.trick_no == 0 and not view.played:
-        n = len(view.players)
-        order = [(view.dealer + 1 + i) % n for i in range(n)]
-        active = [s for s in order if view.active[s]]
-        if view.rules.pelt:
-            for s in active:
-                if view.lives[s] == 1:
-                    return s, trick
-        return active[0], trick
-    return view.leader, trick
-
-
-def side_of(view: View, seat: int) -> int:
-    """The mask of ``seat``'s side: itself, or its pair in ``teams``."""
-    if not view.teams:
-        return 1 << seat
-    return sum(1 << t for t in range(len(view.players)) if view.teams[t] == view.teams[seat])
 
 
 def _decision(view: View, act: Action) -> tuple[str, str] | None:
