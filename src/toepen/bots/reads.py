@@ -35,7 +35,6 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +45,7 @@ from ..view import View, observe
 from .base import hand_over, make_bot
 from .pimc import next_to_play, side_of
 from .solver import Solver
+from .train import load_data_json
 
 __all__ = ["FORMAT", "Reads", "load_reads", "measure", "read_key", "RATIO_MIN", "RATIO_MAX"]
 
@@ -153,13 +153,7 @@ class Reads:
 
 def load_reads(path: Path | None = None) -> Reads:
     """The shipped table (``toepen/bots/data/expert_reads.json``) or one from ``path``."""
-    if path is None:
-        text = resources.files("toepen.bots").joinpath("data/expert_reads.json").read_text(
-            encoding="utf-8"
-        )
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-    return Reads.from_json(json.loads(text))
+    return Reads.from_json(load_data_json("expert_reads.json", path))
 
 
 # -- measuring ---------------------------------------------------------------------------------

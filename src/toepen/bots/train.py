@@ -145,15 +145,20 @@ class Policy:
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
-def load_policy(path: Path | None = None) -> Policy:
-    """The shipped policy (``toepen/bots/data/expert_policy.json``) or one from ``path``."""
+def load_data_json(name: str, path: Path | None = None) -> Any:
+    """The JSON of the shipped ``toepen/bots/data/NAME``, or of ``path`` if given."""
     if path is None:
-        text = resources.files("toepen.bots").joinpath("data/expert_policy.json").read_text(
+        text = resources.files("toepen.bots").joinpath(f"data/{name}").read_text(
             encoding="utf-8"
         )
     else:
         text = Path(path).read_text(encoding="utf-8")
-    return Policy.from_json(json.loads(text))
+    return json.loads(text)
+
+
+def load_policy(path: Path | None = None) -> Policy:
+    """The shipped policy (``toepen/bots/data/expert_policy.json``) or one from ``path``."""
+    return Policy.from_json(load_data_json("expert_policy.json", path))
 
 
 # -- self-play --------------------------------------------------------------------------------
