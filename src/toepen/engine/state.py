@@ -20,7 +20,6 @@ toepen.engine.state.IllegalAction: seat 1 may not knock now (armoede: claim or p
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Any
@@ -37,6 +36,7 @@ from ..cards import (
     cards_of,
 )
 from ..rules import Rules
+from ..seeds import derive_seed
 from .actions import (
     ACTIONS,
     CHALLENGE,
@@ -142,8 +142,7 @@ def seeded_deck(seed: int, index: int) -> list[int]:
     >>> seeded_deck(7, 0) == seeded_deck(7, 0) != seeded_deck(7, 1)
     True
     """
-    digest = hashlib.blake2b(b"%d:%d" % (seed, index), digest_size=24).digest()
-    return shuffled_deck(int.from_bytes(digest, "big"))
+    return shuffled_deck(derive_seed(seed, index, bits=192))
 
 
 def shuffled_deck(r: int) -> list[int]:
