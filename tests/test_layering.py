@@ -1,0 +1,146 @@
+"""The shape of the package: the core imports nothing outward, and nothing imports in a cycle.
+
+Every ``import`` statement counts, at module level or inside a function (a lazy import
+hides a cycle from Python, not from the design). Imports under ``if TYPE_CHECKING:``
+count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "toepen"
+
+CORE = ("cards", "rules", "engine", "view", "record", "narration", "seeds")
+"""The pure core: no I/O, no bots, no clients."""
+OUTER = ("bots", "match", "server", "tui", "cli", "tools", "rl", "i18n")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {
+    module_name(p): p
+    for p in PACKAGE.rglob("*.py")
+    if "migrations" not in p.parts and "__pycache__" not in p.parts
+}
+
+
+def imports(name: str) -> set[str]:
+    """The toepen modules that module ``name`` imports."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                stem = ".".join(base + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            subs = [f"{stem}.{a.name}" for a in node.names if f"{stem}.{a.name}" in MODULES]
+            # names that are not submodules come from the module ``stem`` itself
+            targets = subs + ([stem] if len(subs) < len(node.names) else [])
+        else:
+            continue
+        for t in targets:
+            while t and t not in MODULES:  # the longest known module that t names
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def top(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_real_imports() -> None:
+    assert "toepen.engine" in MODULES and "toepen.view" in MODULES
+    assert any(top(m) == "engine" for m in GRAPH["toepen.view"])
+    assert any(top(m) == "bots" for m in GRAPH["toepen.server"] | set().union(
+        *(GRAPH[m] for m in MODULES if m.startswith("toepen.server.")))
+    )
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if top(m) in CORE))
+def test_core_modules_import_nothing_outward(name: str) -> None:
+    outward = sorted(m for m in GRAPH[name] if top(m) not in CORE)
+    assert not outward, f"{name} imports {outward}"
+
+
+def test_no_module_import_cycle() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_no_package_import_cycle() -> None:
+    packages: dict[str, set[str]] = {}
+    for name, deps in GRAPH.items():
+        if name == "toepen":  # the package's front door re-exports the core
+            continue
+        packages.setdefault(top(name), set()).update(
+            top(d) for d in deps if d != "toepen" and top(d) != top(name)
+        )
+    assert cycles(packages) == []
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    offences = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        offences.append(f"{name}: from {'.' * node.level}{node.module} "
+                                        f"import {a.name}")
+    assert not offences, offences
