@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from toepen.arena import run_match
+from toepen.tools.arena import run_match
 from toepen.bots.base import hand_over, make_bot, play_game
 from toepen.bots.external import ExternalBot
 from toepen.cards import card_str, parse_card

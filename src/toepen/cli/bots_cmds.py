@@ -99,7 +99,7 @@ def arena_cmd(
     bootstrap intervals, the paired difference to the baseline, sessions won and
     OpenSkill ratings from whole sessions.
     """
-    from ..arena import plot, run_arena, write_json
+    from ..tools.arena import plot, run_arena, write_json
 
     names = _bot_list(bots, bot)
     rules = make_rules(preset, option, lives)

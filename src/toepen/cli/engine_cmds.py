@@ -71,7 +71,7 @@ def simulate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Play complete sessions between random legal players and summarise what happened."""
-    from ..simulate import simulate
+    from ..tools.simulate import simulate
 
     rules = make_rules(preset, option)
     try:
@@ -156,11 +156,11 @@ def bench_cmd(
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
     if server:
-        from ..server_bench import bench_cli
+        from ..tools.server_bench import bench_cli
 
         bench_cli(tables or [10], lives=5, as_json=as_json)
         return
-    from ..bench import run_benchmarks
+    from ..tools.bench import run_benchmarks
 
     with progress_bar() as bar:
         task = bar.add_task("benchmarks", total=rounds * 7)

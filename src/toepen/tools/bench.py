@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .engine import Game
-from .rules import Rules
+from ..engine import Game
+from ..rules import Rules
 
 
 def reference_hands(count: int, rng: random.Random) -> None:

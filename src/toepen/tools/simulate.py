@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import EventKind, Game
-from .record import save, to_record
-from .rules import Rules
+from ..engine import EventKind, Game
+from ..record import save, to_record
+from ..rules import Rules
 
 _COUNTED = {
     EventKind.KNOCK: "knocks",

@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from .bots.base import Bot, close_bot, hand_over, make_bot, play_game
-from .engine.state import Game
-from .rules import Rules
+from ...bots.base import Bot, close_bot, hand_over, make_bot, play_game
+from ...engine.state import Game
+from ...rules import Rules
 
 MAX_SESSION_HANDS = 400
 """A session still running after this many hands is scored by its lives (unfinished)."""

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from toepen import Event, EventKind, Game, Rules
-from toepen.bench import engine_actions, engine_hands, reference_hands, run_benchmarks
+from toepen.tools.bench import engine_actions, engine_hands, reference_hands, run_benchmarks
 
 
 def test_run_benchmarks_reports_every_figure_against_the_reference() -> None:

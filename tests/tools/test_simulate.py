@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from toepen.cli import app
 from toepen.record import load, replay
 from toepen.rules import Rules
-from toepen.simulate import play_random_session
+from toepen.tools.simulate import play_random_session
 
 CONFIGS = [
     (name, n) for name in Rules.preset_names() for n in Rules.preset(name).allowed_table_sizes()

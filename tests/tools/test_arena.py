@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from toepen.arena import (
+from toepen.tools.arena import (
     Arena,
     bootstrap_mean,
     play_session,
