@@ -1,0 +1,338 @@
+"""Events in words, once: a message id and typed parameters that every client translates.
+
+:func:`describe` turns one event into a :class:`Message` for one viewer (a seat, or
+``None`` for a spectator): the catalog id of its text and the values of its placeholders.
+It names no language and holds no text. The terminal renders a message with its
+translator (:meth:`Message.render`); the server sends :meth:`Message.to_json` with every
+event (``"say"``), so the browser only looks the id up in its catalog and fills in the
+parameters. A parameter is a number, a plain string, or a typed reference the client
+resolves in its own language:
+
+- :class:`Seat` -> ``{"seat": 1}``: the name of that seat's player;
+- :class:`Seats` -> ``{"seats": [1, 2]}``: their names, comma-separated;
+- :class:`Cards` -> ``{"cards": ["Th", "7s"]}``: localised card texts, space-separated;
+- :class:`Ref` -> ``{"msg": "rank.tens"}``: another catalog message, translated.
+
+>>> from toepen.engine import Event, EventKind
+>>> m = describe(Event(EventKind.KNOCK, 1, 3), viewer=0)
+>>> m
+Message('log.knock', name=Seat(1), stake=3)
+>>> m.to_json()
+{'id': 'log.knock', 'params': {'name': {'seat': 1}, 'stake': 3}}
+>>> Message.from_json(m.to_json()) == m
+True
+>>> describe(Event(EventKind.TELL, 2, 3, (), "jacks"), None).to_json()["params"]["rank"]
+{'msg': 'rank.jacks'}
+
+Private cards are only ever named to their owner:
+
+>>> hand = Event(EventKind.HAND, 0, 4, (16, 0), "", True)
+>>> describe(hand, viewer=0)
+Message('log.hand', cards=Cards(0, 16))
+>>> describe(hand, viewer=1) is None, describe(hand, None) is None
+(True, True)
+
+Rendering needs only something that translates ids and knows its language
+(:class:`toepen.i18n.Translator` does):
+
+>>> class English:
+...     lang = "en"
+...     texts = {"log.knock": "{name} knocks: stake {stake}", "log.hand": "Your cards: {cards}"}
+...     def __call__(self, key, /, **values):
+...         return self.texts[key].format(**values)
+>>> m.render(English(), ("Ann", "Bas", "Cor"))
+'Bas knocks: stake 3'
+>>> describe(hand, 0).render(English(), ("Ann", "Bas"))
+'Your cards: 10♣ 10♥'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .cards import card_str, local_card_str, parse_card
+from .engine import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action, Event, EventKind
+from .view import View
+
+__all__ = [
+    "Cards", "Message", "Param", "Ref", "Seat", "Seats", "Translate", "VERB_KEYS",
+    "action_message", "describe", "prompt", "verb_id",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat, shown as its player's name."""
+
+    seat: int
+
+    def __repr__(self) -> str:
+        return f"Seat({self.seat})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Several seats, shown as their players' names, comma-separated."""
+
+    seats: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return f"Seats{self.seats!r}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": list(self.seats)}
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards (ids), shown in the client's language (``10♥``, ``V♥``), space-separated."""
+
+    cards: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return f"Cards({', '.join(map(str, self.cards))})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": [card_str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """Another catalog message (``rank.tens``, ``suit.h``), translated in place."""
+
+    id: str
+
+    def __repr__(self) -> str:
+        return f"Ref({self.id!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"msg": self.id}
+
+
+Param = int | str | Seat | Seats | Cards | Ref
+"""One placeholder's value."""
+
+
+class Translate(Protocol):
+    """What :meth:`Message.render` needs: ids to text in one language (a Translator)."""
+
+    lang: str
+
+    def __call__(self, key: str, /, **values: object) -> str: ...
+
+
+@dataclass(frozen=True)
+class Message:
+    """A catalog message id and the values of its placeholders."""
+
+    id: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"Message({self.id!r}{args})"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id": ..., "params": {...}}``, references as one-key objects (see the module)."""
+        return {"id": self.id, "params": {k: _param_json(v) for k, v in self.params.items()}}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Message:
+        """The message :meth:`to_json` wrote (ValueError for anything else).
+
+        >>> Message.from_json({"id": "log.sudden_death", "params": {"names": {"seats": [1, 2]}}})
+        Message('log.sudden_death', names=Seats(1, 2))
+        """
+        ident = data.get("id") if isinstance(data, Mapping) else None
+        params = data.get("params", {}) if isinstance(data, Mapping) else None
+        if not isinstance(ident, str) or not isinstance(params, Mapping):
+            raise ValueError(f"not a message: {data!r}")
+        return Message(ident, {str(k): _param_from_json(v) for k, v in params.items()})
+
+    def render(self, t: Translate, names: Sequence[str]) -> str:
+        """The text in ``t``'s language; ``names`` are the players' names by seat."""
+        return t(self.id, **{k: _render(v, t, names) for k, v in self.params.items()})
+
+
+def _param_json(value: Param) -> Any:
+    if isinstance(value, (int, str)):
+        return value
+    return value.to_json()
+
+
+def _param_from_json(value: Any) -> Param:
+    if isinstance(value, bool):
+        raise ValueError(f"not a message parameter: {value!r}")
+    if isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Mapping) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if key == "seat" and isinstance(inner, int):
+            return Seat(inner)
+        if key == "seats" and isinstance(inner, list):
+            return Seats(tuple(int(s) for s in inner))
+        if key == "cards" and isinstance(inner, list):
+            return Cards(tuple(parse_card(c) for c in inner))
+        if key == "msg" and isinstance(inner, str):
+            return Ref(inner)
+    raise ValueError(f"not a message parameter: {value!r}")
+
+
+def _name(seat: int, names: Sequence[str]) -> str:
+    return names[seat] if 0 <= seat < len(names) else ""
+
+
+def _render(value: Param, t: Translate, names: Sequence[str]) -> object:
+    if isinstance(value, Seat):
+        return _name(value.seat, names)
+    if isinstance(value, Seats):
+        return ", ".join(_name(s, names) for s in value.seats)
+    if isinstance(value, Cards):
+        return " ".join(local_card_str(c, t.lang) for c in value.cards)
+    if isinstance(value, Ref):
+        return t(value.id)
+    return value
+
+
+def _cards(cards: Sequence[int]) -> Cards:
+    """Cards for display: sorted suit by suit, high to low."""
+    return Cards(tuple(sorted(cards)))
+
+
+_PASS = {"claim": "log.pass.claim", "exchange": "log.pass.exchange",
+         "challenge": "log.pass.challenge"}
+_CLAIM_RESULT = {"genuine": "log.claim.genuine", "false": "log.claim.false",
+                 "unchallenged": "log.claim.unchallenged"}
+_EXCHANGE_RESULT = {"caught": "log.exchange.caught", "clean": "log.exchange.clean",
+                    "unchallenged": "log.exchange.unchallenged"}
+_HAND_RESULT = {"loses": "log.hand_result.loses", "wins": "log.hand_result.wins",
+                "folded": "log.hand_result.folded"}
+_LIVES = {"stake": "log.lives.stake", "armoede": "log.lives.armoede",
+          "exchange": "log.lives.exchange"}
+_TELL_RANK = {"tens": "rank.tens", "jacks": "rank.jacks"}
+
+
+def describe(event: Event, viewer: int | None) -> Message | None:
+    """One event in words for ``viewer`` (a seat, ``None`` for a spectator), or None.
+
+    None for the events not worth a line: another seat's dealt or drawn cards, and the
+    lives a fold paid (the fold's own line says so). Cards of a private event are named
+    only to the seat they belong to, redacted or not.
+
+    >>> from toepen.engine import Event, EventKind as K
+    >>> describe(Event(K.PASS, 3, 0, (), "exchange"), 0)
+    Message('log.pass.exchange', name=Seat(3))
+    >>> describe(Event(K.RUBBER, -1, 2), 0)
+    Message('log.rubber_shared', n=2)
+    >>> describe(Event(K.SUDDEN_DEATH, -1, 0b0110), None)
+    Message('log.sudden_death', names=Seats(1, 2))
+    >>> describe(Event(K.LIVES, 1, 2, (), "fold"), 1) is None
+    True
+    """
+    k = EventKind
+    kind = event.kind
+    who = Seat(event.seat)
+    if kind is k.HAND or kind is k.DRAW:
+        if event.seat != viewer or not event.cards:
+            return None
+        return Message("log.hand" if kind is k.HAND else "log.draw",
+                       {"cards": _cards(event.cards)})
+    if event.private and event.seat != viewer:
+        return None
+    if kind is k.DEAL:
+        return Message("log.deal", {"hand": event.value, "name": who})
+    if kind is k.REDEAL:
+        return Message("log.redeal", {"name": who})
+    if kind is k.TELL:
+        rank = Ref(_TELL_RANK.get(event.detail, "rank.tens"))
+        return Message("log.tell.whistle" if event.value == 3 else "log.tell.stand",
+                       {"name": who, "rank": rank})
+    if kind is k.CLAIM:
+        return Message("log.claim", {"name": who})
+    if kind is k.EXCHANGE:
+        return Message("log.exchange", {"name": who, "n": event.value})
+    if kind is k.CHALLENGE:
+        return Message("log.challenge", {"name": who, "target": Seat(event.value)})
+    if kind is k.PASS:
+        return Message(_PASS.get(event.detail, "log.pass.claim"), {"name": who})
+    if kind is k.REVEAL:
+        return Message("log.reveal", {"name": who, "cards": _cards(event.cards)})
+    if kind is k.CLAIM_RESULT:
+        return Message(_CLAIM_RESULT.get(event.detail, "log.claim.false"), {"name": who})
+    if kind is k.EXCHANGE_RESULT:
+        return Message(_EXCHANGE_RESULT.get(event.detail, "log.exchange.clean"), {"name": who})
+    if kind is k.PELT:
+        return Message("log.pelt", {"name": who, "stake": event.value})
+    if kind is k.KNOCK:
+        return Message("log.knock", {"name": who, "stake": event.value})
+    if kind is k.STAY:
+        return Message("log.stay", {"name": who, "stake": event.value})
+    if kind is k.FOLD:
+        return Message("log.fold", {"name": who, "n": event.value})
+    if kind is k.PLAY:
+        if not event.cards:
+            return None
+        return Message("log.play", {"name": who, "card": Cards(event.cards[:1])})
+    if kind is k.TRICK:
+        return Message("log.trick", {"name": who, "n": event.value})
+    if kind is k.LIVES:
+        if event.detail == "fold":
+            return None  # the fold line already says what was paid
+        return Message(_LIVES.get(event.detail, "log.lives.stake"), {"name": who, "n": event.value})
+    if kind is k.ELIMINATED:
+        return Message("log.eliminated", {"name": who})
+    if kind is k.HAND_RESULT:
+        return Message(_HAND_RESULT.get(event.detail, "log.hand_result.loses"),
+                       {"name": who, "stake": event.value})
+    if kind is k.RUBBER:
+        if event.seat < 0:
+            return Message("log.rubber_shared", {"n": event.value})
+        return Message("log.rubber", {"n": event.value, "name": who})
+    if kind is k.DRINKS:
+        return Message("log.drinks", {"name": who, "n": event.value})
+    if kind is k.TOEPKONING:
+        return Message("log.toepkoning", {"name": who})
+    if kind is k.SUDDEN_DEATH:
+        tied = tuple(s for s in range(event.value.bit_length()) if event.value >> s & 1)
+        return Message("log.sudden_death", {"names": Seats(tied)})
+    if kind is k.SESSION_RESULT:
+        return Message("log.session_result", {"name": who})
+    return None
+
+
+VERB_KEYS: dict[Action, str] = {
+    KNOCK: "k", STAY: "s", FOLD: "f", CLAIM: "a", EXCHANGE: "x", CHALLENGE: "c", PASS: "p",
+}
+"""The keyboard key of each verb, the same in every language and client (shown on screen)."""
+
+
+def verb_id(act: Action) -> str:
+    """The catalog id of a verb's label (``act.knock``); ValueError for a play."""
+    if act.is_play:
+        raise ValueError(f"{act} is not a verb")
+    return f"act.{act}"
+
+
+def action_message(act: Action) -> Message:
+    """The name of an action (``play 10♥``, ``knock``) as a message.
+
+    >>> action_message(Action.parse("play Th")), action_message(KNOCK)
+    (Message('act.play', card=Cards(16)), Message('act.knock'))
+    """
+    if act.is_play:
+        return Message("act.play", {"card": Cards((act.card,))})
+    return Message(verb_id(act))
+
+
+def prompt(view: View) -> Message:
+    """What the seat to act must decide (``phase.answer``: answer NAME's knock...).
+
+    ``name`` is the seat the decision is about (:attr:`View.target`): the knocker when
+    answering, the claimer or exchanger in a challenge round.
+    """
+    return Message(f"phase.{view.phase}", {"name": Seat(view.target)})
