@@ -11,7 +11,8 @@ resolves in its own language:
 - :class:`Seat` -> ``{"seat": 1}``: the name of that seat's player;
 - :class:`Seats` -> ``{"seats": [1, 2]}``: their names, comma-separated;
 - :class:`Cards` -> ``{"cards": ["Th", "7s"]}``: localised card texts, space-separated;
-- :class:`Ref` -> ``{"msg": "rank.tens"}``: another catalog message, translated.
+- :class:`Message` -> ``{"msg": "rank.tens", "params": {...}}``: another catalog message,
+  translated in place (``params`` left out when it has none).
 
 >>> from toepen.engine import Event, EventKind
 >>> m = describe(Event(EventKind.KNOCK, 1, 3), viewer=0)
@@ -50,15 +51,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from .cards import card_str, local_card_str, parse_card
 from .engine import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action, Event, EventKind
 from .view import View
 
 __all__ = [
-    "Cards", "Message", "Param", "Ref", "Seat", "Seats", "Translate", "VERB_KEYS",
-    "action_message", "describe", "prompt", "verb_id",
+    "Cards", "Message", "Param", "Refused", "Seat", "Seats", "Translate", "VERB_KEYS",
+    "action_message", "describe", "prompt", "refusal_message", "verb_id",
 ]
 
 
@@ -101,21 +102,8 @@ class Cards:
         return {"cards": [card_str(c) for c in self.cards]}
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """Another catalog message (``rank.tens``, ``suit.h``), translated in place."""
-
-    id: str
-
-    def __repr__(self) -> str:
-        return f"Ref({self.id!r})"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"msg": self.id}
-
-
-Param = int | str | Seat | Seats | Cards | Ref
-"""One placeholder's value."""
+Param: TypeAlias = "int | str | Seat | Seats | Cards | Message"
+"""One placeholder's value: a nested :class:`Message` is translated in place."""
 
 
 class Translate(Protocol):
@@ -162,6 +150,9 @@ class Message:
 def _param_json(value: Param) -> Any:
     if isinstance(value, (int, str)):
         return value
+    if isinstance(value, Message):
+        data = value.to_json()
+        return {"msg": data["id"], "params": data["params"]} if value.params else {"msg": value.id}
     return value.to_json()
 
 
@@ -170,6 +161,8 @@ def _param_from_json(value: Any) -> Param:
         raise ValueError(f"not a message parameter: {value!r}")
     if isinstance(value, (int, str)):
         return value
+    if isinstance(value, Mapping) and "msg" in value:
+        return Message.from_json({"id": value["msg"], "params": value.get("params", {})})
     if isinstance(value, Mapping) and len(value) == 1:
         ((key, inner),) = value.items()
         if key == "seat" and isinstance(inner, int):
@@ -178,8 +171,6 @@ def _param_from_json(value: Any) -> Param:
             return Seats(tuple(int(s) for s in inner))
         if key == "cards" and isinstance(inner, list):
             return Cards(tuple(parse_card(c) for c in inner))
-        if key == "msg" and isinstance(inner, str):
-            return Ref(inner)
     raise ValueError(f"not a message parameter: {value!r}")
 
 
@@ -194,8 +185,8 @@ def _render(value: Param, t: Translate, names: Sequence[str]) -> object:
         return ", ".join(_name(s, names) for s in value.seats)
     if isinstance(value, Cards):
         return " ".join(local_card_str(c, t.lang) for c in value.cards)
-    if isinstance(value, Ref):
-        return t(value.id)
+    if isinstance(value, Message):
+        return value.render(t, names)
     return value
 
 
@@ -249,7 +240,7 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.REDEAL:
         return Message("log.redeal", {"name": who})
     if kind is k.TELL:
-        rank = Ref(_TELL_RANK.get(event.detail, "rank.tens"))
+        rank = Message(_TELL_RANK.get(event.detail, "rank.tens"))
         return Message("log.tell.whistle" if event.value == 3 else "log.tell.stand",
                        {"name": who, "rank": rank})
     if kind is k.CLAIM:
@@ -336,3 +327,63 @@ def prompt(view: View) -> Message:
     answering, the claimer or exchanger in a challenge round.
     """
     return Message(f"phase.{view.phase}", {"name": Seat(view.target)})
+
+
+class Refused(Protocol):
+    """What :func:`refusal_message` reads of an engine refusal (:class:`toepen.engine.Refusal`)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+
+
+def refusal_message(refusal: Refused, view: View | None = None) -> Message:
+    """Why an action was refused, as the catalog message ``refusal.<code>``.
+
+    The engine's parameters become typed ones: ``seat`` and ``turn`` (seat numbers) the
+    players' names, ``card`` a card, ``suit`` its name (``suit.h``), ``action`` the
+    action's name (``act.knock``, ``act.play``), ``phase`` what that phase asks
+    (:func:`prompt`, naming the seat it is about when ``view`` is the refused seat's view).
+    No reason is worked out here: the engine decided it.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class R:
+    ...     code: str
+    ...     params: dict
+    >>> refusal_message(R("must_follow_suit", {"seat": 0, "card": "7s", "suit": "h"}))
+    Message('refusal.must_follow_suit', seat=Seat(0), card=Cards(27), suit=Message('suit.h'))
+    >>> m = refusal_message(R("not_now", {"seat": 1, "action": "knock", "phase": "claim"}))
+    >>> m.params["action"], m.params["phase"]
+    (Message('act.knock'), Message('phase.claim', name=Seat(-1)))
+    >>> refusal_message(R("no_such_seat", {"seat": 9, "players": 4})).params["seat"]
+    9
+    """
+    params: dict[str, Param] = {}
+    named_seats = refusal.code not in ("not_a_seat", "no_such_seat", "bad_action")
+    for key, value in refusal.params.items():
+        params[key] = _refusal_param(key, value, named_seats, view)
+    return Message(f"refusal.{refusal.code}", params)
+
+
+def _refusal_param(key: str, value: Any, named_seats: bool, view: View | None) -> Param:
+    if key in ("seat", "turn") and named_seats and isinstance(value, int):
+        return Seat(value)
+    if key == "card" and isinstance(value, str):
+        return Cards((parse_card(value),))
+    if key == "suit" and isinstance(value, str):
+        return Message(f"suit.{value}")
+    if key == "action" and isinstance(value, str):
+        try:
+            return action_message(Action.parse(value))
+        except ValueError:
+            return value
+    if key == "phase" and isinstance(value, str):
+        if view is not None and view.phase == value:
+            return prompt(view)
+        return Message(f"phase.{value}", {"name": Seat(-1)})
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return str(value)
+    return value
