@@ -22,10 +22,10 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from toepen.tools.arena import bot_seed, deal_seed
 from toepen.bots.base import hand_over, make_bot, play_game
 from toepen.engine import Game
 from toepen.rules import Rules
+from toepen.tools.arena import bot_seed, deal_seed
 
 
 def _game(rules: Rules, names: list[str], seeds: list[int], seed: int) -> Game:

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from toepen.tools.arena import run_match
 from toepen.bots.base import hand_over, make_bot, play_game
 from toepen.bots.external import ExternalBot
 from toepen.cards import card_str, parse_card
 from toepen.engine import Game
 from toepen.engine.actions import Action
 from toepen.rules import Rules
+from toepen.tools.arena import run_match
 from toepen.view import observe
 
 ROOT = Path(__file__).resolve().parents[2]

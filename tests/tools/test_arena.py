@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import random
+import re
+import sys
 from math import comb
 from pathlib import Path
 
@@ -13,18 +15,24 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from toepen.tools.arena import (
-    Arena,
-    bootstrap_mean,
-    play_session,
-    rotate,
-    run_arena,
-    run_match,
-)
 from toepen.bots.base import make_bot, register_bot
 from toepen.cli import app
 from toepen.engine.actions import CHALLENGE, CLAIM, PASS, Action
 from toepen.rules import Rules
+from toepen.seeds import derive_seed
+from toepen.tools.arena import (
+    Arena,
+    PlotUnavailable,
+    bootstrap_mean,
+    bot_seed,
+    deal_seed,
+    play_session,
+    plot,
+    rotate,
+    run_arena,
+    run_match,
+    session_seed,
+)
 from toepen.view import View
 
 # -- the statistics ---------------------------------------------------------------------------
@@ -254,3 +262,25 @@ def test_arena_command_refuses_bad_input_with_a_clear_message(
     res = CliRunner().invoke(app, ["arena", "--deals", "2", *args])
     assert res.exit_code == 2
     assert message in res.output
+
+
+def test_the_plot_without_matplotlib_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the extra were not installed
+    res = CliRunner().invoke(app, ["arena", "--bots", "heuristic,random", "--deals", "2",
+                                   "--plot", str(tmp_path / "x.png")])
+    assert res.exit_code == 2
+    assert "pip install 'toepen[plot]'" in " ".join(re.sub("[\u2500-\u257f]", " ",
+                                                            res.output).split())
+    result = run_arena(["random"], Rules.preset("rulebook"), 3, 2, jobs=1)
+    with pytest.raises(PlotUnavailable, match="plot"):
+        plot(result, tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_arena_seeds_come_from_the_one_seed_function() -> None:
+    assert deal_seed(7, 3) == derive_seed("arena", 7, "deal", 3, bits=48)
+    assert session_seed(7, 3) == derive_seed("arena", 7, "session", 3, bits=48)
+    assert bot_seed(7, "deal", 3, 1, 2) == derive_seed("arena", 7, "bot", "deal", 3, 1, 2, bits=48)
+    assert len({deal_seed(7, 3), session_seed(7, 3), deal_seed(8, 3), deal_seed(7, 4)}) == 4

@@ -8,24 +8,21 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import TaskID
-from rich.table import Table
 
-from ..rules import RulesError
 from .engine_cmds import make_rules, progress_bar
+
+FLAGS = {
+    "bots": "--bots", "baseline": "--baseline", "players": "--players", "format": "--format",
+    "deals": "--deals", "sessions": "--sessions", "until_significant": "--until-significant",
+}
+"""The option of each argument of :func:`toepen.tools.arena.check_setup`."""
 
 
 def _bot_list(bots: str | None, bot: list[str] | None) -> list[str]:
+    """The names from ``--bots a,b,c`` and every ``--bot NAME``, in that order."""
     names = [b.strip() for b in (bots or "").split(",") if b.strip()] + list(bot or [])
     if not names:
         raise typer.BadParameter("name the bots with --bots a,b,c (or --bot NAME, repeatable)")
-    from ..bots.base import check_bot_name
-
-    for name in names:
-        try:
-            check_bot_name(name)
-        except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots") from None
     return names
 
 
@@ -99,93 +96,55 @@ def arena_cmd(
     bootstrap intervals, the paired difference to the baseline, sessions won and
     OpenSkill ratings from whole sessions.
     """
-    from ..tools.arena import plot, run_arena, write_json
+    from ..tools import arena
 
     names = _bot_list(bots, bot)
     rules = make_rules(preset, option, lives)
-    try:
-        rules.check_table(players)
-    except RulesError as e:
-        raise typer.BadParameter(str(e), param_hint="--players") from None
-    if fmt not in ("mixed", "versus"):
-        raise typer.BadParameter(f"must be mixed or versus, not {fmt!r}", param_hint="--format")
-    if baseline is not None:
-        from ..bots.base import check_bot_name
-
-        try:
-            check_bot_name(baseline)
-        except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--baseline") from None
-    if fmt == "versus" and baseline is None:
-        raise typer.BadParameter("--format versus needs --baseline", param_hint="--format")
-    if until_significant and baseline is None:
-        raise typer.BadParameter("--until-significant needs --baseline",
-                                 param_hint="--until-significant")
-    if plot_out is not None and plot_out.suffix.lower() != ".png":
-        raise typer.BadParameter(f"{plot_out}: the plot is a .png file", param_hint="--plot")
     n_sessions = sessions if sessions is not None else max(1, deals // 20)
+    try:
+        arena.check_setup(names, rules, players, baseline=baseline, format=fmt, deals=deals,
+                          sessions=n_sessions, until_significant=until_significant)
+    except arena.SetupError as e:
+        raise typer.BadParameter(f"needs {FLAGS[e.needs]}" if e.needs else str(e),
+                                 param_hint=FLAGS.get(e.param)) from None
+    if plot_out is not None:
+        try:
+            arena.check_plot(plot_out)
+        except (ValueError, arena.PlotUnavailable) as e:
+            raise typer.BadParameter(str(e), param_hint="--plot") from None
 
     with progress_bar() as bar:
-        tasks: dict[str, TaskID] = {
-            "deal": bar.add_task("deals", total=deals),
-            "session": bar.add_task("sessions", total=n_sessions),
-        }
-
-        def progress(kind: str, done: int, total: int) -> None:
-            bar.update(tasks[kind], completed=done, total=max(total, 1))
-
+        tasks = {"deal": bar.add_task("deals", total=deals),
+                 "session": bar.add_task("sessions", total=n_sessions)}
         try:
-            result = run_arena(
+            result = arena.run_arena(
                 names, rules, players, deals, seed=seed, baseline=baseline, format=fmt,
                 sessions=n_sessions, jobs=jobs, time_budget=time_budget, timeout=timeout,
-                until_significant=until_significant, max_deals=max_deals, progress=progress,
+                until_significant=until_significant, max_deals=max_deals,
+                progress=lambda kind, done, total: bar.update(
+                    tasks[kind], completed=done, total=max(total, 1)),
             )
         except ValueError as e:
             raise typer.BadParameter(str(e)) from None
 
+    to_stdout = [path for path in (json_out, csv_out) if str(path) == "-"]
     if json_out is not None:
-        text = write_json(result, None if str(json_out) == "-" else json_out)
-        if str(json_out) == "-":
+        text = arena.write_json(result, None if json_out in to_stdout else json_out)
+        if json_out in to_stdout:
             print(text)
     if csv_out is not None:
-        if str(csv_out) == "-":
-            sys.stdout.write(result.to_csv())
-        else:
-            csv_out.write_text(result.to_csv(), encoding="utf-8")
+        text = arena.write_csv(result, None if csv_out in to_stdout else csv_out)
+        if csv_out in to_stdout:
+            sys.stdout.write(text)
     if plot_out is not None:
-        plot(result, plot_out)
-    if str(json_out) == "-" or str(csv_out) == "-":
+        arena.plot(result, plot_out)
+    if to_stdout:
         return
     # Piped or captured output gets the full table, not one squeezed to 80 columns.
     console = Console(width=None if sys.stdout.isatty() else 140)
-    table = Table(
-        title=f"toepen arena: {rules.summary()}; {players} players, {result.deals} deals, "
-              f"{fmt}",
-        caption="lives lost per hand (lower is better), 95% bootstrap intervals over deals; "
-                "differences paired by deal (* excludes zero)",
-    )
-    table.add_column("bot")
-    table.add_column("hands", justify="right")
-    table.add_column("lives/hand [95%]", justify="right")
-    table.add_column(f"vs {baseline}" if baseline else "vs baseline", justify="right")
-    table.add_column("sessions won", justify="right")
-    table.add_column("OpenSkill mu±sigma", justify="right")
-    table.add_column("incidents", justify="right")
-    for row in result.rows:
-        lph = row.lives_per_hand
-        diff = row.diff
-        diff_text = "" if diff is None else (
-            f"{diff.mean:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]"
-            + (" *" if diff.excludes_zero() else ""))
-        won = f"{row.sessions_won:g}/{row.sessions}" if row.sessions else "-"
-        skill = f"{row.mu:.1f}±{row.sigma:.1f}" if row.sessions else "-"
-        table.add_row(row.name, str(row.hands), f"{lph.mean:.3f} [{lph.low:.3f}, {lph.high:.3f}]",
-                      diff_text, won, skill, str(row.incidents))
-    console.print(table)
-    if result.incidents:
-        console.print(f"{len(result.incidents)} incident(s) with external bots:")
-        for text in result.incidents[:10]:
-            console.print(f"  {text}")
+    console.print(arena.table(result))
+    for line in arena.incident_lines(result):
+        console.print(line)
     for path in (json_out, csv_out, plot_out):
         if path is not None:
             console.print(f"written: {path}")
