@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from ..cards import card_str
@@ -84,14 +91,9 @@ def simulate_cmd(
             rules, players, games, seed, record_dir, lambda k: bar.advance(task, k)
         )
     if as_json:
-        print(json.dumps({"preset": preset, "players": players, **dict(stats.rows())}))
+        print(json.dumps(stats.to_json()))
         return
-    table = Table(title=f"toepen simulate: {games} sessions, {preset}, {players} players")
-    table.add_column("statistic")
-    table.add_column("value", justify="right")
-    for name, value in stats.rows():
-        table.add_row(name, value)
-    console.print(table)
+    console.print(stats.table())
     if record_dir is not None:
         console.print(f"records written to {record_dir}")
 
@@ -156,32 +158,40 @@ def bench_cmd(
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
     if server:
-        from ..tools.server_bench import bench_cli
-
-        bench_cli(tables or [10], lives=5, as_json=as_json)
+        _bench_server(tables or [10], as_json)
         return
-    from ..tools.bench import run_benchmarks
+    from ..tools import bench
 
     with progress_bar() as bar:
-        task = bar.add_task("benchmarks", total=rounds * 7)
-        ref, results = run_benchmarks(seconds, rounds, progress=lambda k: bar.advance(task, k))
+        task = bar.add_task("benchmarks", total=bench.steps(rounds))
+        ref, results = bench.run_benchmarks(seconds, rounds,
+                                            progress=lambda k: bar.advance(task, k))
     if as_json:
-        print(json.dumps({
-            "reference_hands_per_second": ref,
-            "results": [
-                {"name": r.name, "unit": r.unit, "per_second": r.per_second, "ratio": r.ratio}
-                for r in results
-            ],
-        }))
+        print(json.dumps(bench.to_json(ref, results)))
         return
-    table = Table(title="toepen bench (best of interleaved rounds, one core)")
-    table.add_column("benchmark")
-    table.add_column("per second", justify="right")
-    table.add_column("ratio to reference", justify="right")
-    table.add_row("reference: shuffle, deal, 4 tricks (4 players)", f"{ref:,.0f} hands", "1.000")
-    for r in results:
-        table.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
-    console.print(table)
+    console.print(bench.table(ref, results))
+
+
+def _bench_server(tables: list[int], as_json: bool) -> None:
+    """``toepen bench --server``: one run per table count, a bar each, then the table."""
+    from ..tools import server_bench
+
+    results = []
+    for n in tables:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      transient=True) as bar:
+            made = bar.add_task(f"{n} tables: creating", total=n)
+            done = bar.add_task(f"{n} tables: playing", total=n)
+
+            def progress(what: str, k: int, made: TaskID = made, done: TaskID = done,
+                         bar: Progress = bar) -> None:
+                bar.advance(made if what == "created" else done, k)
+
+            results.append(server_bench.run_server_bench(n, lives=5, progress=progress))
+    if as_json:
+        print(json.dumps([r.to_json() for r in results]))
+        return
+    Console().print(server_bench.table(results))
 
 
 def register(app: typer.Typer) -> None:

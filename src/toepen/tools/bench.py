@@ -11,6 +11,9 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from rich.table import Table
 
 from ..engine import Game
 from ..rules import Rules
@@ -81,11 +84,25 @@ class BenchResult:
     """per_second relative to the reference loop's hands per second."""
 
 
+PRESETS = ("rulebook", "classic")
+SIZES = (3, 4, 6)
+"""The presets and table sizes :func:`run_benchmarks` measures by default."""
+
+
+def steps(rounds: int, presets: tuple[str, ...] = PRESETS, sizes: tuple[int, ...] = SIZES) -> int:
+    """How many times :func:`run_benchmarks` calls ``progress``: once per benchmark and round.
+
+    >>> steps(5)
+    35
+    """
+    return rounds * (len(presets) * len(sizes) + 1)
+
+
 def run_benchmarks(
     seconds: float = 0.5,
     rounds: int = 5,
-    presets: tuple[str, ...] = ("rulebook", "classic"),
-    sizes: tuple[int, ...] = (3, 4, 6),
+    presets: tuple[str, ...] = PRESETS,
+    sizes: tuple[int, ...] = SIZES,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[float, list[BenchResult]]:
     """Run every benchmark ``rounds`` times, interleaved with the reference, keeping the best.
@@ -136,3 +153,27 @@ def run_benchmarks(
         BenchResult(name, unit, best[name], best[name] / ref_best) for name, unit, _ in jobs
     ]
     return ref_best, results
+
+
+def to_json(reference: float, results: list[BenchResult]) -> dict[str, Any]:
+    """The figures of :func:`run_benchmarks` as JSON."""
+    return {
+        "reference_hands_per_second": reference,
+        "results": [
+            {"name": r.name, "unit": r.unit, "per_second": r.per_second, "ratio": r.ratio}
+            for r in results
+        ],
+    }
+
+
+def table(reference: float, results: list[BenchResult]) -> Table:
+    """The figures of :func:`run_benchmarks` as a terminal table."""
+    out = Table(title="toepen bench (best of interleaved rounds, one core)")
+    out.add_column("benchmark")
+    out.add_column("per second", justify="right")
+    out.add_column("ratio to reference", justify="right")
+    out.add_row("reference: shuffle, deal, 4 tricks (4 players)", f"{reference:,.0f} hands",
+                "1.000")
+    for r in results:
+        out.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
+    return out

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from rich.table import Table
 
 
 @dataclass
@@ -244,36 +245,17 @@ def run_server_bench(n: int, lives: int = 5,
                 proc.wait(5)
 
 
-def bench_cli(tables: list[int], lives: int, as_json: bool) -> None:
-    """``toepen bench --server``: run for each table count and print a table."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.table import Table
-
-    results = []
-    for n in tables:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      transient=True) as bar:
-            made = bar.add_task(f"{n} tables: creating", total=n)
-            done = bar.add_task(f"{n} tables: playing", total=n)
-
-            def progress(what: str, k: int, made: Any = made, done: Any = done,
-                         bar: Progress = bar) -> None:
-                bar.advance(made if what == "created" else done, k)
-
-            results.append(run_server_bench(n, lives, progress))
-    if as_json:
-        print(json.dumps([r.to_json() for r in results]))
-        return
-    table = Table(title="toepen bench --server (random bots in the client drive every seat "
-                  "over WebSockets; server and client share this machine)")
+def table(results: list[ServerBenchResult]) -> Table:
+    """The results of :func:`run_server_bench` as a terminal table, one row per run."""
+    out = Table(title="toepen bench --server (random bots in the client drive every seat "
+                "over WebSockets; server and client share this machine)")
     for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "server MiB",
                 "KiB/table", "errors"):
-        table.add_column(col, justify="right")
+        out.add_column(col, justify="right")
     for r in results:
         j = r.to_json()
-        table.add_row(str(r.tables), f"{r.tables_per_second:.2f}", f"{r.actions_per_second:,.0f}",
-                      f"{j['latency_ms_p50']:.1f}", f"{j['latency_ms_p99']:.1f}",
-                      f"{j['server_rss_peak_mib']:.0f}", f"{r.kib_per_table:,.0f}",
-                      str(r.errors))
-    Console().print(table)
+        out.add_row(str(r.tables), f"{r.tables_per_second:.2f}", f"{r.actions_per_second:,.0f}",
+                    f"{j['latency_ms_p50']:.1f}", f"{j['latency_ms_p99']:.1f}",
+                    f"{j['server_rss_peak_mib']:.0f}", f"{r.kib_per_table:,.0f}",
+                    str(r.errors))
+    return out

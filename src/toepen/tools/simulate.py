@@ -12,6 +12,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from rich.table import Table
 
 from ..engine import EventKind, Game
 from ..record import save, to_record
@@ -68,6 +71,20 @@ class SimulationStats:
         ):
             rows.append((name, f"{self.counts[name]} ({self.per_hand(name):.3f} per hand)"))
         return rows
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON: the preset, the table size and every row's text."""
+        return {"preset": self.preset, "players": self.players, **dict(self.rows())}
+
+    def table(self) -> Table:
+        """The summary as a terminal table."""
+        out = Table(title=f"toepen simulate: {self.sessions} sessions, {self.preset}, "
+                          f"{self.players} players")
+        out.add_column("statistic")
+        out.add_column("value", justify="right")
+        for name, value in self.rows():
+            out.add_row(name, value)
+        return out
 
 
 def play_random_session(

@@ -20,8 +20,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from ...bots.base import Bot, check_bot_name, close_bot, hand_over, make_bot, play_game
+from ...bots.base import Bot, check_bot_name, close_bot, make_bot
 from ...engine import Game
+from ...match import hand_over, play_game
 from ...rules import Rules
 from ...seeds import derive_seed
 
