@@ -25,6 +25,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import JACK, TEN
+
 
 class RulesError(ValueError):
     """An option or a combination of options that cannot work."""
@@ -40,6 +42,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 _BOOLS = ("first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally")
 
 ALL_TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+
+TELL_RANKS: dict[str, tuple[int, ...]] = {"off": (), "tens": (TEN,), "tens_and_jacks": (TEN, JACK)}
+"""The ranks announced (3 or 4 of them held after the deal) by each ``tells`` option."""
+TELL_WORDS: dict[int, str] = {TEN: "tens", JACK: "jacks"}
+"""The word of each told rank, as events and views name it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +148,24 @@ class Rules:
         if isinstance(options.get("table_sizes"), list):
             options["table_sizes"] = tuple(options["table_sizes"])
         return dataclasses.replace(self, **options)
+
+    # -- derived facts: read these instead of comparing option strings -------------
+
+    @property
+    def last_trick_wins(self) -> bool:
+        """``last_trick: wins``: the hand's goal is to take the last trick."""
+        return self.last_trick == "wins"
+
+    @property
+    def last_trick_loses(self) -> bool:
+        """``last_trick: loses``: the hand's goal is not to take the last trick."""
+        return self.last_trick == "loses"
+
+    @property
+    def tell_ranks(self) -> tuple[int, ...]:
+        """The ranks (:data:`~toepen.cards.TEN`, :data:`~toepen.cards.JACK`) announced
+        when 3 or 4 of them are dealt to one hand; empty with ``tells: off``."""
+        return TELL_RANKS[self.tells]
 
     # -- validation ---------------------------------------------------------------
 

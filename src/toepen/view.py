@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import card_str, cards_of
-from .engine.actions import Action, format_move
+from .cards import HIGH_CARDS_MASK, card_str, cards_of
+from .engine.actions import CHALLENGE, CLAIM, PASS, Action, format_move
 from .engine.events import Event, redact
 from .engine.state import Game, Phase
-from .rules import Rules
+from .rules import TELL_WORDS, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +83,132 @@ class View:
     """How many actions the whole game has had: the state number."""
     teams: tuple[int, ...] = field(default=())
     """Pair index by seat when playing in teams, else empty."""
+    target: int = -1
+    """The seat the decision to make is about: the knocker while a knock is answered,
+    the claimer or exchanger while a challenge round is open; else -1."""
 
     def cards_played_by(self, seat: int) -> tuple[int, ...]:
         return tuple(c for s, c in self.played if s == seat)
+
+    # -- derived public facts: worked out here once, for bots and clients alike ----------
+
+    @property
+    def hand_mask(self) -> int:
+        """The seat's own cards as a mask (0 for a spectator)."""
+        mask = 0
+        for c in self.hand:
+            mask |= 1 << c
+        return mask
+
+    @property
+    def played_mask(self) -> int:
+        """Every card played this deal, as a mask."""
+        mask = 0
+        for _, c in self.played:
+            mask |= 1 << c
+        return mask
+
+    def played_mask_of(self, seat: int) -> int:
+        """The cards ``seat`` has played this deal, as a mask."""
+        mask = 0
+        for s, c in self.played:
+            if s == seat:
+                mask |= 1 << c
+        return mask
+
+    @property
+    def discarded_mask(self) -> int:
+        """Exchanged-away hands shown by a challenge this deal: out of play."""
+        mask = 0
+        for _, cards, why in self.revealed:
+            if why == "exchange":
+                for c in cards:
+                    mask |= 1 << c
+        return mask
+
+    @property
+    def gone_mask(self) -> int:
+        """Cards everyone knows are out of play: played, or shown as an exchange's discard."""
+        return self.played_mask | self.discarded_mask
+
+    @property
+    def false_claims(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(seat, cards) of the armoede hands shown this deal that are still held.
+
+        A hand shown by a challenge holds a 7, 8, 9 or ten (the claim was false, no
+        redeal): its cards stay in the claimer's hand until played. A genuine claim
+        brings a redeal, which clears :attr:`revealed`.
+        """
+        return tuple((s, cards) for s, cards, why in self.revealed
+                     if why == "armoede" and any(HIGH_CARDS_MASK >> c & 1 for c in cards))
+
+    def opponents_in_session(self, seat: int) -> int:
+        """How many seats still in the session play against ``seat`` (teams: the other pair)."""
+        n = len(self.players)
+        if self.teams:
+            mine = self.teams[seat]
+            return sum(1 for s in range(n) if self.in_session[s] and self.teams[s] != mine)
+        return sum(1 for s in range(n) if self.in_session[s] and s != seat)
+
+    @property
+    def deal_start(self) -> int:
+        """Index in :attr:`hand_actions` where the current deal (after any redeal) starts.
+
+        A deal ends with a redeal when an armoede claim goes unchallenged (every
+        opponent passed) or a challenge finds it genuine. The challenges of the current
+        deal all found a false claim, and exactly those hands are in
+        :attr:`false_claims`; so if the hand has had more challenges than that, the
+        last earlier one ended a deal.
+        """
+        if not self.rules.armoede:
+            return 0
+        start = 0
+        pending = -1
+        passes = 0
+        challenges: list[int] = []
+        for i, (seat, act) in enumerate(self.hand_actions):
+            if act is CLAIM:
+                pending, passes = seat, 0
+                if self.opponents_in_session(seat) == 0:
+                    start, pending = i + 1, -1
+            elif pending >= 0 and act is PASS:
+                passes += 1
+                if passes >= self.opponents_in_session(pending):
+                    start, pending = i + 1, -1
+            elif act is CHALLENGE:
+                challenges.append(i)
+                pending = -1
+        earlier = len(challenges) - len(self.false_claims)
+        if earlier > 0:
+            start = max(start, challenges[earlier - 1] + 1)
+        return start
+
+    @property
+    def pelt_opener(self) -> int:
+        """Under ``pelt``: the seat that opens this deal at stake 2, the first active
+        seat after the dealer with one life left; -1 when there is none (or no pelt)."""
+        if not self.rules.pelt:
+            return -1
+        n = len(self.players)
+        for i in range(n):
+            s = (self.dealer + 1 + i) % n
+            if self.active[s] and self.lives[s] == 1:
+                return s
+        return -1
+
+    @property
+    def first_leader(self) -> int:
+        """The seat that leads the first trick of this deal: the pelt opener if there is
+        one, else the first active seat after the dealer (-1 when no seat is active)."""
+        opener = self.pelt_opener
+        if opener >= 0:
+            return opener
+        n = len(self.players)
+        for i in range(n):
+            s = (self.dealer + 1 + i) % n
+            if self.active[s]:
+                return s
+        return -1
 
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON data, cards and actions in notation."""
@@ -115,8 +238,7 @@ class View:
             "played": [[s, card_str(c)] for s, c in self.played],
             "voids": [["cdhs"[x] for x in v] for v in self.voids],
             "tells": [
-                {"seat": s, "count": k, "rank": "tens" if r == 0 else "jacks"}
-                for s, k, r in self.tells
+                {"seat": s, "count": k, "rank": TELL_WORDS[r]} for s, k, r in self.tells
             ],
             "revealed": [
                 {"seat": s, "cards": [card_str(c) for c in cards], "reason": why}
@@ -135,6 +257,10 @@ class View:
             "hand_actions": [format_move(s, a) for s, a in self.hand_actions],
             "action_count": self.action_count,
             "teams": list(self.teams),
+            "target": self.target,
+            "deal_start": self.deal_start,
+            "pelt_opener": self.pelt_opener,
+            "first_leader": self.first_leader,
         }
 
 
@@ -185,7 +311,17 @@ def observe(game: Game, seat: int | None) -> View:
         hand_actions=tuple(game.actions[game.hand_start:]),
         action_count=len(game.actions),
         teams=game.team_of if game.rules.teams else (),
+        target=_target(game),
     )
+
+
+def _target(game: Game) -> int:
+    phase = game.phase
+    if phase is Phase.ANSWER:
+        return game.last_knocker
+    if phase is Phase.CLAIM_CHALLENGE or phase is Phase.EXCHANGE_CHALLENGE:
+        return game.target
+    return -1
 
 
 def _voids(game: Game, n: int) -> tuple[tuple[int, ...], ...]:
