@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -20,6 +20,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..cards import card_str
+from ..engine import Game
 from ..record import RecordError, load, replay, summary
 from ..rules import Rules, RulesError
 
@@ -112,7 +113,15 @@ def replay_cmd(
     if as_json:
         print(json.dumps(info))
         return
-    table = Table(title=f"{record.name}: hand {info['hand']}, stake {info['stake']}")
+    console.print(_position_table(game, info, f"{record.name}: hand {info['hand']}, "
+                                              f"stake {info['stake']}"))
+    for line in _position_lines(game, info):
+        console.print(line)
+
+
+def _position_table(game: Game, info: dict[str, Any], title: str) -> Table:
+    """A row per seat: lives, cards and what the seat is (dealer, folded, to act, ...)."""
+    table = Table(title=title)
     table.add_column("seat", justify="right")
     table.add_column("player")
     table.add_column("lives", justify="right")
@@ -132,15 +141,21 @@ def replay_cmd(
             mark.append("winner")
         cards = " ".join(card_str(c) for c in range(32) if game.hands[seat] >> c & 1)
         table.add_row(str(seat), name, str(info["lives"][seat]), cards, ", ".join(mark))
-    console.print(table)
+    return table
+
+
+def _position_lines(game: Game, info: dict[str, Any]) -> list[str]:
+    """The trick on the table and who acts next (or why the record stops, or who won)."""
+    lines = []
     if game.trick:
-        console.print("trick: " + " ".join(f"{s}:{card_str(c)}" for s, c in game.trick))
+        lines.append("trick: " + " ".join(f"{s}:{card_str(c)}" for s, c in game.trick))
     if info["to_act"]:
-        console.print(f"seat {info['to_act'][0]} to act: " + ", ".join(info["legal"]))
+        lines.append(f"seat {info['to_act'][0]} to act: " + ", ".join(info["legal"]))
     elif "stopped" in info:
-        console.print(f"stopped: {info['stopped']}")
+        lines.append(f"stopped: {info['stopped']}")
     elif game.winner is not None:
-        console.print(f"session won by seat {game.winner} ({game.players[game.winner]})")
+        lines.append(f"session won by seat {game.winner} ({game.players[game.winner]})")
+    return lines
 
 
 def bench_cmd(
