@@ -22,8 +22,9 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from toepen.bots.base import hand_over, make_bot, play_game
+from toepen.bots.base import make_bot
 from toepen.engine import Game
+from toepen.match import hand_over, play_game
 from toepen.rules import Rules
 from toepen.tools.arena import bot_seed, deal_seed
 

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from toepen.bots.base import hand_over, make_bot, play_game
+from toepen.bots.base import make_bot
 from toepen.bots.external import ExternalBot
 from toepen.cards import card_str, parse_card
 from toepen.engine import Game
 from toepen.engine.actions import Action
+from toepen.match import hand_over, play_game
 from toepen.rules import Rules
 from toepen.tools.arena import run_match
 from toepen.view import observe

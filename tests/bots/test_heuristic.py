@@ -170,7 +170,7 @@ def test_hand_strength_orders_hands_by_the_mode() -> None:
 
 @pytest.mark.parametrize("preset", ["rulebook", "classic", "teams", "gezinstoepen"])
 def test_heuristic_is_registered_seeded_and_plays_sessions(preset: str) -> None:
-    from toepen.bots.base import play_game
+    from toepen.match import play_game
 
     games = []
     for _ in range(2):

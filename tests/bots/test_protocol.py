@@ -15,12 +15,11 @@ from toepen.bots.base import (
     BotError,
     bot_names,
     check_bot_name,
-    hand_over,
     make_bot,
-    play_game,
 )
 from toepen.engine import Game, Phase
 from toepen.engine.actions import Action
+from toepen.match import hand_over, play_game
 from toepen.rules import Rules
 from toepen.view import View, observe
 

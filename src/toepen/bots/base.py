@@ -1,29 +1,40 @@
-"""The bot protocol, the registry of bots by name, and a driver that plays bots out.
+"""The bot protocol and the one registry of bots by name.
 
 A bot sees only a :class:`~toepen.view.View` (``observe(game, seat)``: its own cards
 and everything public) and returns one of ``view.legal``. Three optional hooks let a
 bot follow a whole game: ``start_game(seat, rules, players, seed)`` before its first
 decision, ``end_game(view)`` with the final view, and ``close()`` to release what it
-holds (an external bot's process). :func:`play_game` calls them where a bot has them.
+holds (an external bot's process). The match driver :func:`toepen.match.play_game`
+calls them where a bot has them.
 
->>> from toepen.engine import Game
->>> g = Game.new("rulebook", 4, seed=5)
->>> bots = [make_bot("random", seed=s) for s in range(4)]
->>> play_game(g, bots, stop=hand_over(g))
->>> g.hand_no > 1 or g.is_over
-True
+Every built-in bot is described once, by a :class:`BotSpec` in :data:`BUILTIN`: its
+name, the module that registers it, its place in the strength order and the bot that
+stands in when it is not installed. The server, the terminal and the tools read the
+names, the default bot and the fallbacks from here.
+
+>>> [s.name for s in by_strength()]
+['expert', 'pimc', 'heuristic', 'random']
+>>> fallback_chain("expert")
+('expert', 'heuristic', 'random')
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.actions import Action
-from ..engine.state import Game
 from ..rules import Rules
-from ..view import View, observe
+from ..view import View
+
+__all__ = [
+    "Bot", "BotError", "BotFactory", "BotSpec", "BOTS", "BUILTIN", "CMD_PREFIX", "DEFAULT",
+    "EXTERNAL", "by_strength", "bot_factory", "bot_names", "bot_spec", "check_bot_name",
+    "close_bot", "end_game", "fallback_chain", "make_bot", "register_bot",
+    "register_external", "start_game",
+]
 
 
 @runtime_checkable
@@ -48,16 +59,65 @@ BotFactory = Callable[..., Bot]
 BOTS: dict[str, BotFactory] = {}
 """Registered bot factories by name; call as ``factory(seed=..., time_budget=...)``."""
 
-# Bots that live in their own module and register themselves on import.
-_MODULES = {
-    "random": ".random",
-    "heuristic": ".heuristic",
-    "pimc": ".pimc",
-    "expert": ".expert",
-}
+
+# -- the registry ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One bot as the registry knows it."""
+
+    name: str
+    module: str
+    """The module that registers the bot when imported."""
+    strength: int
+    """Place in the strength order: higher plays better."""
+    fallback: str | None
+    """The bot that plays instead when this one is not installed or fails (None: none)."""
+
+
+BUILTIN: tuple[BotSpec, ...] = (
+    BotSpec("random", "toepen.bots.random", 0, None),
+    BotSpec("heuristic", "toepen.bots.heuristic", 1, "random"),
+    BotSpec("pimc", "toepen.bots.pimc", 2, "heuristic"),
+    BotSpec("expert", "toepen.bots.expert", 3, "heuristic"),
+)
+"""The built-in bots."""
+
+EXTERNAL = BotSpec("cmd:COMMAND", "toepen.bots.external", -1, "heuristic")
+"""An external program speaking the JSON-lines protocol (``cmd:COMMAND``): its fallback
+plays a seat whose program failed."""
+
+DEFAULT = "expert"
+"""The default opponent; where it is not installed, its fallbacks in turn."""
 
 CMD_PREFIX = "cmd:"
 """A bot name ``cmd:COMMAND`` is an external program speaking the JSON-lines protocol."""
+
+_SPECS = {s.name: s for s in BUILTIN}
+_EXTERNAL: list[Callable[..., Bot]] = []
+
+
+def bot_spec(name: str) -> BotSpec | None:
+    """The registry's entry for ``name`` (:data:`EXTERNAL` for ``cmd:...``), else None."""
+    if name.startswith(CMD_PREFIX):
+        return EXTERNAL
+    return _SPECS.get(name)
+
+
+def by_strength() -> tuple[BotSpec, ...]:
+    """The built-in bots, strongest first."""
+    return tuple(sorted(BUILTIN, key=lambda s: -s.strength))
+
+
+def fallback_chain(name: str) -> tuple[str, ...]:
+    """``name`` and the bots that stand in for it in turn (``name`` first)."""
+    out = [name]
+    spec = bot_spec(name)
+    while spec is not None and spec.fallback is not None and spec.fallback not in out:
+        out.append(spec.fallback)
+        spec = bot_spec(spec.fallback)
+    return tuple(out)
 
 
 def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -70,6 +130,35 @@ def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
     return deco
 
 
+def register_external(factory: Callable[..., Bot]) -> Callable[..., Bot]:
+    """Class decorator of the external bot: what :func:`make_bot` builds for ``cmd:``.
+
+    It is called as ``factory(command, seed=..., time_budget=..., timeout=...,
+    fallback=..., fallback_name=...)``.
+    """
+    _EXTERNAL[:] = [factory]
+    return factory
+
+
+def _load(module: str) -> None:
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+
+
+def bot_factory(name: str) -> BotFactory:
+    """The registered factory of bot ``name``, its module imported first if need be."""
+    spec = _SPECS.get(name)
+    if name not in BOTS and spec is not None:
+        _load(spec.module)
+    if name not in BOTS:
+        known = ", ".join(["cmd:COMMAND", *bot_names()])
+        raise ValueError(f"unknown bot {name!r} (known: {known})")
+    return BOTS[name]
+
+
 def make_bot(
     name: str,
     *,
@@ -79,8 +168,9 @@ def make_bot(
 ) -> Bot:
     """A new bot by registered name (``random``, ``heuristic``, ``pimc``, ``expert``).
 
-    A name ``cmd:COMMAND`` starts ``COMMAND`` as an external bot (see ``docs/bots.md``);
-    ``timeout`` is its per-decision limit in seconds (other bots ignore it).
+    A name ``cmd:COMMAND`` starts ``COMMAND`` as an external bot (see ``docs/bots.md``),
+    with the registry's fallback (:data:`EXTERNAL`) to stand in if it fails; ``timeout``
+    is its per-decision limit in seconds (other bots ignore it).
 
     >>> make_bot("nobody")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -88,25 +178,19 @@ def make_bot(
     ValueError: unknown bot 'nobody' (known: cmd:COMMAND, ...heuristic, ...random...)
     """
     if name.startswith(CMD_PREFIX):
-        from .external import ExternalBot
-
-        return ExternalBot(name[len(CMD_PREFIX):], seed=seed, time_budget=time_budget,
-                           timeout=timeout)
-    if name not in BOTS and name in _MODULES:
-        try:
-            importlib.import_module(_MODULES[name], __package__)
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}{_MODULES[name]}":
-                raise
-    if name not in BOTS:
-        known = ", ".join(["cmd:COMMAND", *bot_names()])
-        raise ValueError(f"unknown bot {name!r} (known: {known})")
-    return BOTS[name](seed=seed, time_budget=time_budget)
+        if not _EXTERNAL:
+            _load(EXTERNAL.module)
+        fallback = EXTERNAL.fallback
+        assert fallback is not None
+        return _EXTERNAL[0](name[len(CMD_PREFIX):], seed=seed, time_budget=time_budget,
+                            timeout=timeout, fallback=bot_factory(fallback),
+                            fallback_name=fallback)
+    return bot_factory(name)(seed=seed, time_budget=time_budget)
 
 
 def bot_names() -> list[str]:
     """Names :func:`make_bot` accepts (besides ``cmd:COMMAND``)."""
-    return sorted(set(BOTS) | set(_MODULES))
+    return sorted(set(BOTS) | set(_SPECS))
 
 
 def check_bot_name(name: str) -> None:
@@ -141,53 +225,3 @@ def close_bot(bot: Bot) -> None:
     hook: Any = getattr(bot, "close", None)
     if callable(hook):
         hook()
-
-
-# -- a driver ------------------------------------------------------------------------------
-
-
-def hand_over(game: Game) -> Callable[[Game], bool]:
-    """A ``stop`` condition for :func:`play_game`: the hand in progress has ended."""
-    hand_no = game.hand_no
-    return lambda g: g.hand_no != hand_no or g.is_over
-
-
-def decide(bot: Bot, game: Game, seat: int) -> Action:
-    """``bot``'s decision for ``seat``, from the seat's view only; BotError if not legal."""
-    view = observe(game, seat)
-    act = bot.act(view)
-    if act not in view.legal:
-        raise BotError(
-            f"bot {bot.name!r} at seat {seat} chose {act!r}, not one of "
-            f"{', '.join(str(a) for a in view.legal)}"
-        )
-    return act
-
-
-def play_game(
-    game: Game,
-    bots: Sequence[Bot],
-    *,
-    stop: Callable[[Game], bool] | None = None,
-    seeds: Sequence[int | None] | None = None,
-    max_actions: int = 1_000_000,
-) -> None:
-    """Let ``bots[seat]`` decide for every seat until the game ends or ``stop(game)``.
-
-    Each bot sees only its own view. ``start_game``/``end_game`` hooks are called
-    (``end_game`` with the seat's view at the end). A bot returning an illegal action
-    raises :class:`BotError`; the game is left as it was before that decision.
-    """
-    if len(bots) != game.n:
-        raise ValueError(f"{len(bots)} bots for a table of {game.n}")
-    for seat, bot in enumerate(bots):
-        start_game(bot, seat, game.rules, game.players, seeds[seat] if seeds else None)
-    count = 0
-    while game.turn >= 0 and not (stop is not None and stop(game)):
-        seat = game.turn
-        game.apply(seat, decide(bots[seat], game, seat))
-        count += 1
-        if count >= max_actions:
-            raise RuntimeError(f"no end after {max_actions} actions")
-    for seat, bot in enumerate(bots):
-        end_game(bot, observe(game, seat))

@@ -12,7 +12,8 @@ line back for each decision (the protocol is in ``docs/bots.md``):
 
 A crash, a timeout, or an answer that is not JSON, not an action or not legal is an
 *incident*: it is logged with the reason, appended to :attr:`ExternalBot.incidents`,
-the process is stopped, and the seat is played by ``heuristic`` for the rest of the
+the process is stopped, and the seat is played by the fallback it was given (the
+registry's, :data:`~toepen.bots.base.EXTERNAL`: ``heuristic``) for the rest of the
 game. The next game (``start_game``) starts the program again.
 
 The view sent is ``observe(game, seat).to_json()``: the seat's own cards and what
@@ -38,7 +39,7 @@ from typing import IO, Any
 from ..engine.actions import Action, ActionError
 from ..rules import Rules
 from ..view import View
-from .base import Bot, make_bot
+from .base import EXTERNAL, Bot, BotFactory, bot_factory, register_external
 
 log = logging.getLogger("toepen.bots.external")
 
@@ -108,8 +109,14 @@ def _kill(proc: subprocess.Popen[str]) -> None:
             proc.wait(timeout=5)
 
 
+@register_external
 class ExternalBot:
-    """A bot played by an external program over JSON lines, with a ``heuristic`` fallback."""
+    """A bot played by an external program over JSON lines, with a fallback bot.
+
+    ``fallback`` builds the bot that plays the seat after a failure (called with
+    ``seed`` and ``time_budget``), ``fallback_name`` names it; by default the
+    registry's fallback of external bots.
+    """
 
     def __init__(
         self,
@@ -118,7 +125,8 @@ class ExternalBot:
         seed: int | None = None,
         time_budget: float | None = None,
         timeout: float | None = None,
-        fallback: str = "heuristic",
+        fallback: BotFactory | None = None,
+        fallback_name: str | None = None,
     ) -> None:
         args = shlex.split(command) if isinstance(command, str) else list(command)
         if not args:
@@ -131,7 +139,10 @@ class ExternalBot:
             raise ValueError(f"external bot: timeout must be positive, not {timeout}")
         self.timeout = timeout if timeout is not None else (
             time_budget + GRACE if time_budget is not None else DEFAULT_TIMEOUT)
-        self.fallback_name = fallback
+        if fallback_name is None:
+            fallback_name = EXTERNAL.fallback or "random"
+        self.fallback_name = fallback_name
+        self._fallback_factory = fallback
         self.incidents: list[Incident] = []
         """Every failure so far, oldest first."""
         self.fallback: Bot | None = None
@@ -306,8 +317,10 @@ class ExternalBot:
         log.warning("external bot %s: %s; %s plays this seat for the rest of the game",
                     self.name, incident, self.fallback_name)
         self.close()
-        self.fallback = make_bot(self.fallback_name, seed=self.seed,
-                                 time_budget=self.time_budget)
+        factory = self._fallback_factory
+        if factory is None:
+            factory = self._fallback_factory = bot_factory(self.fallback_name)
+        self.fallback = factory(seed=self.seed, time_budget=self.time_budget)
 
     def end_game(self, view: View) -> None:
         """Send the result line (the seat's final view); nothing is read back."""
