@@ -11,12 +11,13 @@ from typer.testing import CliRunner
 
 from toepen.bots import make_bot
 from toepen.bots.expert import ExpertBot
-from toepen.bots.pimc import Knowledge, PimcBot, _gone, observed_decisions, strength
-from toepen.bots.train import FORMAT, KIND_ACTIONS, Policy, load_policy, train
+from toepen.bots.pimc import Knowledge, PimcBot, observed_decisions, strength
+from toepen.bots.policy import FORMAT, KIND_ACTIONS, Policy, load_policy
 from toepen.cli import app
 from toepen.engine import Game
 from toepen.engine.actions import KNOCK
 from toepen.rules import Rules
+from toepen.tools.train import train
 from toepen.view import observe
 
 from .helpers import PRESETS
@@ -146,7 +147,7 @@ def test_inference_reads_a_knock_as_strength() -> None:
         game, knocker = found
         view = observe(game, game.turn)
         know = Knowledge.from_view(view)
-        gone = _gone(view)
+        gone = view.gone_mask
         rng = random.Random(seed)
         uniform = [strength(know.sample(rng)[knocker], gone, False) for _ in range(60)]
         bot = ExpertBot(seed=seed)
@@ -163,7 +164,7 @@ def test_inference_reads_a_knock_as_strength() -> None:
     know = Knowledge.from_view(view)
     ws = PimcBot(seed=1).worlds(view, know, random.Random(1), 200)
     rng = random.Random(2)
-    gone = _gone(view)
+    gone = view.gone_mask
     assert sum(strength(w.hands[knocker], gone, False) for w in ws) > sum(
         strength(know.sample(rng)[knocker], gone, False) for _ in range(200))
 

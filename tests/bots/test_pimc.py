@@ -178,7 +178,6 @@ def test_sure_loser_does_not_knock_and_safe_player_does_not_fold(bot_name: str) 
 
 
 def test_a_false_claim_shown_after_a_redeal_is_known_and_a_genuine_one_is_not() -> None:
-    from toepen.bots.pimc import _deal_start
     from toepen.cards import mask_of, parse_card
     from toepen.engine.actions import CHALLENGE, CLAIM, PASS
 
@@ -199,7 +198,7 @@ def test_a_false_claim_shown_after_a_redeal_is_known_and_a_genuine_one_is_not() 
     game.apply(0, PASS)
     view = observe(game, 0)
     assert view.phase == "play"
-    assert _deal_start(view) == 2
+    assert view.deal_start == 2
     know = Knowledge.from_view(view)
     shown = mask_of(parse_card(c) for c in ("Th", "Ah", "Kh", "Qh"))
     assert know.known[2] == shown and not know.known[1]

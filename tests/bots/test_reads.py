@@ -18,13 +18,13 @@ from toepen.bots.reads import (
     RATIO_MIN,
     Reads,
     load_reads,
-    measure,
     read_key,
 )
 from toepen.bots.solver import Solver
 from toepen.cli import app
 from toepen.engine import Game
 from toepen.engine.actions import KNOCK
+from toepen.tools.reads import measure
 from toepen.view import observe
 
 

@@ -5,10 +5,11 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
 * **Inference.** Candidate deals of the hidden cards are drawn as pimc draws them
   (three per deal solved), each weighted by how likely the opponents' knocks, stays,
   folds, claims and passes of this deal were with the hands it gives them, under the
-  self-play policy (:mod:`toepen.bots.train`); the deals solved are drawn from the
-  candidates by those weights. A player who knocked is thereby mostly given strong
-  cards, but never only strong ones: the policy bluffs, and a floor on every
-  likelihood keeps odd players from being ruled out.
+  self-play policy (:mod:`toepen.bots.policy`, trained by :mod:`toepen.tools.train`);
+  the deals solved are drawn from the candidates by those weights. A player who
+  knocked is thereby mostly given strong cards, but never only strong ones: the
+  policy bluffs, and a floor on every likelihood keeps odd players from being ruled
+  out.
 * **Reading the betting through the solve.** Each opponent's knocks, stays, folds
   and plays-without-knocking of this deal also weigh a candidate deal by the
   reading table (:mod:`toepen.bots.reads`): when the exact solve of that deal from
@@ -49,22 +50,11 @@ from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..view import View
 from .base import register_bot
-from .pimc import (
-    CANDIDATES,
-    Knowledge,
-    PimcBot,
-    World,
-    _deal_start,
-    _gone,
-    _Obs,
-    observed_decisions,
-    side_of,
-    strength,
-    threshold_likelihood,
-)
+from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
+from .pimc import PimcBot, World, threshold_likelihood
+from .policy import Policy, decision_key, load_policy
 from .reads import Reads, load_reads
 from .solver import Solver
-from .train import Policy, decision_key, load_policy
 
 __all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
 
@@ -134,15 +124,15 @@ class ExpertBot(PimcBot):
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
         most lives are won or lost, and a decision costs fewer solves than a card)."""
-        if self._samples is not None:
-            return self._samples
+        if self.samples is not None:
+            return self.samples
         base = super().samples_for(view)
         return base * 2 if view.phase == "answer" else base * 3 // 2
 
     def _mode(self, view: View) -> str:
-        return "W" if view.rules.last_trick == "wins" else "L"
+        return "W" if view.rules.last_trick_wins else "L"
 
-    def likelihood(self, view: View, obs: Sequence[_Obs], hands: Sequence[int]) -> float:
+    def likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int]) -> float:
         """How likely the observed decisions are with the opponents holding ``hands``.
 
         Each decision's likelihood is a mixture of two kinds of player: one who plays
@@ -162,14 +152,11 @@ class ExpertBot(PimcBot):
             w *= max(LIKELIHOOD_FLOOR, mixed)
         return w
 
-    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
-        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen:
-        :meth:`likelihood` times the reading table's weight of each opponent."""
-        obs = [o for o in observed_decisions(view) if view.active[o[0]]]
-        if not obs:
-            return [World(know.sample(rng)) for _ in range(k)]
-        cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
-        weights = [self.likelihood(view, obs, h) for h in cands]
+    def candidate_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
+                          cands: Sequence[Sequence[int]]) -> list[float]:
+        """:meth:`likelihood` of what was seen, times the reading table's weight of each
+        opponent (its bets read through the solve of the candidate deal from its side)."""
+        weights = super().candidate_weights(view, know, obs, cands)
         mode = self._mode(view)
         factor: dict[int, float] = {}
         for seat, kind, action, _tricks, stake, _later, _before in obs:
@@ -185,22 +172,15 @@ class ExpertBot(PimcBot):
                   if not READ_IGNORE[0] <= f <= READ_IGNORE[1]}
         if factor:
             led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
-            want = mode == "W"
-            solvers: list[tuple[float, Solver]] = []
-            for s, f in factor.items():
-                side = side_of(view, s)
-                solver = self._side_solvers.get(side)
-                if solver is None:
-                    solver = Solver(len(view.players), side, want, self._budget(view))
-                    self._side_solvers[side] = solver
-                solvers.append((f, solver))
+            solvers: list[tuple[float, Solver]] = [
+                (f, self.side_solver(view, side_of(view, s))) for s, f in factor.items()
+            ]
             for i, hands in enumerate(cands):
-                leader, trick = self._next_to_play(view, hands)
+                leader, trick = next_to_play(view)
                 for f, solver in solvers:
                     if solver.try_solve(hands, leader, trick, led) is False:
                         weights[i] *= f
-        picked = rng.choices(range(len(cands)), weights=weights, k=k)
-        return [World(list(cands[i])) for i in picked]
+        return weights
 
     def answer_folds(
         self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
@@ -210,8 +190,7 @@ class ExpertBot(PimcBot):
         again far more often than by folding (measured at 6-player classic tables,
         where pimc's model made expert counter-knock into re-knocks)."""
         folds = super().answer_folds(view, world, seats, stake, rng)
-        start = _deal_start(view)
-        for seat, act in view.hand_actions[start:]:
+        for seat, act in view.hand_actions[view.deal_start:]:
             if act is KNOCK:
                 folds &= ~(1 << seat)
         return folds
@@ -227,11 +206,9 @@ class ExpertBot(PimcBot):
         near = [a for a, u in utility.items() if u >= top - MARGIN]
         if len(near) == 1:
             return near[0]
-        hand = 0
-        for c in view.hand:
-            hand |= 1 << c
         tricks = sum(1 for s, _ in view.played if s == view.seat)
-        key = decision_key(self._mode(view), kind, tricks, view.stake, hand, _gone(view))
+        key = decision_key(self._mode(view), kind, tricks, view.stake, view.hand_mask,
+                           view.gone_mask)
         prior = self.policy.probs(key, [_NAMES.get(a, "play") for a in near])
         x = rng.random()
         for a, p in zip(near, prior, strict=True):
@@ -242,21 +219,12 @@ class ExpertBot(PimcBot):
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(genuine | claimed) by Bayes with the policy's claim rates."""
-        claimer = -1
-        for seat, act in reversed(view.hand_actions):
-            if act is CLAIM:
-                claimer = seat
-                break
+        claimer = view.target
         mode = self._mode(view)
-        pool = know.pool
-        low = (pool & ~HIGH_CARDS_MASK).bit_count()
-        size = pool.bit_count()
-        g0 = 1.0
-        for i in range(4):
-            g0 *= max(0, low - i) / max(1, size - i)
+        g0 = low_hand_chance(know.pool)
         p_gen = sum(self.policy.prob(f"{mode}|claim|1|{b}", "claim") for b in range(6)) / 6
         dirty = [w for w in worlds if w.hands[claimer] & HIGH_CARDS_MASK]
-        gone = _gone(view)
+        gone = view.gone_mask
         p_bluff = (
             sum(self.policy.prob(decision_key(mode, "claim", 0, 1, w.hands[claimer], gone),
                                  "claim") for w in dirty) / len(dirty)

@@ -97,22 +97,12 @@ class _Table:
     __slots__ = ("hold", "opp_cards", "m", "lead_p")
 
     def __init__(self, view: View, me: int) -> None:
-        hand = 0
-        for c in view.hand:
-            hand |= 1 << c
-        seen = hand
-        for _, c in view.played:
-            seen |= 1 << c
+        hand = view.hand_mask
+        # Exchanged-away discards shown by a challenge are out of play.
+        seen = hand | view.played_mask | view.discarded_mask
         known: dict[int, float] = {}
-        for seat, cards, why in view.revealed:
-            if why == "exchange":  # an exchanged-away discard is out of play
-                for c in cards:
-                    seen |= 1 << c
-            elif (
-                seat != me
-                and view.active[seat]
-                and any(1 << c & HIGH_CARDS_MASK for c in cards)
-            ):  # a false armoede claim: no redeal, the claimer still holds these cards
+        for seat, cards in view.false_claims:
+            if seat != me and view.active[seat]:  # no redeal: the claimer still holds them
                 for c in cards:
                     known[c] = 1.0
         unseen = _FULL & ~seen
@@ -228,7 +218,7 @@ class HeuristicBot:
 
     def _p_pay(self, view: View, table: _Table, cards: tuple[int, ...]) -> float:
         """Chance of paying the stake at settlement with these cards still to play."""
-        wins = view.rules.last_trick == "wins"
+        wins = view.rules.last_trick_wins
         if not cards:
             take = self._p_standing(view, table) if view.trick_no == 3 else 0.0
             take = calibrated(take, 1, table.m, wins)
@@ -246,7 +236,7 @@ class HeuristicBot:
     def _base_pay(self, view: View, table: _Table) -> float:
         """The table average of the chance to pay: 1/m (``loses``) or (m-1)/m (``wins``)."""
         m = max(table.m, 2)
-        return (m - 1) / m if view.rules.last_trick == "wins" else 1.0 / m
+        return (m - 1) / m if view.rules.last_trick_wins else 1.0 / m
 
     def _p_standing(self, view: View, table: _Table) -> float:
         """Chance that the card we already played to the trick in progress takes it."""
@@ -293,7 +283,7 @@ class HeuristicBot:
         plays = [a for a in legal if a < 32]
         if KNOCK in legal and self._wants_knock(view, table):
             return KNOCK
-        wins = view.rules.last_trick == "wins"
+        wins = view.rules.last_trick_wins
         if len(plays) == 1:
             return plays[0]
         hand = view.hand
@@ -334,7 +324,7 @@ class HeuristicBot:
             and view.stake == 1
             and p <= base * 1.3
             and self._rng.random() < (
-                self.bluff_knock_wins if view.rules.last_trick == "wins" else self.bluff_knock)
+                self.bluff_knock_wins if view.rules.last_trick_wins else self.bluff_knock)
         )
 
     # -- answering a knock -------------------------------------------------------------
@@ -346,7 +336,7 @@ class HeuristicBot:
         # A knock says the knocker is strong (a pelt opening says nothing).
         knocked = any(s == view.last_knocker and a is KNOCK for s, a in view.hand_actions)
         respect = self.knock_respect if table.m > 2 else self.knock_respect_heads_up
-        if knocked and view.rules.last_trick == "wins":
+        if knocked and view.rules.last_trick_wins:
             p = 1.0 - (1.0 - p) * (1.0 - respect * 0.4)
         elif knocked:
             p = min(1.0, p * (1.0 + respect / max(table.m - 1, 1)))
@@ -368,10 +358,7 @@ class HeuristicBot:
     # -- armoede and exchange ----------------------------------------------------------
 
     def _claim(self, view: View, me: int, verb: Action) -> Action:
-        hand_mask = 0
-        for c in view.hand:
-            hand_mask |= 1 << c
-        genuine = not hand_mask & HIGH_CARDS_MASK
+        genuine = not view.hand_mask & HIGH_CARDS_MASK
         table = _Table(view, me)
         p = self._p_pay(view, table, view.hand)
         # An average hand, by the same estimate: the average of an unseen-like hand.
@@ -387,18 +374,13 @@ class HeuristicBot:
         return PASS
 
     def _challenge(self, view: View, me: int) -> Action:
-        target = self._target(view)
-        if target is None:
+        target = view.target
+        if target < 0:
             return PASS
         # Tells: a seat that whistled or stood for tens cannot have had armoede.
         if any(s == target and rank == 0 for s, _, rank in view.tells):
             return CHALLENGE
-        hand_mask = 0
-        for c in view.hand:
-            hand_mask |= 1 << c
-        seen = hand_mask
-        for _, c in view.played:
-            seen |= 1 << c
+        seen = view.hand_mask | view.played_mask
         unseen = _FULL & ~seen
         # The claimer's (original) hand is 4 cards of the unseen ones.
         n_unseen = unseen.bit_count()
@@ -415,15 +397,6 @@ class HeuristicBot:
             worse = self._p_pay(view, table, view.hand) - self._base_pay(view, table)
             threshold += -0.1 if worse > 0.1 else (0.05 if worse < -0.1 else 0.0)
         return CHALLENGE if genuine < threshold else PASS
-
-    @staticmethod
-    def _target(view: View) -> int | None:
-        """The seat whose claim or exchange is being challenged: its latest such act."""
-        verb = CLAIM if view.phase == "claim_challenge" else EXCHANGE
-        for seat, a in reversed(view.hand_actions):
-            if a is verb:
-                return seat
-        return None
 
 
 def hand_strength(view: View) -> float:

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..cards import FULL_MASK, HIGH_CARDS_MASK, JACK, RANK_MASKS, SUIT_MASKS, TEN
+from ..cards import FULL_MASK, HIGH_CARDS_MASK, TEN
 from ..engine.actions import (
     ACTIONS,
     CHALLENGE,
@@ -46,6 +46,17 @@ from ..engine.actions import (
 )
 from ..view import View
 from .base import register_bot
+from .knowledge import (
+    Knowledge,
+    Observed,
+    low_hand_chance,
+    next_to_play,
+    observed_decisions,
+    opening_stake,
+    pick_cards,
+    side_of,
+    strength,
+)
 from .solver import Solver, representatives
 
 __all__ = [
@@ -74,258 +85,12 @@ CHALLENGE_RATE = 0.5
 """pimc's prior: the chance a bluffed claim or a dirty exchange is challenged."""
 
 
-# -- strength: a cheap, public-information score of a hand ---------------------------------
-
-
-def strength(hand: int, gone: int, want_last: bool) -> float:
-    """How good ``hand`` is in [0, 1], knowing only the cards ``gone`` (out of play).
-
-    Under ``last_trick: loses`` (``want_last`` False) a card is good when cards of its
-    suit that beat it are still out there (it can duck); under ``wins`` when few are.
-
-    >>> from toepen.cards import parse_card, mask_of
-    >>> low = mask_of(parse_card(c) for c in "Jh Qs Jc Kd".split())
-    >>> high = mask_of(parse_card(c) for c in "Th Ts 9c Td".split())
-    >>> strength(low, 0, False) > strength(high, 0, False)
-    True
-    >>> strength(high, 0, True) > strength(low, 0, True)
-    True
-    """
-    if not hand:
-        return 0.5
-    live = FULL_MASK & ~gone & ~hand
-    total = 0.0
-    count = 0
-    h = hand
-    while h:
-        low = h & -h
-        h ^= low
-        c = low.bit_length() - 1
-        above = (live & SUIT_MASKS[c >> 3] & (low - 1)).bit_count()
-        total += 1.0 / (above + 1) if want_last else above / (above + 1.0)
-        count += 1
-    return total / count
-
-
-# -- what the view tells about the hidden cards --------------------------------------------
-
-
-@dataclass(slots=True)
-class Knowledge:
-    """The constraints on the hidden cards, from one seat's view."""
-
-    n: int
-    me: int
-    hand: int
-    side: int
-    """Mask of the seats on the bot's side (itself; its partner in teams)."""
-    active: list[int]
-    pool: int
-    """Cards whose place the bot does not know (opponents' hands, stock, discards)."""
-    known: list[int]
-    """By seat: cards known to be in its hand (a false armoede claim shown)."""
-    need: list[int]
-    """By seat: how many unknown cards its hand holds (0 for the bot and inactive seats)."""
-    allowed: list[int]
-    """By seat: the cards it may hold (suits it has shown void in are excluded)."""
-    exact: list[tuple[int, int] | None]
-    """By seat: (rank mask, count) its unknown cards must contain exactly (a tell)."""
-    caps: list[list[tuple[int, int]]] = field(default_factory=list)
-    """By seat: (rank mask, at most) its unknown cards may contain (no tell made)."""
-    played_by: list[int] = field(default_factory=list)
-
-    @classmethod
-    def from_view(cls, view: View) -> Knowledge:
-        """Everything public in ``view`` that constrains the hidden cards."""
-        if view.seat is None:
-            raise ValueError("a spectator's view holds no hand to play")
-        n = len(view.players)
-        me = view.seat
-        hand = 0
-        for c in view.hand:
-            hand |= 1 << c
-        side = 1 << me
-        if view.teams:
-            side = sum(1 << s for s in range(n) if view.teams[s] == view.teams[me])
-        played_by = [0] * n
-        played = 0
-        for s, c in view.played:
-            played_by[s] |= 1 << c
-            played |= 1 << c
-        known = [0] * n
-        for s, cards in _current_false_claims(view):
-            for c in cards:
-                known[s] |= 1 << c
-        out = 0
-        for _, cards, why in view.revealed:
-            if why == "exchange":
-                for c in cards:
-                    out |= 1 << c
-        for s in range(n):
-            known[s] &= ~played_by[s]
-        known[me] = 0
-        pool = FULL_MASK & ~hand & ~played & ~out
-        for k in known:
-            pool &= ~k
-        active = [s for s in range(n) if view.active[s]]
-        need = [0] * n
-        allowed = [0] * n
-        exact: list[tuple[int, int] | None] = [None] * n
-        caps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        ranks = {"off": (), "tens": (TEN,), "tens_and_jacks": (TEN, JACK)}[view.rules.tells]
-        told = {(s, r): k for s, k, r in view.tells}
-        for s in active:
-            if s == me:
-                continue
-            need[s] = max(0, view.hand_sizes[s] - known[s].bit_count())
-            mask = FULL_MASK
-            for suit in view.voids[s]:
-                mask &= ~SUIT_MASKS[suit]
-            allowed[s] = mask
-            if s in view.exchanged:
-                continue
-            for r in ranks:
-                rmask = RANK_MASKS[r]
-                already = ((played_by[s] | known[s]) & rmask).bit_count()
-                if (s, r) in told:
-                    exact[s] = (rmask, max(0, told[(s, r)] - already))
-                else:
-                    caps[s].append((rmask, 2 - already))
-        return cls(n, me, hand, side, active, pool, known, need, allowed, exact, caps, played_by)
-
-    def sample(self, rng: random.Random, tries: int = 40) -> list[int]:
-        """One deal of the hidden cards consistent with the constraints (hands by seat).
-
-        Draws opponents in order of how tightly they are constrained; a draw that
-        paints itself into a corner is retried, and after ``tries`` failures the void
-        and tell constraints are dropped (they can only disagree after house-rule
-        edge cases) so that a deal is always returned.
-        """
-        opps = [s for s in self.active if s != self.me]
-        opps.sort(key=lambda s: (self.pool & self.allowed[s]).bit_count() - self.need[s])
-        for attempt in range(tries + 1):
-            relax = attempt == tries
-            hands = [0] * self.n
-            hands[self.me] = self.hand
-            pool = self.pool
-            ok = True
-            for s in opps:
-                k = self.need[s]
-                allowed = pool if relax else pool & self.allowed[s]
-                picked = 0
-                ex = None if relax else self.exact[s]
-                if ex is not None:
-                    rmask, cnt = ex
-                    part = _pick(allowed & rmask, min(cnt, k), rng)
-                    if part is None:
-                        ok = False
-                        break
-                    picked = part
-                    allowed &= ~rmask
-                    k -= min(cnt, k)
-                rest = _pick(allowed, k, rng)
-                if rest is None:
-                    ok = False
-                    break
-                picked |= rest
-                if not relax:
-                    for rmask, cap in self.caps[s]:
-                        if (picked & rmask).bit_count() > cap:
-                            ok = False
-                    if not ok:
-                        break
-                hands[s] = self.known[s] | picked
-                pool &= ~picked
-            if ok:
-                return hands
-        raise RuntimeError("no consistent deal of the hidden cards")  # pragma: no cover
-
-    def leftover(self, hands: Sequence[int]) -> int:
-        """The unknown cards a sampled deal did not give to any active hand."""
-        used = 0
-        for s, h in enumerate(hands):
-            if s != self.me:
-                used |= h
-        return self.pool & ~used
-
-
-def _pick(mask: int, k: int, rng: random.Random) -> int | None:
-    """``k`` random cards of ``mask`` (None if it holds fewer)."""
-    if k <= 0:
-        return 0
-    cards = [c for c in range(32) if mask >> c & 1]
-    if len(cards) < k:
-        return None
-    out = 0
-    for c in rng.sample(cards, k):
-        out |= 1 << c
-    return out
-
-
-def _current_false_claims(view: View) -> list[tuple[int, tuple[int, ...]]]:
-    """The armoede hands shown in the current deal: false claims, still held.
-
-    A redeal clears ``view.revealed`` (a genuine claim's hand goes with it), so every
-    armoede hand it shows belongs to the current deal.
-    """
-    return [(s, cards) for s, cards, why in view.revealed
-            if why == "armoede" and any(HIGH_CARDS_MASK >> c & 1 for c in cards)]
-
-
-def _opponents_in_session(view: View, seat: int, n: int) -> int:
-    if view.teams:
-        return sum(1 for s in range(n) if view.in_session[s] and view.teams[s] != view.teams[seat])
-    return sum(1 for s in range(n) if view.in_session[s] and s != seat)
-
-
-# -- positions -----------------------------------------------------------------------------
-
-
 @dataclass(slots=True)
 class World:
     """One sampled deal of the hidden cards with its weight."""
 
     hands: list[int]
     weight: float = 1.0
-
-
-def _start_leader(view: View) -> tuple[int, int]:
-    """(leader, stake) of the first trick, seen before any card is played."""
-    n = len(view.players)
-    order = [(view.dealer + 1 + i) % n for i in range(n)]
-    active = [s for s in order if view.active[s]]
-    if view.rules.pelt:
-        for s in active:
-            if view.lives[s] == 1:
-                return s, 2
-    return active[0], view.stake
-
-
-def next_to_play(view: View) -> tuple[int, list[tuple[int, int]]]:
-    """(leader, trick) of the current position, trick cards of folded seats dropped."""
-    trick = [(s, c) for s, c in view.trick if view.active[s]]
-    if view.trick_no == 0 and not view.played:
-        return _start_leader(view)[0], trick
-    return view.leader, trick
-
-
-def side_of(view: View, seat: int) -> int:
-    """The mask of ``seat``'s side: itself, or its pair in ``teams``."""
-    if not view.teams:
-        return 1 << seat
-    return sum(1 << t for t in range(len(view.players)) if view.teams[t] == view.teams[seat])
-
-
-def _gone(view: View) -> int:
-    """Cards everyone knows are out of play (played, shown discards)."""
-    gone = 0
-    for _, c in view.played:
-        gone |= 1 << c
-    for _, cards, why in view.revealed:
-        if why == "exchange":
-            for c in cards:
-                gone |= 1 << c
-    return gone
 
 
 def threshold_likelihood(action: str, st: float) -> float:
@@ -347,104 +112,6 @@ def threshold_likelihood(action: str, st: float) -> float:
     return 0.8 if ok else 0.2
 
 
-# -- what the opponents' decisions of this deal were ----------------------------------------
-
-# One observed decision of an opponent: (seat, kind, action name, tricks played then,
-# stake then, cards that seat played after it, cards played by anyone before it).
-_Obs = tuple[int, str, str, int, int, int, int]
-
-
-def _deal_start(view: View) -> int:
-    """Index in ``view.hand_actions`` where the current deal (after any redeal) starts.
-
-    A deal ends with a redeal when a claim goes unchallenged (every opponent passed)
-    or a challenge finds it genuine. The challenges of the current deal all found a
-    false claim, and exactly those hands are in ``view.revealed``; so if the hand
-    has had more challenges than that, the last earlier one ended a deal.
-    """
-    if not view.rules.armoede:
-        return 0
-    n = len(view.players)
-    start = 0
-    pending = -1
-    passes = 0
-    challenges: list[int] = []
-    for i, (seat, act) in enumerate(view.hand_actions):
-        if act is CLAIM:
-            pending, passes = seat, 0
-            if _opponents_in_session(view, seat, n) == 0:
-                start, pending = i + 1, -1
-        elif pending >= 0 and act is PASS:
-            passes += 1
-            if passes >= _opponents_in_session(view, pending, n):
-                start, pending = i + 1, -1
-        elif act is CHALLENGE:
-            challenges.append(i)
-            pending = -1
-    earlier = len(challenges) - len(_current_false_claims(view))
-    if earlier > 0:
-        start = max(start, challenges[earlier - 1] + 1)
-    return start
-
-
-def observed_decisions(view: View) -> list[_Obs]:
-    """The opponents' policy decisions of the current deal, with their public context."""
-    me = view.seat
-    start = _deal_start(view)
-    acts = view.hand_actions[start:]
-    plays_before: list[int] = []  # cards played before each action
-    gone = 0
-    for _, act in acts:
-        plays_before.append(gone)
-        if act < 32:
-            gone |= 1 << act
-    stake = _start_leader(view)[1] if view.rules.pelt else 1
-    in_answer = stake > 1
-    last_knocker = -1
-    pending_claim = False
-    out: list[_Obs] = []
-    tricks = [0] * len(view.players)
-    for i, (seat, act) in enumerate(acts):
-        later = 0
-        for s2, a2 in acts[i:]:
-            if s2 == seat and a2 < 32:
-                later |= 1 << a2
-        mine = seat == me
-        if act is CLAIM:
-            if not mine:
-                out.append((seat, "claim", "claim", 0, 1, later, 0))
-            pending_claim = True
-        elif act is PASS:
-            if not pending_claim and not mine and view.rules.armoede:
-                out.append((seat, "claim", "pass", 0, 1, later, 0))
-        elif act is CHALLENGE:
-            pending_claim = False
-        elif act is KNOCK:
-            stake += 1
-            if not mine:
-                kind = "answer" if in_answer else "knock"
-                out.append((seat, kind, "knock", tricks[seat], stake if in_answer else stake - 1,
-                            later, plays_before[i]))
-            in_answer = True
-            last_knocker = seat
-            pending_claim = False
-        elif act is STAY or act is FOLD:
-            if not mine:
-                verb = "stay" if act is STAY else "fold"
-                out.append((seat, "answer", verb, tricks[seat], stake, later, plays_before[i]))
-        elif act < 32:
-            pending_claim = False
-            if not mine and not in_answer and seat != last_knocker:
-                max_stake = view.rules.max_stake
-                if max_stake is None or stake < max_stake:
-                    out.append((seat, "knock", "play", tricks[seat], stake, later,
-                                plays_before[i]))
-            in_answer = False
-            tricks[seat] += 1
-    return out
-
-
-
 # -- the bot ---------------------------------------------------------------------------------
 
 
@@ -462,7 +129,8 @@ class PimcBot:
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.time_budget = time_budget
-        self._samples = samples
+        self.samples = samples
+        """Sampled deals per decision when given (else :meth:`samples_for` scales them)."""
         self._side_solvers: dict[int, Solver] = {}
         self.last_values: dict[Action, float] = {}
         """Expected lives (negative: lost) of the options weighed at the last decision."""
@@ -489,8 +157,8 @@ class PimcBot:
 
     def samples_for(self, view: View) -> int:
         """Sampled deals per decision: ``samples`` if given, else scaled by table and budget."""
-        if self._samples is not None:
-            return self._samples
+        if self.samples is not None:
+            return self.samples
         active = sum(view.active)
         base = 48 if active <= 3 else 32 if active <= 4 else 12 if active <= 6 else 8
         if self.time_budget is not None:
@@ -501,14 +169,14 @@ class PimcBot:
         """A generator for one decision: the seed, the seat and the state number only."""
         return random.Random(f"{self.name}:{self.seed}:{view.seat}:{view.action_count}")
 
-    def likelihood(self, view: View, obs: Sequence[_Obs], hands: Sequence[int]) -> float:
+    def likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int]) -> float:
         """How likely the observed decisions are with the opponents holding ``hands``.
 
         pimc's threshold model: a knock is made with a hand of :func:`strength` at
         least ``KNOCK_ABOVE``, a stay with one at least ``FOLD_BELOW``, a fold with one
         below ``FOLD_ABOVE`` - each four times likelier than the opposite.
         """
-        want = view.rules.last_trick == "wins"
+        want = view.rules.last_trick_wins
         w = 1.0
         for seat, _kind, action, _tricks, _stake, later, gone in obs:
             held = hands[seat] | later
@@ -517,14 +185,31 @@ class PimcBot:
         return w
 
     def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
-        """``k`` deals drawn from ``CANDIDATES * k`` by the likelihood of what was seen."""
+        """``k`` deals drawn from ``CANDIDATES * k`` by :meth:`candidate_weights`.
+
+        With no decision of an active opponent observed, ``k`` plain draws."""
         obs = [o for o in observed_decisions(view) if view.active[o[0]]]
         if not obs:
             return [World(know.sample(rng)) for _ in range(k)]
         cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
-        weights = [self.likelihood(view, obs, h) for h in cands]
+        weights = self.candidate_weights(view, know, obs, cands)
         picked = rng.choices(range(len(cands)), weights=weights, k=k)
         return [World(list(cands[i])) for i in picked]
+
+    def candidate_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
+                          cands: Sequence[Sequence[int]]) -> list[float]:
+        """The weight of each candidate deal: :meth:`likelihood` of what was seen."""
+        return [self.likelihood(view, obs, h) for h in cands]
+
+    def side_solver(self, view: View, side: int) -> Solver:
+        """The solver from ``side``'s point of view, one per side for the whole decision
+        (its memo is shared by every deal solved from that side)."""
+        solver = self._side_solvers.get(side)
+        if solver is None:
+            solver = Solver(len(view.players), side, view.rules.last_trick_wins,
+                            self._budget(view))
+            self._side_solvers[side] = solver
+        return solver
 
     def answer_folds(
         self, view: View, world: World, seats: Sequence[int], stake: int, rng: random.Random
@@ -536,18 +221,14 @@ class PimcBot:
         the deal), and folds when staying costs more than the stake it accepted. A
         solve over budget falls back to the threshold :data:`FOLD_BELOW` on strength.
         """
-        want = view.rules.last_trick == "wins"
-        gone = _gone(view)
+        want = view.rules.last_trick_wins
+        gone = view.gone_mask
         m = max(2, sum(view.active))
         base = 1 / m if want else (m - 1) / m
-        leader, trick = self._next_to_play(view, world.hands)
+        leader, trick = next_to_play(view)
         folds = 0
         for s in seats:
-            side = side_of(view, s)
-            solver = self._side_solvers.get(side)
-            if solver is None:
-                solver = Solver(len(view.players), side, want, self._budget(view))
-                self._side_solvers[side] = solver
+            solver = self.side_solver(view, side_of(view, s))
             r = solver.try_solve(world.hands, leader, trick, view.led_suit)
             if r is None:
                 fold = strength(world.hands[s], gone, want) < FOLD_BELOW
@@ -595,7 +276,7 @@ class PimcBot:
     # -- evaluation ------------------------------------------------------------------------
 
     def _solver(self, view: View, know: Knowledge) -> Solver:
-        return Solver(know.n, know.side, view.rules.last_trick == "wins", self._budget(view))
+        return Solver(know.n, know.side, view.rules.last_trick_wins, self._budget(view))
 
     def _budget(self, view: View) -> int:
         m = sum(view.active)
@@ -603,11 +284,7 @@ class PimcBot:
 
     def _fallback(self, view: View, know: Knowledge, hand: int) -> float:
         """Chance of success of a world whose solve ran over budget: the hand's strength."""
-        return strength(hand, _gone(view), view.rules.last_trick == "wins")
-
-    def _next_to_play(self, view: View, hands: Sequence[int]) -> tuple[int, list[tuple[int, int]]]:
-        """(leader, trick) of the current position, trick cards of folded seats dropped."""
-        return next_to_play(view)
+        return strength(hand, view.gone_mask, view.rules.last_trick_wins)
 
     def success(self, view: View, know: Knowledge, worlds: Sequence[World], folds: Sequence[int],
                 solver: Solver) -> float:
@@ -619,7 +296,7 @@ class PimcBot:
         weight = 0.0
         for w, f in zip(worlds, folds, strict=True):
             hands = [0 if f >> s & 1 else h for s, h in enumerate(w.hands)]
-            leader, trick = self._next_to_play(view, hands)
+            leader, trick = next_to_play(view)
             trick = [(s, c) for s, c in trick if not f >> s & 1]
             led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
             others = [s for s in range(know.n) if hands[s] and not (know.side >> s & 1)]
@@ -666,9 +343,7 @@ class PimcBot:
     ) -> tuple[dict[Action, float], Action]:
         """Chance of success after each playable card; and the card to play."""
         me = know.me
-        gone_elsewhere = 0
-        for _, c in view.played:
-            gone_elsewhere |= 1 << c
+        gone_elsewhere = view.played_mask
         for _, c in view.trick:
             gone_elsewhere &= ~(1 << c)
         legal_mask = 0
@@ -701,7 +376,7 @@ class PimcBot:
         top = max(scores.values())
         tied = [a for a, v in scores.items() if v >= top - 1e-9]
         # Ties: shed the highest card under ``loses``, keep high cards under ``wins``.
-        want = view.rules.last_trick == "wins"
+        want = view.rules.last_trick_wins
         best = max(tied, key=lambda a: (a & 7, a)) if want else min(tied, key=lambda a: (a & 7, a))
         return scores, best
 
@@ -709,7 +384,7 @@ class PimcBot:
         """Opponents' mean expected loss when the bot's side succeeds with chance ``p``."""
         opps = max(1, sum(view.active) - 1)
         folded = fold_rate * (stake - 1)
-        if view.rules.last_trick == "loses":
+        if view.rules.last_trick_loses:
             return folded + p * stake / opps
         return folded + stake * (p + (1 - p) * (opps - 1) / opps)
 
@@ -751,7 +426,7 @@ class PimcBot:
 
     def hand_loss(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """Expected loss of playing the current hand out at the opening stake, no knocks."""
-        _, stake = _start_leader(view)
+        stake = opening_stake(view)
         solver = self._solver(view, know)
         p = self.success(view, know, worlds, [0] * len(worlds), solver)
         return stake * (1 - p)
@@ -759,7 +434,7 @@ class PimcBot:
     def fresh_loss(self, view: View) -> float:
         """Expected loss of an average fresh hand at stake 1 (all symmetric)."""
         m = max(2, sum(view.active))
-        return 1 / m if view.rules.last_trick == "loses" else (m - 1) / m
+        return 1 / m if view.rules.last_trick_loses else (m - 1) / m
 
     def _claim(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         worlds = self.worlds(view, know, rng, self.samples_for(view))
@@ -777,7 +452,7 @@ class PimcBot:
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(the pending armoede claim is genuine): sampled base rate and a bluff prior."""
-        claimer = _pending_target(view)
+        claimer = view.target
         total = sum(w.weight for w in worlds) or 1.0
         g0 = sum(w.weight for w in worlds if not w.hands[claimer] & HIGH_CARDS_MASK) / total
         g0 = max(g0, 1e-3)
@@ -800,7 +475,7 @@ class PimcBot:
         new_worlds: list[World] = []
         for w in worlds:
             rest = know.leftover(w.hands)
-            drawn = _pick(rest, 4, rng)
+            drawn = pick_cards(rest, 4, rng)
             hands = list(w.hands)
             hands[know.me] = drawn if drawn is not None else know.hand
             new_worlds.append(World(hands, w.weight))
@@ -810,31 +485,17 @@ class PimcBot:
 
     def discard_clean_chance(self, view: View, know: Knowledge) -> float:
         """P(the pending exchanger's discarded hand held no 7, 8, 9 or ten)."""
-        target = _pending_target(view)
+        target = view.target
         for s, k, r in view.tells:
             if s == target and r == TEN and k >= 3:
                 return 0.0
-        pool = know.pool
-        low = (pool & ~HIGH_CARDS_MASK).bit_count()
-        size = pool.bit_count()
-        g0 = 1.0
-        for i in range(4):
-            g0 *= max(0, low - i) / max(1, size - i)
-        g0 = max(g0, 1e-3)
+        g0 = max(low_hand_chance(know.pool), 1e-3)
         return g0 / (g0 + EXCHANGE_DIRTY_RATE * (1 - g0))
 
     def _exchange_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         pc = self.discard_clean_chance(view, know)
         u_chal = -pc + OTHERS_WEIGHT * (1 - pc)
         return CHALLENGE if u_chal > 1e-9 else PASS
-
-
-def _pending_target(view: View) -> int:
-    """The claimer or exchanger a challenge decision is about."""
-    for seat, act in reversed(view.hand_actions):
-        if act is CLAIM or act is EXCHANGE:
-            return seat
-    raise ValueError("no claim or exchange is pending")
 
 
 def _mean_folds(folds: Sequence[int], seats: int, worlds: Sequence[World]) -> float:

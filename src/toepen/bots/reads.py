@@ -18,12 +18,10 @@ came with a safe position in 491 of 492 cases and a counter-knock at stake 2 in 
 of 165, so by the table alone a deal in which the knocker is not safe is worth about
 a twentieth of one in which it is (``expert`` also allows for bluffs).
 
-The table ships as ``toepen/bots/data/expert_reads.json`` and is rebuilt by
-``toepen train reads``.
+The table ships as ``toepen/bots/data/expert_reads.json``; :mod:`toepen.tools.reads`
+measures it (``toepen train reads``).
 
->>> r = measure(hands=2, seed=1, presets=("rulebook",), jobs=1)
->>> r.hands, all(len(v) == 2 for v in r.counts.values())
-(2, True)
+>>> r = load_reads()
 >>> 0.0 < r.ratio("L", "knock", 1, "knock") <= RATIO_MAX
 True
 """
@@ -31,23 +29,13 @@ True
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.actions import FOLD, KNOCK, STAY, Action
-from ..engine.state import Game
-from ..rules import Rules
-from ..view import View, observe
-from .base import hand_over, make_bot
-from .pimc import next_to_play, side_of
-from .solver import Solver
-from .train import load_data_json
+from .policy import load_data_json
 
-__all__ = ["FORMAT", "Reads", "load_reads", "measure", "read_key", "RATIO_MIN", "RATIO_MAX"]
+__all__ = ["FORMAT", "KINDS", "Reads", "load_reads", "read_key", "RATIO_MIN", "RATIO_MAX"]
 
 FORMAT = "toepen-expert-reads/1"
 KINDS: dict[str, tuple[str, ...]] = {
@@ -59,8 +47,6 @@ MAX_STAKE_KEY = 4
 """Stakes of 4 and more share one context."""
 RATIO_MIN = 0.05
 RATIO_MAX = 5.0
-MAX_NODES = 50_000
-"""Node budget of one truth solve while measuring (a solve over it is not counted)."""
 
 
 def read_key(mode: str, kind: str, stake: int, action: str) -> str:
@@ -154,76 +140,3 @@ class Reads:
 def load_reads(path: Path | None = None) -> Reads:
     """The shipped table (``toepen/bots/data/expert_reads.json``) or one from ``path``."""
     return Reads.from_json(load_data_json("expert_reads.json", path))
-
-
-# -- measuring ---------------------------------------------------------------------------------
-
-
-def _decision(view: View, act: Action) -> tuple[str, str] | None:
-    """(kind, action name) of a decision about the stake, None for any other."""
-    if view.phase == "answer":
-        name = "knock" if act is KNOCK else "stay" if act is STAY else "fold" if act is FOLD \
-            else None
-        return None if name is None else ("answer", name)
-    if view.phase == "play" and KNOCK in view.legal:
-        return "knock", "knock" if act is KNOCK else "play"
-    return None
-
-
-def _measure_hand(args: tuple[str, int, int, str, int]) -> dict[str, list[int]]:
-    preset, players, seed, bot, index = args
-    rules = Rules.preset(preset)
-    mode = "W" if rules.last_trick == "wins" else "L"
-    game = Game(rules, players, seed=seed, dealer=index % players)
-    bots = [make_bot(bot, seed=seed * 31 + s) for s in range(players)]
-    stop = hand_over(game)
-    counts: dict[str, list[int]] = {}
-    while game.turn >= 0 and not stop(game):
-        seat = game.turn
-        view = observe(game, seat)
-        act = bots[seat].act(view)
-        what = _decision(view, act)
-        if what is not None:
-            hands = [h if view.active[t] else 0 for t, h in enumerate(game.hands)]
-            leader, trick = next_to_play(view)
-            led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
-            solver = Solver(players, side_of(view, seat), mode == "W", MAX_NODES)
-            reached = solver.try_solve(hands, leader, trick, led)
-            if reached is not None:
-                counts.setdefault(read_key(mode, what[0], view.stake, what[1]), [0, 0])[
-                    int(reached)] += 1
-        game.apply(seat, act)
-    return counts
-
-
-def measure(
-    hands: int = 400,
-    seed: int = 0,
-    presets: Sequence[str] = ("rulebook", "classic"),
-    players: int = 4,
-    bot: str = "pimc",
-    jobs: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Reads:
-    """Play ``hands`` self-play hands of ``bot`` per preset and count its stake decisions.
-
-    Deterministic for given arguments (whatever ``jobs``): each hand has its own seed.
-    """
-    tasks = [(p, players, (seed * 1_000_003 + i * 7_919 + k * 104_729) & 0x7FFF_FFFF, bot, i)
-             for k, p in enumerate(presets) for i in range(hands)]
-    total = Reads(hands=0, seed=seed, bot=bot)
-    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-
-    def add(counts: dict[str, list[int]]) -> None:
-        total.add(Reads(counts, hands=1))
-        if progress is not None:
-            progress(1)
-
-    if workers == 1:
-        for t in tasks:
-            add(_measure_hand(t))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for counts in pool.map(_measure_hand, tasks, chunksize=4):
-                add(counts)
-    return total

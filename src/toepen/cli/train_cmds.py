@@ -30,7 +30,7 @@ def train_expert_cmd(
     ] = DEFAULT_OUT,
 ) -> None:
     """Self-play regret matching of expert's policy; writes a toepen-expert-policy/1 file."""
-    from ..bots.train import train
+    from ..tools.train import train
 
     _check_out(out)
     with progress_bar() as bar:
@@ -70,8 +70,8 @@ def train_reads_cmd(
 ) -> None:
     """Measure expert's reading table: how a search bot bets by its solved position."""
     from ..bots.base import check_bot_name
-    from ..bots.reads import measure
     from ..rules import Rules, RulesError
+    from ..tools.reads import measure
 
     presets = preset or ["rulebook", "classic"]
     for p in presets:
