@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .engine_cmds import make_rules, progress_bar
+from .common import make_rules, progress_bar
 
 FLAGS = {
     "bots": "--bots", "baseline": "--baseline", "players": "--players", "format": "--format",

@@ -15,53 +15,16 @@ from rich.progress import (
     Progress,
     TaskID,
     TextColumn,
-    TimeElapsedColumn,
 )
 from rich.table import Table
 
 from ..cards import card_str
 from ..engine import Game
 from ..record import RecordError, load, replay, summary
-from ..rules import Rules, RulesError
+from ..rules import RulesError
+from .common import make_rules, progress_bar
 
 console = Console()
-err = Console(stderr=True)
-
-
-def parse_options(options: list[str] | None) -> dict[str, object]:
-    """``name=value`` pairs; values as JSON where they parse (``3``, ``true``, ``null``)."""
-    out: dict[str, object] = {}
-    for item in options or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise typer.BadParameter(f"option {item!r}: expected name=value")
-        try:
-            out[name.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name.strip()] = value
-    return out
-
-
-def make_rules(preset: str, options: list[str] | None, lives: int | None = None) -> Rules:
-    """Rules from the command line, or a clean error naming the option."""
-    opts = parse_options(options)
-    if lives is not None:
-        opts["lives"] = lives
-    try:
-        return Rules.preset(preset, **opts)
-    except RulesError as e:
-        raise typer.BadParameter(str(e)) from None
-
-
-def progress_bar() -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    )
 
 
 def simulate_cmd(
@@ -139,7 +102,7 @@ def _position_table(game: Game, info: dict[str, Any], title: str) -> Table:
             mark.append("to act")
         if game.winner == seat:
             mark.append("winner")
-        cards = " ".join(card_str(c) for c in range(32) if game.hands[seat] >> c & 1)
+        cards = " ".join(card_str(c) for c in range(32) if game.hand_mask(seat) >> c & 1)
         table.add_row(str(seat), name, str(info["lives"][seat]), cards, ", ".join(mark))
     return table
 

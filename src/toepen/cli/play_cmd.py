@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import getpass
-import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
 from ..rules import Rules, RulesError
+from .common import parse_options
 
 
 def _default_name(t: Translator) -> str:
@@ -22,22 +22,6 @@ def _default_name(t: Translator) -> str:
     if not user or user == "root" or not user.isprintable():
         return t("name.default")
     return user[:1].upper() + user[1:16]
-
-
-def _options(t: Translator, options: list[str] | None, lives: int | None) -> dict[str, Any]:
-    """``--option name=value`` pairs (values as JSON where they parse) and ``--lives``."""
-    out: dict[str, Any] = {}
-    for item in options or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise typer.BadParameter(t("error.option", item=item))
-        try:
-            out[name.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name.strip()] = value
-    if lives is not None:
-        out["lives"] = lives
-    return out
 
 
 def play_cmd(
@@ -86,7 +70,8 @@ def play_cmd(
             if save is not None:
                 session.path = save
         else:
-            rules = Rules.preset(preset, **_options(t, option, lives))
+            rules = Rules.preset(preset, **parse_options(
+                option, lives, bad=lambda item: t("error.option", item=item)))
             lineup = [b.strip() for b in bots.split(",") if b.strip()]
             if not lineup:
                 raise typer.BadParameter(t("cli.no_bots"), param_hint="--bots")

@@ -93,7 +93,8 @@ def play_random_session(
     """One complete session between random legal players; the game and its event counts."""
     rng = random.Random(seed ^ 0x5EED)
     game = Game(rules, players, seed=seed, dealer=dealer if dealer is not None else seed % players)
-    counts: Counter[str] = Counter(_COUNTED[e.kind] for e in game.opening if e.kind in _COUNTED)
+    counts: Counter[str] = Counter(_COUNTED[e.kind] for e in game.opening_events(omniscient=True)
+                                  if e.kind in _COUNTED)
     choice = rng.choice
     counted = _COUNTED
     while game.turn >= 0:
