@@ -31,8 +31,8 @@ from ..view import View
 
 __all__ = [
     "Bot", "BotError", "BotFactory", "BotSpec", "BOTS", "BUILTIN", "CMD_PREFIX", "DEFAULT",
-    "EXTERNAL", "by_strength", "bot_factory", "bot_names", "bot_spec", "check_bot_name",
-    "close_bot", "end_game", "fallback_chain", "make_bot", "register_bot",
+    "EXTERNAL", "EXTERNAL_FALLBACK", "by_strength", "bot_factory", "bot_names", "bot_spec",
+    "check_bot_name", "close_bot", "end_game", "fallback_chain", "make_bot", "register_bot",
     "register_external", "start_game",
 ]
 
@@ -84,9 +84,10 @@ BUILTIN: tuple[BotSpec, ...] = (
 )
 """The built-in bots."""
 
-EXTERNAL = BotSpec("cmd:COMMAND", "toepen.bots.external", -1, "heuristic")
-"""An external program speaking the JSON-lines protocol (``cmd:COMMAND``): its fallback
-plays a seat whose program failed."""
+EXTERNAL_FALLBACK = "heuristic"
+"""The built-in bot that plays a seat whose external bot failed or is not registered."""
+EXTERNAL = BotSpec("cmd:COMMAND", "toepen.bots.external", -1, EXTERNAL_FALLBACK)
+"""An external program speaking the JSON-lines protocol (``cmd:COMMAND``)."""
 
 DEFAULT = "expert"
 """The default opponent; where it is not installed, its fallbacks in turn."""
@@ -180,11 +181,9 @@ def make_bot(
     if name.startswith(CMD_PREFIX):
         if not _EXTERNAL:
             _load(EXTERNAL.module)
-        fallback = EXTERNAL.fallback
-        assert fallback is not None
         return _EXTERNAL[0](name[len(CMD_PREFIX):], seed=seed, time_budget=time_budget,
-                            timeout=timeout, fallback=bot_factory(fallback),
-                            fallback_name=fallback)
+                            timeout=timeout, fallback=bot_factory(EXTERNAL_FALLBACK),
+                            fallback_name=EXTERNAL_FALLBACK)
     return bot_factory(name)(seed=seed, time_budget=time_budget)
 
 

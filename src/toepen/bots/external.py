@@ -13,7 +13,7 @@ line back for each decision (the protocol is in ``docs/bots.md``):
 A crash, a timeout, or an answer that is not JSON, not an action or not legal is an
 *incident*: it is logged with the reason, appended to :attr:`ExternalBot.incidents`,
 the process is stopped, and the seat is played by the fallback it was given (the
-registry's, :data:`~toepen.bots.base.EXTERNAL`: ``heuristic``) for the rest of the
+registry's, :data:`~toepen.bots.base.EXTERNAL_FALLBACK`: ``heuristic``) for the rest of the
 game. The next game (``start_game``) starts the program again.
 
 The view sent is ``observe(game, seat).to_json()``: the seat's own cards and what
@@ -39,7 +39,7 @@ from typing import IO, Any
 from ..engine.actions import Action, ActionError
 from ..rules import Rules
 from ..view import View
-from .base import EXTERNAL, Bot, BotFactory, bot_factory, register_external
+from .base import EXTERNAL_FALLBACK, Bot, BotFactory, bot_factory, register_external
 
 log = logging.getLogger("toepen.bots.external")
 
@@ -139,9 +139,7 @@ class ExternalBot:
             raise ValueError(f"external bot: timeout must be positive, not {timeout}")
         self.timeout = timeout if timeout is not None else (
             time_budget + GRACE if time_budget is not None else DEFAULT_TIMEOUT)
-        if fallback_name is None:
-            fallback_name = EXTERNAL.fallback or "random"
-        self.fallback_name = fallback_name
+        self.fallback_name = EXTERNAL_FALLBACK if fallback_name is None else fallback_name
         self._fallback_factory = fallback
         self.incidents: list[Incident] = []
         """Every failure so far, oldest first."""

@@ -24,11 +24,12 @@ import threading
 import time
 from typing import Any
 
-from ..bots.base import bot_names, make_bot
+from ..bots.base import DEFAULT, bot_names, fallback_chain, make_bot
 from ..engine.actions import Action, action
 from ..view import View
 
-PREFERRED = ("expert", "heuristic", "random")
+PREFERRED = fallback_chain(DEFAULT)
+"""The default bot, then the bots that stand in for it (``expert``, ``heuristic``, ``random``)."""
 
 
 def _reduce_action(a: Action) -> tuple[Any, tuple[int]]:

@@ -35,7 +35,7 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..bots.base import CMD_PREFIX, bot_names
+from ..bots.base import BUILTIN, CMD_PREFIX, EXTERNAL_FALLBACK, bot_names
 from ..bots.external import ExternalBot, Incident
 from ..engine.actions import Action
 from ..rules import Rules
@@ -43,8 +43,9 @@ from ..view import View
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
 """An external bot's name: a letter, then letters, digits, ``_`` or ``-`` (24 at most)."""
-RESERVED = ("random", "heuristic", "pimc", "expert", "default")
-FALLBACK = "heuristic"
+RESERVED = (*(spec.name for spec in BUILTIN), "default")
+"""Names an external bot may not take: the registry's built-in bots and ``default``."""
+FALLBACK = EXTERNAL_FALLBACK
 """The built-in bot that plays a seat whose external bot failed or is not registered."""
 
 

@@ -60,7 +60,7 @@ def _measure_hand(args: tuple[str, int, int, str, int]) -> dict[str, list[int]]:
         act = bots[seat].act(view)
         what = _decision(view, act)
         if what is not None:
-            hands = [h if view.active[t] else 0 for t, h in enumerate(game.hands)]
+            hands = [h if view.active[t] else 0 for t, h in enumerate(game.hand_masks())]
             leader, trick = next_to_play(view)
             led = view.led_suit if (view.trick or view.led_suit >= 0) else -1
             solver = Solver(players, side_of(view, seat), mode == "W", MAX_NODES)

@@ -51,7 +51,7 @@ def _quick_card(game: Game, seat: int, legal: Sequence[Action]) -> Action:
     cards = [a for a in legal if a < 32]
     trick = game.trick
     wins = game.rules.last_trick_wins
-    last = game.hands[seat].bit_count() == 1
+    last = game.hand_mask(seat).bit_count() == 1
     if last or len(cards) == 1:
         return cards[0]
     if wins:
@@ -89,7 +89,7 @@ def _abstract(game: Game, seat: int, legal: Sequence[Action]) -> tuple[str, str,
     """(key, kind, legal abstract actions) of a policy decision, None for other decisions."""
     phase = game.phase
     mode = _mode(game.rules)
-    hand = game.hands[seat]
+    hand = game.hand_mask(seat)
     if phase is Phase.PLAY and KNOCK in legal:
         kind, acts = "knock", ["knock", "play"]
     elif phase is Phase.ANSWER:
@@ -133,7 +133,7 @@ def _policy_action(
     if phase is Phase.CLAIM_CHALLENGE or phase is Phase.EXCHANGE_CHALLENGE:
         return CHALLENGE if rng.random() < 0.1 else PASS
     if phase is Phase.EXCHANGE:
-        weak = strength(game.hands[seat], 0, True) < 0.35
+        weak = strength(game.hand_mask(seat), 0, True) < 0.35
         return EXCHANGE if weak else PASS
     return legal[0]
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..bots.base import CMD_PREFIX, check_bot_name, close_bot, start_game
+from ..bots.base import BUILTIN, CMD_PREFIX, check_bot_name, close_bot, fallback_chain, start_game
 from ..engine import Action, Event, Game, redact
 from ..i18n import N_, Translator
 from ..record import RecordError, load, replay, save, start
@@ -37,11 +37,10 @@ BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo")
 """Names of the bots, seat 1 onwards."""
 
 FALLBACKS: dict[str, tuple[str, ...]] = {
-    "expert": ("heuristic", "random"),
-    "pimc": ("heuristic", "random"),
-    "heuristic": ("random",),
+    spec.name: fallback_chain(spec.name)[1:] for spec in BUILTIN if spec.fallback is not None
 }
-"""Bots that may not be installed yet, and what plays instead (with a notice)."""
+"""Bots that may not be installed yet, and what plays instead (with a notice): the
+registry's fallbacks (``expert``, ``pimc``: ``heuristic``, then ``random``)."""
 
 
 class PlayError(ValueError):
