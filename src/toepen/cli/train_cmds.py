@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .engine_cmds import progress_bar
+from .common import progress_bar
 
 DATA = Path(__file__).resolve().parent.parent / "bots" / "data"
 DEFAULT_OUT = DATA / "expert_policy.json"
