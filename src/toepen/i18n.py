@@ -17,7 +17,9 @@ Message ids are stable symbolic keys (``log.knock``); the English text lives in 
 >>> detect_lang({"LANG": "it_IT.UTF-8"}), detect_lang({"LANG": "C"})
 ('it', 'en')
 >>> sorted(catalog_json("it"))
-['lang', 'messages', 'ranks', 'suits']
+['keys', 'lang', 'messages', 'notation', 'ranks', 'suits']
+>>> catalog_json("nl")["keys"]["knock"], languages_json()["aliases"]["no"]
+('k', 'nb')
 """
 
 from __future__ import annotations
@@ -29,10 +31,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .cards import LOCAL_RANKS, SUIT_SYMBOLS
+from .cards import LOCAL_RANKS, RANKS, SUIT_SYMBOLS, SUITS
+from .narration import VERB_KEYS
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "de", "it", "nb")
 """The languages with a complete catalog, English (the fallback) first."""
+
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English", "nl": "Nederlands", "de": "Deutsch", "it": "Italiano", "nb": "Norsk bokmål",
+}
+"""Each language's name in itself (for a language menu)."""
 
 DEFAULT_LANG = "en"
 DOMAIN = "toepen"
@@ -135,7 +143,8 @@ def catalog_json(lang: str) -> dict[str, Any]:
 
     ``messages`` maps id -> text (placeholders in braces); ``ranks`` are the localised
     rank letters in rank order (ten first, jack last); ``suits`` the suit symbols in
-    suit order (clubs, diamonds, hearts, spades).
+    suit order (clubs, diamonds, hearts, spades); ``notation`` the letters of card
+    notation (``Th``) in the same orders; ``keys`` the keyboard key of each verb.
     """
     lang = check_lang(lang)
     return {
@@ -143,6 +152,18 @@ def catalog_json(lang: str) -> dict[str, Any]:
         "messages": dict(sorted(catalog(lang).items())),
         "ranks": list(LOCAL_RANKS[lang]),
         "suits": list(SUIT_SYMBOLS),
+        "notation": {"ranks": RANKS, "suits": SUITS},
+        "keys": {str(act): key for act, key in VERB_KEYS.items()},
+    }
+
+
+def languages_json() -> dict[str, Any]:
+    """The languages for the web client: code and name, English first, and the aliases
+    a browser's language code may use (``no`` -> ``nb``); see :func:`normalise_lang`."""
+    return {
+        "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
+        "default": DEFAULT_LANG,
+        "aliases": dict(sorted(_ALIASES.items())),
     }
 
 

@@ -1,18 +1,24 @@
-"""Find every message id the play code uses: first arguments of ``t(...)``, ``self.t(...)``
-and ``N_(...)`` calls that are string constants."""
+"""Find every message id the clients' Python code uses: first arguments of ``t(...)``,
+``self.t(...)`` and ``N_(...)`` calls that are string constants in the terminal client,
+every catalog id written in :mod:`toepen.narration` (its tables and ``Message(...)``
+calls), and the ids built from the names of phases, verbs, suits, refusal codes, presets
+and options (``f"refusal.{code}"``, the server's ``preset.<name>``...)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
 FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / "play_cmd.py"]
+NARRATION = SRC / "narration.py"
 CALLERS = {"t", "N_"}
+ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")
 
 
 def used_ids() -> dict[str, str]:
-    """Message id -> 'file:line' of its first use."""
+    """Message id -> 'file:line' of its first use (or where a family of ids is built)."""
     found: dict[str, str] = {}
     for path in FILES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -25,4 +31,21 @@ def used_ids() -> dict[str, str]:
             arg = node.args[0]
             if name in CALLERS and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.setdefault(arg.value, f"{path.name}:{node.lineno}")
+    for node in ast.walk(ast.parse(NARRATION.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and ID.match(node.value) and not node.value.startswith("toepen.")):
+            found.setdefault(node.value, f"narration.py:{node.lineno}")
+    found.update({k: "built from names" for k in built_ids() if k not in found})
     return found
+
+
+def built_ids() -> set[str]:
+    """The ids the code builds from the names of things rather than writes out."""
+    from toepen.engine import REFUSAL_CODES, VERBS, Phase
+    from toepen.rules import Rules
+
+    ids = {f"phase.{p}" for p in Phase} | {f"act.{v}" for v in VERBS}
+    ids |= {f"suit.{s}" for s in "cdhs"} | {f"refusal.{c}" for c in REFUSAL_CODES}
+    for name in Rules.preset_names():
+        ids |= {f"preset.{name}", f"preset.{name}.about"}
+    return ids | {f"option.{name}" for name in Rules.option_names()}

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from toepen.cards import SUIT_MASKS, cards_of, local_card_str, mask_of
+from toepen.cards import SUIT_MASKS, SUITS, cards_of, local_card_str, mask_of
 from toepen.engine import KNOCK, Action
 from toepen.i18n import Translator
 from toepen.record import load, replay
 from toepen.tui.app import PlayApp, RulesScreen
-from toepen.tui.narrate import SUIT_KEYS
 from toepen.tui.session import PlaySession
 
 from .driver import first_key, make_session, play_out, settle
@@ -33,7 +32,7 @@ def hidden_cards_shown(app: PlayApp) -> list[str]:
     hidden = 0
     for seat in range(game.n):
         if seat != app.human:
-            hidden |= game.hands[seat]
+            hidden |= game.hand_mask(seat)
     hidden &= ~revealed
     texts = [app.panel_text(p) for p in ("players", "trick", "status", "hand", "keys",
                                          "message")]
@@ -132,18 +131,19 @@ async def test_illegal_keys_are_refused_with_a_reason(tmp_path: Path) -> None:
                 seen.add("no_card")
             if view.phase == "claim" and "phase" not in seen:
                 label = t("act.stay")
-                await refuse("s", t("illegal.phase", action=label,
-                                    what=t("phase.claim")))
+                await refuse("s", t("refusal.not_now", action=label,
+                                    phase=t("phase.claim")))
                 seen.add("phase")
             if view.phase == "play" and view.trick:
                 led = SUIT_MASKS[view.led_suit]
                 off = [i for i, c in enumerate(hand) if not led >> c & 1]
                 if off and mask_of(hand) & led:
                     await refuse(str(off[0] + 1),
-                                 t("illegal.follow_suit", suit=t(SUIT_KEYS[view.led_suit])))
+                                 t("refusal.must_follow_suit",
+                                   suit=t(f"suit.{SUITS[view.led_suit]}")))
                     seen.add("follow")
             if view.phase in ("play", "answer") and KNOCK not in view.legal:
-                expected = (t("illegal.knock_last") if view.last_knocker == app.human
+                expected = (t("refusal.knock_own_latest") if view.last_knocker == app.human
                             else None)
                 await refuse("k", expected)
                 seen.add("knock")

@@ -73,26 +73,37 @@ def test_refusals_are_explained_in_the_language(lang: str) -> None:
 
     t = Translator(lang, strict=True)
     rules = Rules.preset("gezinstoepen", armoede=False)
+
+    def why(game: Game, view: View, act: Action) -> str:
+        refusal = game.refusal(view.seat, act)
+        assert refusal is not None
+        return explain_refusal(t, view, refusal)
+
     # After a knock to the cap of 2, the players answering may not knock again.
     game, view = _view_where(rules, 3, lambda v: v.phase == "answer")
     assert view.seat != view.last_knocker and view.stake == 2
-    assert explain_refusal(t, view, KNOCK, game.explain(view.seat, KNOCK)) == t(
-        "illegal.knock_cap", cap=2)
+    assert why(game, view, KNOCK) == t("refusal.knock_stake_capped", max_stake=2)
     # Playing a card while answering a knock names what is to be decided.
     card = Action.play(view.hand[0])
-    assert explain_refusal(t, view, card, game.explain(view.seat, card)) == t(
-        "illegal.phase", action=t("act.play", card=local_card_str(card.card, lang)),
-        what=t("phase.answer", name=game.players[view.last_knocker]))
+    assert why(game, view, card) == t(
+        "refusal.card_not_now", card=local_card_str(card.card, lang),
+        phase=t("phase.answer", name=game.players[view.last_knocker]))
     # Not your turn.
     other = observe(game, next(s for s in range(4) if s not in view.to_act))
-    assert explain_refusal(t, other, STAY, "") == t(
-        "illegal.not_your_turn", name=game.players[game.turn])
+    assert why(game, other, STAY) == t("refusal.not_your_turn", turn=game.players[game.turn])
     # The knocker, to play once everyone stayed, may not knock twice in a row.
     game, view = _view_where(Rules.preset("rulebook", armoede=False), 3,
                              lambda v: v.phase == "play" and v.last_knocker == v.seat)
     assert KNOCK not in view.legal
-    assert explain_refusal(t, view, KNOCK, game.explain(view.seat, KNOCK)) == t(
-        "illegal.knock_last")
+    assert why(game, view, KNOCK) == t("refusal.knock_own_latest")
+
+
+def test_every_refusal_code_has_a_message_in_every_language() -> None:
+    from toepen.engine import REFUSAL_CODES
+
+    for lang in LANGUAGES:
+        t = Translator(lang, strict=True)
+        assert all(t.has(f"refusal.{code}") for code in REFUSAL_CODES), lang
 
 
 def test_rules_summary_follows_the_options() -> None:
@@ -128,3 +139,50 @@ def test_a_bot_explanation_is_used_where_the_bot_offers_one() -> None:
 
     assert _bot_explanation(Talks(), view, view.legal[0], "it") == f"{view.legal[0]} because (it)"
     assert _bot_explanation(Silent(), view, view.legal[0], "it") is None
+
+
+# The parameters the engine gives each refusal (toepen.engine.refusal).
+REFUSAL_PARAMS = {
+    "not_a_seat": {"seat": "9"}, "bad_action": {"seat": 1, "error": "unknown verb 'dance'"},
+    "session_over": {"seat": 1, "action": "play 7s"},
+    "deal_awaited": {"seat": 1, "action": "knock"},
+    "no_such_seat": {"seat": 9, "players": 4}, "out_of_session": {"seat": 1},
+    "folded": {"seat": 1}, "not_your_turn": {"seat": 1, "turn": 2},
+    "knock_own_latest": {"seat": 1}, "knock_stake_capped": {"seat": 1, "max_stake": 2},
+    "knock_lives_below_stake": {"seat": 1, "lives": 2, "stake": 3},
+    "knock_exceeds_lives": {"seat": 1, "new_stake": 4, "lives": 3},
+    "knock_before_first_card": {"seat": 1},
+    "not_now": {"seat": 1, "action": "stay", "phase": "claim"},
+    "card_not_now": {"seat": 1, "card": "Th", "phase": "answer"},
+    "card_not_held": {"seat": 1, "card": "7s"},
+    "must_follow_suit": {"seat": 1, "card": "7s", "suit": "h"},
+    "no_deal_awaited": {"phase": "play"},
+}
+
+
+def test_each_message_fills_the_placeholders_of_its_text() -> None:
+    """What the browser used to check of its own narration: describe() and
+    refusal_message() fill every placeholder of each text (nested messages too), in every
+    language, and the messages survive their JSON form."""
+    from toepen.engine import REFUSAL_CODES, Refusal
+    from toepen.i18n import catalog, placeholders
+    from toepen.narration import Message, describe, refusal_message
+
+    def nested(m: Message) -> list[Message]:
+        inner = [v for v in m.params.values() if isinstance(v, Message)]
+        return [m, *(x for v in inner for x in nested(v))]
+
+    for lang in LANGUAGES:
+        texts = catalog(lang)
+        for e in EVENTS:
+            m = describe(e, 0)
+            assert m is not None
+            assert Message.from_json(m.to_json()) == m
+            for part in nested(m):
+                assert placeholders(texts[part.id]) <= set(part.params), (lang, part)
+        assert set(REFUSAL_PARAMS) == set(REFUSAL_CODES)
+        for code, params in REFUSAL_PARAMS.items():
+            m = refusal_message(Refusal(code, params))
+            assert Message.from_json(m.to_json()) == m
+            for part in nested(m):
+                assert placeholders(texts[part.id]) <= set(part.params), (lang, part)

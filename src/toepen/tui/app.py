@@ -279,17 +279,16 @@ class PlayApp(App[None]):
         if self.over:
             self._say(self.t("illegal.over"))
             return
-        if not self.awaiting_human:
-            actor = self.names[game.turn] if game.turn >= 0 else ""
-            self._say(self.t("illegal.not_your_turn", name=actor))
+        refusal = game.refusal(self.human, act)
+        if refusal is not None:  # the engine's reason, never worked out here
+            self._say(explain_refusal(self.t, view, refusal))
             return
-        if act not in view.legal:
-            self._say(explain_refusal(self.t, view, act, game.explain(self.human, act)))
+        if not self.awaiting_human:  # pragma: no cover - the human's turn is always awaited
             return
         try:
             events = self.session.apply(self.human, act)
         except IllegalAction as e:  # pragma: no cover - legal was checked just above
-            self._say(self.t("illegal.other", reason=str(e)))
+            self._say(explain_refusal(self.t, view, e.refusal))
             return
         self.message = ""
         self._feed(events)

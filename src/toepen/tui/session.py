@@ -16,7 +16,6 @@ exactly the decisions the uninterrupted one would have made.
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,8 +27,9 @@ from ..bots import Bot, make_bot
 from ..bots.base import BUILTIN, CMD_PREFIX, check_bot_name, close_bot, fallback_chain, start_game
 from ..engine import Action, Event, Game, redact
 from ..i18n import N_, Translator
-from ..record import RecordError, load, replay, save, start
+from ..record import RecordError, load, replay, save, start, to_record
 from ..rules import Rules
+from ..seeds import derive_seed
 from ..view import View, observe
 
 CLIENT = "toepen play"
@@ -228,7 +228,7 @@ class PlaySession:
     def bot_seed(self, seat: int) -> int:
         """The seed of ``seat``'s next decision: a function of the session seed, the seat
         and the number of actions so far (so resumed games decide identically)."""
-        return random.Random(f"{self.seed}:{seat}:{len(self.game.actions)}").getrandbits(62)
+        return derive_seed(self.seed, seat, len(self.game.actions)) >> 2  # 62 bits
 
     def bot_for(self, seat: int) -> Bot:
         """The bot for ``seat``'s next decision.
@@ -265,8 +265,8 @@ class PlaySession:
 
     def history(self) -> list[Event]:
         """Every event of the game so far as the human saw it (replayed from the record)."""
-        game, actions = start(self.game.record(use_seed=True))
-        events = redact(game.opening, self.human)
+        game, actions = start(to_record(self.game, use_seed=True))
+        events = game.opening_events(self.human)
         for seat, act in actions:
             events.extend(redact(game.apply(seat, act), self.human))
         return events
@@ -277,7 +277,7 @@ class PlaySession:
         meta["human"] = self.human
         meta["bots"] = list(self.lineup)
         meta["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
-        return self.game.record(use_seed=True, meta=meta)
+        return to_record(self.game, use_seed=True, meta=meta)
 
     def save(self) -> Path | None:
         """Write the record (atomically) where this session is saved; the path, or None."""
