@@ -19,7 +19,10 @@ from typing import Any
 
 from .cards import card_str
 from .engine.actions import Action, ActionError, format_move, parse_move
-from .engine.state import DeckError, Game, IllegalAction, Phase, check_deck
+from .engine.deck import DeckError, check_deck
+from .engine.phase import Phase
+from .engine.refusal import IllegalAction
+from .engine.state import Game
 from .rules import Rules, RulesError
 
 FORMAT = "toepen-record/1"
@@ -49,7 +52,7 @@ def to_record(
             raise ValueError("use_seed: this game was not dealt from a seed")
         rec["seed"] = game.seed
     else:
-        rec["decks"] = [[card_str(c) for c in deck] for deck in game.decks]
+        rec["decks"] = [[card_str(c) for c in deck] for deck in game.dealt_decks()]
     rec["actions"] = [format_move(s, a) for s, a in game.actions]
     if meta:
         rec["meta"] = meta
@@ -183,7 +186,7 @@ def summary(game: Game) -> dict[str, Any]:
         "stake": game.stake,
         "to_act": list(game.to_act),
         "legal": [str(a) for a in game.legal(seat)] if seat >= 0 else [],
-        "phase": game.phase.name.lower(),
+        "phase": str(game.phase),
         "actions": len(game.actions),
     }
     if game.phase is Phase.DEAL:

@@ -1,49 +1,23 @@
-"""Shared helpers of the engine acceptance tests: hand-built decks, moves, snapshots."""
+"""Shared helpers of the engine acceptance tests: hand-built decks, moves, snapshots.
+
+``deck_for`` lives in :mod:`toepen.engine.deck`; it is re-exported here.
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from toepen.cards import card_str, parse_card
-from toepen.engine import Event, EventKind, Game, parse_move
+from toepen.engine import Event, EventKind, Game, deck_for, parse_move
+from toepen.engine.core import GameCore
 from toepen.rules import Rules
 
-
-def deck_for(
-    n: int,
-    dealer: int,
-    hands: Mapping[int, str],
-    stock: str = "",
-    in_session: Iterable[int] | None = None,
-) -> list[str]:
-    """A deck that deals ``hands`` (seat -> "Th 9h 8h 7h") the way rules.md deals.
-
-    Cards go from the top, one at a time, clockwise from the dealer's left, skipping
-    seats not ``in_session``; seat ``s`` receives its k-th listed card in round k.
-    Seats without a listed hand get the lowest unused card ids; then come the ``stock``
-    cards in the order given, then every other card in id order.
-    """
-    seats = set(range(n) if in_session is None else in_session)
-    order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if s in seats]
-    assert set(hands) <= set(order), "a hand for a seat that is not dealt in"
-    wanted = {s: [parse_card(c) for c in text.split()] for s, text in hands.items()}
-    stock_ids = [parse_card(c) for c in stock.split()]
-    used = [c for cards in wanted.values() for c in cards] + stock_ids
-    assert len(used) == len(set(used)), "a card is listed twice"
-    spare = [c for c in range(32) if c not in used]
-    full: dict[int, list[int]] = {}
-    for s in order:
-        cards = list(wanted.get(s, []))
-        assert len(cards) in (0, 4), f"seat {s}: give four cards or none"
-        if not cards:
-            cards, spare = spare[:4], spare[4:]
-        full[s] = cards
-    deck = [full[s][k] for k in range(4) for s in order]
-    deck += stock_ids + spare
-    assert sorted(deck) == list(range(32))
-    return [card_str(c) for c in deck]
+__all__ = [
+    "deck_for", "rules", "game", "play", "kinds", "of_kind", "legal", "hand_str", "snapshot",
+    "finish_hand", "ids",
+]
 
 
 def rules(preset: str = "rulebook", **options: Any) -> Rules:
@@ -82,13 +56,13 @@ def legal(game_: Game) -> list[str]:
 
 
 def hand_str(game_: Game, seat: int) -> str:
-    return " ".join(card_str(c) for c in range(32) if game_.hands[seat] >> c & 1)
+    return " ".join(card_str(c) for c in range(32) if game_.hand_mask(seat) >> c & 1)
 
 
 def snapshot(game_: Game) -> dict[str, Any]:
     """Every slot of a game (deep-copied), the generator by its state; caches left out."""
     out: dict[str, Any] = {}
-    for name in Game.__slots__:
+    for name in GameCore.__slots__:
         if name in ("_legal", "_ev"):
             continue
         value = getattr(game_, name)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from toepen.engine import ACTIONS, Action, EventKind, IllegalAction
+from toepen.record import to_record
 
 from .helpers import deck_for, game, legal, play, rules, snapshot
 
@@ -54,4 +55,4 @@ def test_garbage_is_refused_with_a_reason_and_changes_nothing(
 def test_an_int_equal_seat_is_recorded_as_the_seat_number() -> None:
     g = game(rules("rulebook"), 4, deck_for(4, 0, HANDS), dealer=0)
     g.apply(1.0, "pass")
-    assert g.record()["actions"] == ["1 pass"]
+    assert to_record(g)["actions"] == ["1 pass"]

@@ -37,7 +37,7 @@ def test_deal_from_the_top_one_card_at_a_time_clockwise_from_dealers_left() -> N
     assert hand_str(g, 2) == "9c Kc 9h Kh"
     assert hand_str(g, 3) == "8c Qc 8h Qh"
     assert hand_str(g, 0) == "7c Jc 7h Jh"
-    assert g.stock_pos == 16 and g.deck[16:20] == list(ids("Td 9d 8d 7d"))
+    assert g.stock_size == 16 and g.stock()[:4] == list(ids("Td 9d 8d 7d"))
     g2 = game(PLAIN, 4, ORDERED, dealer=2)
     assert hand_str(g2, 3) == "Tc Ac Th Ah"
     assert hand_str(g2, 2) == "7c Jc 7h Jh"
@@ -45,10 +45,10 @@ def test_deal_from_the_top_one_card_at_a_time_clockwise_from_dealers_left() -> N
 
 def test_deal_events_are_private_hands_in_deal_order() -> None:
     g = game(PLAIN, 3, ORDERED, dealer=1)
-    hands = of_kind(g.opening, E.HAND)
+    hands = of_kind(g.opening_events(omniscient=True), E.HAND)
     assert [e.seat for e in hands] == [2, 0, 1]
     assert all(e.private and len(e.cards) == 4 for e in hands)
-    assert g.opening[0] == (E.DEAL, 1, 1, (), "", False)
+    assert g.opening_events(omniscient=True)[0] == (E.DEAL, 1, 1, (), "", False)
     assert g.turn == 2 and g.phase is Phase.PLAY  # left of the dealer leads
 
 
@@ -79,7 +79,7 @@ def test_eliminated_player_is_skipped_by_the_next_deal_and_the_dealer_rotates_pa
     assert g.hand_no == 2
     # Dealer 2: the deal goes 3, 0, 2 (seat 1 is skipped).
     assert hand_str(g, 3) == "9c Th 7h Qh" and hand_str(g, 0) == "8c 9h Ah Jh"
-    assert hand_str(g, 2) == "Tc 7c 8h Kh" and g.hands[1] == 0
+    assert hand_str(g, 2) == "Tc 7c 8h Kh" and g.hand_mask(1) == 0
     assert g.turn == 3
 
 
@@ -101,15 +101,16 @@ def test_tells_are_announced_publicly_after_the_deal(
     tells: str, hands: dict[int, str], expected: list[tuple[int, int, str]]
 ) -> None:
     g = game(rules("rulebook", armoede=False, tells=tells), 4, deck_for(4, 0, hands))
-    got = [(e.seat, e.value, e.detail) for e in of_kind(g.opening, E.TELL)]
+    got = [(e.seat, e.value, e.detail) for e in of_kind(g.opening_events(omniscient=True), E.TELL)]
     assert got == expected
-    assert all(not e.private for e in of_kind(g.opening, E.TELL))
+    assert all(not e.private for e in of_kind(g.opening_events(omniscient=True), E.TELL))
     assert [(s, k) for s, k, _ in g.tells] == [(s, k) for s, k, _ in expected]
 
 
 def test_classic_tells_tens_on_every_deal() -> None:
     g = game(rules("classic"), 4, deck_for(4, 0, {3: "Tc Td Th Ac"}))
-    assert [(e.seat, e.value) for e in of_kind(g.opening, E.TELL)] == [(3, 3)]
+    opening = g.opening_events(omniscient=True)
+    assert [(e.seat, e.value) for e in of_kind(opening, E.TELL)] == [(3, 3)]
 
 
 # -- step 4: armoede -------------------------------------------------------------------
@@ -147,7 +148,7 @@ def test_genuine_claim_challenged_costs_the_challenger_and_redeals_by_the_same_d
     assert hand_str(g, 1) == "Tc Ac Th Ah"  # the second deck, dealt the same way
     # The claim round starts again left of the dealer; seat 1 has claimed and is skipped.
     assert g.phase is Phase.CLAIM and g.turn == 2
-    assert len(g.decks) == 2
+    assert len(g.dealt_decks()) == 2
 
 
 def test_false_claim_exposed_costs_the_claimer_no_redeal_and_the_round_goes_on() -> None:
@@ -155,9 +156,9 @@ def test_false_claim_exposed_costs_the_claimer_no_redeal_and_the_round_goes_on()
     ev = play(g, "1 pass", "2 claim", "3 challenge")
     assert of_kind(ev, E.CLAIM_RESULT)[0].detail == "false"
     assert of_kind(ev, E.LIVES)[0][:3] == (E.LIVES, 2, 1)
-    assert not of_kind(ev, E.REDEAL) and len(g.decks) == 1
+    assert not of_kind(ev, E.REDEAL) and len(g.dealt_decks()) == 1
     assert hand_str(g, 2) == "7c Ah Kh Qh"  # same hand, now public
-    assert g.revealed == [(2, g.hands[2], "armoede")]
+    assert g.revealed == [(2, g.hand_mask(2), "armoede")]
     assert g.phase is Phase.CLAIM and g.turn == 3  # the claim round goes on after 2
     play(g, "3 pass", "0 pass")
     assert g.phase is Phase.PLAY and g.turn == 1
@@ -191,7 +192,7 @@ def test_every_player_claiming_bounds_the_redeals() -> None:
     play(g, "2 claim", "0 pass", "1 pass")
     play(g, "0 claim", "1 pass", "2 pass")
     # Everyone has claimed: after the third redeal nobody is asked; play starts.
-    assert g.phase is Phase.PLAY and len(g.decks) == 4 and g.turn == 1
+    assert g.phase is Phase.PLAY and len(g.dealt_decks()) == 4 and g.turn == 1
 
 
 def test_a_redeal_without_a_deck_waits_for_one() -> None:
@@ -259,10 +260,10 @@ def test_exchange_only_while_the_stock_holds_four() -> None:
     assert g7.turn == 1 and g7.phase is Phase.EXCHANGE
     play(g7, "1 pass", "2 exchange", *(f"{s} pass" for s in (3, 4, 5, 6, 0, 1)))
     # The stock is empty: seats 3..0 are skipped, not asked.
-    assert g7.phase is Phase.PLAY and g7.turn == 1 and g7.stock_pos == 32
+    assert g7.phase is Phase.PLAY and g7.turn == 1 and g7.stock_size == 0
     g8 = game(EXCH, 8, ORDERED, dealer=0)  # no stock at all: no exchange offered
     assert g8.phase is Phase.PLAY and g8.turn == 1
-    assert not of_kind(g8.opening, E.PASS)
+    assert not of_kind(g8.opening_events(omniscient=True), E.PASS)
 
 
 def test_teams_exchange_is_challenged_by_opponents_only() -> None:

@@ -81,7 +81,7 @@ def test_stay_and_fold_pay_the_last_accepted_stake() -> None:
         (0, 1, "fold"), (2, 2, "fold")
     ]
     assert g.lives_by_seat() == [4, 5, 3, 5]
-    assert g.hands[0] == 0 and g.hands[2] == 0  # their cards leave play
+    assert g.hand_mask(0) == 0 and g.hand_mask(2) == 0  # their cards leave play
     assert g.phase is Phase.PLAY and g.turn == 1
     g.check_invariants()
 
@@ -164,7 +164,7 @@ def test_a_folded_players_card_leaves_the_trick_and_the_best_active_card_wins() 
     ev = play(g, "2 fold")
     assert ev[0][:3] == (E.FOLD, 2, 1)
     assert g.trick == [(1, ids("9h")[0])]
-    assert g.out >> ids("Th")[0] & 1
+    assert g.out_mask() >> ids("Th")[0] & 1
     assert g.phase is Phase.PLAY and g.turn == 3 and g.led == 2
     ev = play(g, "3 play Kh", "0 play Jh")
     assert of_kind(ev, E.TRICK)[0].seat == 1  # 9h, the best heart left among active players

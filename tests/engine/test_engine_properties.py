@@ -83,7 +83,7 @@ def _visible(game: Game, seat: int | None) -> set[int]:
     for _, mask, _ in game.revealed:
         seen |= {c for c in range(32) if mask >> c & 1}
     if seat is not None:
-        seen |= {c for c in range(32) if game.hands[seat] >> c & 1}
+        seen |= {c for c in range(32) if game.hand_mask(seat) >> c & 1}
     return seen
 
 
@@ -112,7 +112,7 @@ def _check_views(game: Game, events: list[Event]) -> None:
         leaked = named - _visible(game, seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
         if seat is not None:
-            assert set(view.hand) == {c for c in range(32) if game.hands[seat] >> c & 1}
+            assert set(view.hand) == {c for c in range(32) if game.hand_mask(seat) >> c & 1}
             assert view.legal == game.legal(seat)
         for e in redact(events, seat):
             if e.cards:
@@ -234,7 +234,7 @@ class _Model:
         if phase is Phase.ANSWER:
             return {STAY, FOLD} | knock
         assert phase is Phase.PLAY
-        hand = [c for c in range(32) if game.hands[seat] >> c & 1]
+        hand = [c for c in range(32) if game.hand_mask(seat) >> c & 1]
         follow = [c for c in hand if self.led is not None and c // 8 == self.led]
         return set(follow or hand) | knock
 
@@ -245,8 +245,8 @@ def _play_checked(rules: Rules, n: int, seed: int, choice_seed: int) -> Game:
     expected = list(game.pools)
     lost = [0] * n
     model = _Model(game)
-    model.see(game.opening)
-    _check_views(game, game.opening)
+    model.see(game.opening_events(omniscient=True))
+    _check_views(game, game.opening_events(omniscient=True))
     for _ in range(MAX_STEPS):
         if game.turn < 0:
             break
@@ -350,7 +350,7 @@ def test_the_same_seed_gives_the_same_game_whatever_the_global_random_does(
     rules, n = table
     a = _session(rules, n, seed, choice_seed, disturb=False)
     b = _session(rules, n, seed, choice_seed, disturb=True)
-    assert a.actions == b.actions and a.decks == b.decks
+    assert a.actions == b.actions and a.dealt_decks() == b.dealt_decks()
     assert snapshot(a) == snapshot(b)
 
 
@@ -371,21 +371,21 @@ def test_records_in_both_forms_replay_to_the_identical_state(
     assert snapshot(by_seed) == want
     by_decks = replay(to_record(game))
     got = snapshot(by_decks)
-    assert got.pop("seed") is None and want.pop("seed") == seed
+    assert got.pop("_seed") is None and want.pop("_seed") == seed
     assert got == want
     # The clone is independent and identical.
     clone = game.clone()
-    assert snapshot(clone) == snapshot(game) | {"seed": seed}
+    assert snapshot(clone) == snapshot(game) | {"_seed": seed}
     if clone.turn >= 0:
         clone.apply(clone.turn, clone.legal_actions()[0])
-        assert snapshot(game) == want | {"seed": seed}
+        assert snapshot(game) == want | {"_seed": seed}
 
 
 def test_the_leak_detector_catches_a_leak() -> None:
     game = Game(Rules.preset("classic"), 4, seed=5)
     data = observe(game, 0).to_json()
     assert not _card_tokens(data) - _visible(game, 0)
-    other = [c for c in range(32) if game.hands[2] >> c & 1]
+    other = [c for c in range(32) if game.hand_mask(2) >> c & 1]
     data["note"] = f"seat 2 holds {' '.join(str(c) for c in other)}"  # ids: not names
     assert not _card_tokens(data) - _visible(game, 0)
     from toepen.cards import card_str

@@ -35,7 +35,7 @@ def test_a_false_claimer_on_his_last_life_leaves_the_hand_at_once() -> None:
     g = game(rules("rulebook", lives=1), 3, deck_for(3, 0, {1: "Th Kc Qc Jc"}), dealer=0)
     ev = play(g, "1 claim", "2 challenge")
     assert kinds(ev)[-2:] == ["lives", "eliminated"]
-    assert g.hands[1] == 0 and g.eliminated == [1] and g.phase is Phase.CLAIM and g.turn == 2
+    assert g.hand_mask(1) == 0 and g.eliminated == [1] and g.phase is Phase.CLAIM and g.turn == 2
     play(g, "2 pass", "0 pass")
     assert g.phase is Phase.PLAY and g.turn == 2  # seat 1 is out: seat 2 leads
     g.check_invariants()
@@ -46,9 +46,9 @@ def test_a_challenger_eliminated_by_a_genuine_claim_is_not_dealt_in_the_redeal()
     g = game(rules("rulebook", lives=1), 3, d1, deck_for(3, 0, {}, in_session=[0, 1]), dealer=0)
     ev = play(g, "1 claim", "2 challenge")
     assert of_kind(ev, E.ELIMINATED)[0].seat == 2 and of_kind(ev, E.REDEAL)
-    assert g.hands[2] == 0 and bin(g.hands[0]).count("1") == 4
+    assert g.hand_mask(2) == 0 and bin(g.hand_mask(0)).count("1") == 4
     assert g.turn == 0  # seat 1 has claimed; seat 2 is out
-    assert g.stock_pos == 8
+    assert g.stock_size == 24
 
 
 def test_wins_settlement_can_eliminate_several_but_the_last_trick_taker_survives() -> None:
@@ -67,10 +67,10 @@ def test_break_tie_sudden_death_between_players_eliminated_in_the_same_hand() ->
     g = game(rules("rulebook", armoede=False, lives=3), 3, deck_for(3, 0, {}), dealer=0)
     # As if seat 0 went out in an earlier hand, and seats 1 and 2 (3 lives each before
     # this hand) both dropped out in this one.
-    g.pools = [-1, -1, 0]
-    g.in_session = 0
-    g.eliminated = [0, 1, 2]
-    g.lives_before = [-1, 3, 3]
+    g._pools = [-1, -1, 0]
+    g._in_session = 0
+    g._eliminated = [0, 1, 2]
+    g._lives_before = [-1, 3, 3]
     g._ev = []
     g._break_tie()
     assert g.sudden_death and g.in_session == 0b110 and g.pools[1:] == [1, 1]
@@ -78,10 +78,10 @@ def test_break_tie_sudden_death_between_players_eliminated_in_the_same_hand() ->
     assert g._ev[-1][:3] == (E.SUDDEN_DEATH, -1, 0b110)
     # One most-lives player wins outright.
     g2 = game(rules("rulebook", armoede=False, lives=3), 3, deck_for(3, 0, {}), dealer=0)
-    g2.pools = [-1, -1, -2]
-    g2.in_session = 0
-    g2.eliminated = [0, 1, 2]
-    g2.lives_before = [-1, 3, 2]
+    g2._pools = [-1, -1, -2]
+    g2._in_session = 0
+    g2._eliminated = [0, 1, 2]
+    g2._lives_before = [-1, 3, 2]
     g2._break_tie()
     assert g2.winner == 1 and g2.phase is Phase.OVER
 

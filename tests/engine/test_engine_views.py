@@ -26,7 +26,7 @@ def test_each_seat_sees_its_own_hand_and_a_spectator_sees_none() -> None:
     text = str(v2.to_json())
     assert not any(f"'{c}'" in text for c in ("Th", "9h", "8h", "7h"))
     for seat in (0, 2, 3, None):
-        hands = of_kind(redact(g.opening, seat), E.HAND)
+        hands = of_kind(redact(g.opening_events(omniscient=True), seat), E.HAND)
         assert len(hands) == 4 and all(e.value == 4 for e in hands)
         assert all(e.cards == () for e in hands if e.seat != seat)
         assert all(len(e.cards) == 4 for e in hands if e.seat == seat)

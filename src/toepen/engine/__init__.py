@@ -17,12 +17,15 @@ from .actions import (
     format_move,
     parse_move,
 )
+from .deck import DeckError, check_deck, deck_for, seeded_deck, shuffled_deck
 from .events import Event, EventKind, redact
-from .state import DeckError, Game, IllegalAction, Phase, check_deck
+from .phase import Phase
+from .refusal import REFUSAL_CODES, IllegalAction, Refusal
+from .state import Game
 
 __all__ = [
     "ACTIONS", "CHALLENGE", "CLAIM", "EXCHANGE", "FOLD", "KNOCK", "NUM_ACTIONS", "PASS",
     "STAY", "VERBS", "Action", "ActionError", "action", "format_move", "parse_move",
     "Event", "EventKind", "redact", "DeckError", "Game", "IllegalAction", "Phase",
-    "check_deck",
+    "REFUSAL_CODES", "Refusal", "check_deck", "deck_for", "seeded_deck", "shuffled_deck",
 ]

@@ -2,117 +2,84 @@
 
 A :class:`Game` is its rules, its decks and its actions. ``apply`` checks an action
 against the legal ones, changes the state in place and returns the events it
-caused; an illegal action raises :class:`IllegalAction` with a reason and changes
-nothing. Chance comes only from the decks: given explicitly, or drawn from the
-game's own seeded generator.
+caused; an illegal action raises :class:`IllegalAction` with a :class:`Refusal` and
+changes nothing. Chance comes only from the decks: given explicitly, or drawn from
+the game's own seeded generator.
 
 >>> from toepen.rules import Rules
 >>> g = Game.new(Rules.preset("rulebook", lives=3), players=4, seed=1)
 >>> g.phase, g.to_act
-(<Phase.CLAIM: 1>, (1,))
+(<Phase.CLAIM: 'claim'>, (1,))
 >>> [str(a) for a in g.legal(1)]
 ['claim', 'pass']
+>>> g.refusal(1, "knock").code
+'not_now'
 >>> g.apply(1, Action.parse("knock"))
 Traceback (most recent call last):
 ...
-toepen.engine.state.IllegalAction: seat 1 may not knock now (armoede: claim or pass)
+toepen.engine.refusal.IllegalAction: seat 1 may not knock now (armoede: claim or pass)
+
+The game is split over a few modules: :mod:`.deck` (decks), :mod:`.declare` (armoede
+and the exchange), :mod:`.settle` (lives, rubbers, the session), :mod:`.refusal`
+(why an action is illegal); this module deals, runs the hot path of play and knocks,
+and is the public face. Public facts are read-only properties; the hidden cards are
+read through explicit omniscient methods (:meth:`Game.hand_mask`, :meth:`Game.stock`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import IntEnum
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from ..cards import (
     FULL_MASK,
-    HIGH_CARDS_MASK,
     JACK,
     RANK_MASKS,
     SUIT_MASKS,
-    SUIT_NAMES,
+    SUITS,
     TEN,
     card_str,
     cards_of,
+    cards_str,
 )
 from ..rules import Rules
-from ..seeds import derive_seed
 from .actions import (
     ACTIONS,
     CHALLENGE,
-    CLAIM,
-    EXCHANGE,
     FOLD,
     KNOCK,
-    PASS,
     STAY,
     Action,
     ActionError,
     action,
 )
-from .events import Event, EventKind
+from .core import GameCore
+from .deck import DeckError, check_deck, seeded_deck
+from .declare import DECISIONS, DECLARATIONS, Declarations, rounds_of
+from .events import Event, EventKind, redact
+from .phase import Phase
+from .refusal import IllegalAction, Refusal
+from .settle import Settlement
 
-__all__ = ["Game", "Phase", "IllegalAction", "DeckError"]
-
-
-class Phase(IntEnum):
-    """Whose decision of which kind the game awaits."""
-
-    DEAL = 0  # a new deal needs a deck that is not there (chance)
-    CLAIM = 1  # armoede: claim or pass
-    CLAIM_CHALLENGE = 2  # challenge an armoede claim or pass
-    EXCHANGE = 3  # exchange or pass
-    EXCHANGE_CHALLENGE = 4  # challenge an exchange or pass
-    ANSWER = 5  # answer a knock: stay, fold or knock again
-    PLAY = 6  # play a card (or knock first)
-    OVER = 7  # the session is over
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the game is unchanged."""
-
-
-class DeckError(ValueError):
-    """A deck that is not the 32 cards."""
-
+__all__ = ["Game", "Phase", "IllegalAction", "DeckError", "Refusal", "check_deck"]
 
 # Bound once: attribute lookups on the enum cost time in the hot path.
 _E = EventKind
 _DEAL, _REDEAL, _HAND, _TELL = _E.DEAL, _E.REDEAL, _E.HAND, _E.TELL
-_CLAIM, _EXCH, _DRAW, _CHAL, _PASS = _E.CLAIM, _E.EXCHANGE, _E.DRAW, _E.CHALLENGE, _E.PASS
-_REVEAL, _CLAIM_RES, _EXCH_RES = _E.REVEAL, _E.CLAIM_RESULT, _E.EXCHANGE_RESULT
 _PELT, _KNOCK, _STAY, _FOLD, _PLAY = _E.PELT, _E.KNOCK, _E.STAY, _E.FOLD, _E.PLAY
-_TRICK, _LIVES, _ELIM, _HAND_RES = _E.TRICK, _E.LIVES, _E.ELIMINATED, _E.HAND_RESULT
-_P_CLAIM, _P_CC, _P_EXCH, _P_EC = (
-    Phase.CLAIM,
-    Phase.CLAIM_CHALLENGE,
-    Phase.EXCHANGE,
-    Phase.EXCHANGE_CHALLENGE,
-)
+_TRICK = _E.TRICK
 _P_ANSWER, _P_PLAY, _P_DEAL, _P_OVER = Phase.ANSWER, Phase.PLAY, Phase.DEAL, Phase.OVER
+_DECISIONS_GET = DECISIONS.get
 
 _NONE, _AT_LEAST = "none", "lives_at_least_stake"
 _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer, in the hot path
 
-_CLAIM_PASS = (CLAIM, PASS)
-_CHALLENGE_PASS = (CHALLENGE, PASS)
-_EXCHANGE_PASS = (EXCHANGE, PASS)
 _ANSWER_KNOCK = (KNOCK, STAY, FOLD)
 _ANSWER = (STAY, FOLD)
 
-_ORDER_CACHE: dict[int, tuple[int, ...]] = {}
 _PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
 _KNOCK_PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
-
-
-def _cards(mask: int) -> tuple[int, ...]:
-    """Card ids of a small mask in id order (a hand of a few cards)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 def _plays(mask: int) -> tuple[Action, ...]:
@@ -131,75 +98,14 @@ def _knock_plays(mask: int) -> tuple[Action, ...]:
     return acts
 
 
-def seeded_deck(seed: int, index: int) -> list[int]:
-    """Deck number ``index`` of a game seeded with ``seed``.
-
-    A Fisher-Yates shuffle driven by 192 bits of BLAKE2b of ``"seed:index"``: the same on
-    every machine and Python version, independent of any global generator, and cheap
-    (no generator state to seed or copy). 32! < 2**118, so taking remainders of a
-    192-bit number biases the shuffle by less than 2**-74.
-
-    >>> seeded_deck(7, 0) == seeded_deck(7, 0) != seeded_deck(7, 1)
-    True
-    """
-    return shuffled_deck(derive_seed(seed, index, bits=192))
+def _seat_param(seat: Any) -> int | str:
+    return seat if type(seat) is int else str(seat)
 
 
-def shuffled_deck(r: int) -> list[int]:
-    """The deck that the 192-bit number ``r`` selects (Fisher-Yates on its remainders)."""
-    deck = list(range(32))
-    for i in range(31, 0, -1):
-        r, j = divmod(r, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def check_deck(deck: Any, where: str = "deck") -> list[int]:
-    """A deck as 32 distinct card ids (from ids or notation), or DeckError."""
-    from ..cards import CardError, parse_card
-
-    if not isinstance(deck, (list, tuple)):
-        raise DeckError(f"{where}: must be a list of the 32 cards")
-    try:
-        ids = [c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c) for c in deck]
-    except (CardError, AttributeError) as e:
-        raise DeckError(f"{where}: {e}") from None
-    if len(ids) != 32 or sorted(ids) != list(range(32)):
-        seen: set[int] = set()
-        dup: list[str] = []
-        for c in ids:
-            if not 0 <= c < 32:
-                raise DeckError(f"{where}: {c} is not a card id")
-            if c in seen:
-                dup.append(card_str(c))
-            seen.add(c)
-        missing = sorted(set(range(32)) - set(ids))
-        problem = []
-        if len(ids) != 32:
-            problem.append(f"{len(ids)} cards")
-        if dup:
-            problem.append("repeats " + " ".join(dup))
-        if missing:
-            problem.append("lacks " + " ".join(card_str(c) for c in missing))
-        raise DeckError(f"{where}: not the 32 cards ({'; '.join(problem)})")
-    return ids
-
-
-class Game:
+class Game(Declarations, Settlement):
     """One session of Toepen: rules, table, decks and every decision."""
 
-    __slots__ = (
-        "rules", "n", "players", "team_of", "pools", "in_session", "eliminated",
-        "active", "hands", "out", "phase", "turn", "dealer", "first_dealer", "hand_no",
-        "stake", "accepted", "last_knocker", "leader", "trick", "played_mask", "led",
-        "trick_no", "any_card_played", "trick_winners", "won_cards", "queue",
-        "claimed", "exchanged", "target", "discard", "resume", "deck", "stock_pos",
-        "decks", "_supplied", "seed", "actions", "hand_start", "lives_before",
-        "rubber_no", "drinks", "beers", "rubbers_won", "streak", "toepkoning",
-        "winner", "lives_lost", "hands_won", "hands_lost", "tells", "revealed",
-        "sudden_death", "plays", "hands_played", "_legal", "_teams", "_max_stake",
-        "_limit", "_early", "_ev", "_pending_redeal", "_round_queue", "opening",
-    )
+    __slots__ = ()
 
     # -- construction -----------------------------------------------------------------
 
@@ -220,82 +126,80 @@ class Game:
         rules.check_table(n)
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise ValueError(f"dealer: must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.rules = rules
-        self.n = n
-        self.players = names
+        self._rules = rules
+        self._n = n
+        self._players = names
         self._teams = rules.teams
         half = n // 2
-        self.team_of: tuple[int, ...] = (
-            tuple(i % half for i in range(n)) if rules.teams else tuple(range(n))
-        )
-        self.pools = [rules.lives] * (half if rules.teams else n)
-        self.in_session = (1 << n) - 1
-        self.eliminated: list[int] = []
-        self.active = 0
-        self.hands = [0] * n
-        self.out = 0
-        self.phase = _P_DEAL
-        self.turn = -1
-        self.dealer = dealer
-        self.first_dealer = dealer
-        self.hand_no = 0
-        self.stake = 1
-        self.accepted = [1] * n
-        self.last_knocker = -1
-        self.leader = -1
-        self.trick: list[tuple[int, int]] = []
-        self.played_mask = 0
-        self.led = -1
-        self.trick_no = 0
-        self.any_card_played = False
-        self.trick_winners: list[int] = []
-        self.won_cards = 0
-        self.queue: list[int] = []
-        self.claimed = 0
-        self.exchanged = 0
-        self.target = -1
-        self.discard = 0
-        self.resume = -1
-        self.deck: list[int] = []
-        self.stock_pos = 32
-        self.decks: list[list[int]] = []
-        self._supplied: list[list[int]] = (
+        self._team_of = tuple(i % half for i in range(n)) if rules.teams else tuple(range(n))
+        self._pools = [rules.lives] * (half if rules.teams else n)
+        self._in_session = (1 << n) - 1
+        self._eliminated = []
+        self._active = 0
+        self._hands = [0] * n
+        self._out = 0
+        self._phase = _P_DEAL
+        self._turn = -1
+        self._dealer = dealer
+        self._first_dealer = dealer
+        self._hand_no = 0
+        self._stake = 1
+        self._accepted = [1] * n
+        self._last_knocker = -1
+        self._leader = -1
+        self._trick = []
+        self._played_mask = 0
+        self._led = -1
+        self._trick_no = 0
+        self._any_card_played = False
+        self._trick_winners = []
+        self._won_cards = 0
+        self._queue = []
+        self._declared = [0] * len(DECLARATIONS)
+        self._target = -1
+        self._discard = 0
+        self._resume = -1
+        self._deck = []
+        self._stock_pos = 32
+        self._decks = []
+        self._supplied = (
             [check_deck(d, f"decks[{i}]") for i, d in enumerate(decks)] if decks is not None else []
         )
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise ValueError(f"seed: must be an integer, not {seed!r}")
-        self.seed = seed
-        self.actions: list[tuple[int, Action]] = []
-        self.hand_start = 0
-        self.lives_before = list(self.pools)
-        self.rubber_no = 1
-        self.drinks = [0] * n
-        self.beers = [0] * n
-        self.rubbers_won = [0] * n
-        self.streak = [0] * n
-        self.toepkoning: list[int] = []
-        self.winner: int | None = None
-        self.lives_lost = [0] * n
-        self.hands_won = [0] * n
-        self.hands_lost = [0] * n
-        self.tells: list[tuple[int, int, int]] = []
-        self.revealed: list[tuple[int, int, str]] = []
-        self.sudden_death = False
-        self.plays: list[tuple[int, int, int]] = []
-        self.hands_played = 0
-        """Hands that reached a result (settled, or ended because all but one folded)."""
-        self._legal: tuple[Action, ...] | None = None
+        self._seed = seed
+        self._actions = []
+        self._hand_start = 0
+        self._lives_before = list(self._pools)
+        self._rubber_no = 1
+        self._drinks = [0] * n
+        self._beers = [0] * n
+        self._rubbers_won = [0] * n
+        self._streak = [0] * n
+        self._toepkoning = []
+        self._winner = None
+        self._lives_lost = [0] * n
+        self._hands_won = [0] * n
+        self._hands_lost = [0] * n
+        self._tells = []
+        self._revealed = []
+        self._sudden_death = False
+        self._plays = []
+        self._hands_played = 0
+        self._legal = None
         self._max_stake = rules.max_stake if rules.max_stake is not None else 1 << 30
         self._limit = {"none": _NONE, "lives_at_least_stake": _AT_LEAST}.get(
             rules.knock_limit, rules.knock_limit
         )
         self._early = rules.first_player_may_knock_early
-        self._ev: list[Event] = []
+        self._ev = []
         self._pending_redeal = False
-        self._round_queue: list[int] = []
+        self._round_queue = []
+        self._rounds = rounds_of(rules)
+        self._round = 0
+        self._decl = None
         self._start_hand()
-        self.opening: list[Event] = self._ev
-        """The events of the first deal (unredacted; see :meth:`opening_events`)."""
+        self._opening = self._ev
         self._ev = []
 
     @classmethod
@@ -313,65 +217,325 @@ class Game:
             rules = Rules.preset(rules)
         return cls(rules, players, seed=seed, decks=decks, dealer=dealer)
 
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        """The game a ``toepen-record/1`` describes, replayed (RecordError if it cannot be)."""
-        from ..record import replay
-
-        return replay(record)
-
-    def record(
-        self, *, meta: dict[str, Any] | None = None, use_seed: bool = False
-    ) -> dict[str, Any]:
-        """This game as a ``toepen-record/1`` document."""
-        from ..record import to_record
-
-        return to_record(self, meta=meta, use_seed=use_seed)
-
     def clone(self) -> Game:
         """An independent copy (cheap: lists are copied shallowly, ints are shared)."""
         g = Game.__new__(Game)
-        for name in Game.__slots__:
+        for name in GameCore.__slots__:
             setattr(g, name, getattr(self, name))
-        g.pools = list(self.pools)
-        g.eliminated = list(self.eliminated)
-        g.hands = list(self.hands)
-        g.accepted = list(self.accepted)
-        g.trick = list(self.trick)
-        g.trick_winners = list(self.trick_winners)
-        g.plays = list(self.plays)
-        g.queue = list(self.queue)
-        g._round_queue = list(self._round_queue)
-        g.decks = list(self.decks)
-        g._supplied = list(self._supplied)
-        g.actions = list(self.actions)
-        g.lives_before = list(self.lives_before)
-        for name in ("drinks", "beers", "rubbers_won", "streak", "toepkoning", "lives_lost",
-                     "hands_won", "hands_lost", "tells", "revealed"):
+        for name in _LIST_SLOTS:
             setattr(g, name, list(getattr(self, name)))
         g._ev = []
         return g
 
-    # -- queries ----------------------------------------------------------------------
+    # -- public facts (read-only) ---------------------------------------------------------
+    #
+    # The most read ones are C-level getters (``attrgetter``): a property that is a
+    # Python function costs half again as much on every read, and bots and loops read
+    # ``turn`` and ``phase`` around every action. Their types are declared for mypy.
+
+    if TYPE_CHECKING:
+
+        @property
+        def turn(self) -> int:
+            """The seat to act, or -1 when dealing or over."""
+
+        @property
+        def phase(self) -> Phase:
+            """The kind of decision the game awaits."""
+
+        @property
+        def hands_played(self) -> int:
+            """Hands that reached a result (settled, or ended because all but one folded)."""
+
+        @property
+        def n(self) -> int:
+            """The number of seats."""
+
+    else:
+        turn = property(attrgetter("_turn"), doc="The seat to act, or -1 when dealing or over.")
+        phase = property(attrgetter("_phase"), doc="The kind of decision the game awaits.")
+        hands_played = property(
+            attrgetter("_hands_played"),
+            doc="Hands that reached a result (settled, or ended because all but one folded).",
+        )
+        n = property(attrgetter("_n"), doc="The number of seats.")
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names by seat."""
+        return self._players
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """Each seat's side: its pair of partners under teams, else the seat itself."""
+        return self._team_of
+
+    @property
+    def pools(self) -> Sequence[int]:
+        """Lives by side (see :attr:`team_of`)."""
+        return self._pools
+
+    @property
+    def in_session(self) -> int:
+        """Mask of the seats still in the session."""
+        return self._in_session
+
+    @property
+    def eliminated(self) -> Sequence[int]:
+        """Seats eliminated, in order."""
+        return self._eliminated
+
+    @property
+    def active(self) -> int:
+        """Mask of the seats still in the hand."""
+        return self._active
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def first_dealer(self) -> int:
+        return self._first_dealer
+
+    @property
+    def hand_no(self) -> int:
+        """The current hand's number, from 1."""
+        return self._hand_no
+
+    @property
+    def stake(self) -> int:
+        return self._stake
+
+    @property
+    def accepted(self) -> Sequence[int]:
+        """The stake each seat has accepted this hand."""
+        return self._accepted
+
+    @property
+    def last_knocker(self) -> int:
+        """Who made the latest knock (or opened on pelt), -1 if nobody."""
+        return self._last_knocker
+
+    @property
+    def leader(self) -> int:
+        """Who leads (led) the current trick."""
+        return self._leader
+
+    @property
+    def trick(self) -> Sequence[tuple[int, int]]:
+        """The current trick: (seat, card) in play order."""
+        return self._trick
+
+    @property
+    def played_mask(self) -> int:
+        """Mask of the seats that played to the current trick."""
+        return self._played_mask
+
+    @property
+    def led(self) -> int:
+        """The suit led to the current trick, -1 before its first card."""
+        return self._led
+
+    @property
+    def trick_no(self) -> int:
+        """Tricks finished this hand."""
+        return self._trick_no
+
+    @property
+    def any_card_played(self) -> bool:
+        return self._any_card_played
+
+    @property
+    def trick_winners(self) -> Sequence[int]:
+        return self._trick_winners
+
+    @property
+    def won_cards(self) -> int:
+        """Mask of the cards of this hand's finished tricks."""
+        return self._won_cards
+
+    @property
+    def plays(self) -> Sequence[tuple[int, int, int]]:
+        """This hand's plays: (seat, card, suit led)."""
+        return self._plays
+
+    @property
+    def claimed(self) -> int:
+        """Mask of the seats that claimed armoede this hand."""
+        return self._declared[0]
+
+    @property
+    def exchanged(self) -> int:
+        """Mask of the seats that exchanged this hand."""
+        return self._declared[1]
+
+    @property
+    def target(self) -> int:
+        """The seat the current challenge round is about (the latest declarer), or -1."""
+        return self._target
+
+    @property
+    def actions(self) -> Sequence[tuple[int, Action]]:
+        """Every decision so far: (seat, action)."""
+        return self._actions
+
+    @property
+    def hand_start(self) -> int:
+        """Where in :attr:`actions` the current hand began."""
+        return self._hand_start
+
+    @property
+    def lives_before(self) -> Sequence[int]:
+        """Lives by side when the current hand began."""
+        return self._lives_before
+
+    @property
+    def rubber_no(self) -> int:
+        return self._rubber_no
+
+    @property
+    def drinks(self) -> Sequence[int]:
+        return self._drinks
+
+    @property
+    def beers(self) -> Sequence[int]:
+        return self._beers
+
+    @property
+    def rubbers_won(self) -> Sequence[int]:
+        return self._rubbers_won
+
+    @property
+    def streak(self) -> Sequence[int]:
+        """Rubbers won in a row, by seat."""
+        return self._streak
+
+    @property
+    def toepkoning(self) -> Sequence[int]:
+        return self._toepkoning
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def lives_lost(self) -> Sequence[int]:
+        return self._lives_lost
+
+    @property
+    def hands_won(self) -> Sequence[int]:
+        return self._hands_won
+
+    @property
+    def hands_lost(self) -> Sequence[int]:
+        return self._hands_lost
+
+    @property
+    def tells(self) -> Sequence[tuple[int, int, int]]:
+        """This deal's tells: (seat, count, rank)."""
+        return self._tells
+
+    @property
+    def revealed(self) -> Sequence[tuple[int, int, str]]:
+        """Cards shown by challenges this deal: (seat, mask, why)."""
+        return self._revealed
+
+    @property
+    def sudden_death(self) -> bool:
+        return self._sudden_death
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the decks are drawn from (None: decks given or supplied)."""
+        return self._seed
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock (0 while a deal awaits a deck)."""
+        return 32 - self._stock_pos if self._phase is not _P_DEAL else 0
 
     @property
     def to_act(self) -> tuple[int, ...]:
         """The seats whose decision is awaited (empty when dealing or over)."""
-        return (self.turn,) if self.turn >= 0 else ()
+        return (self._turn,) if self._turn >= 0 else ()
 
     @property
     def is_over(self) -> bool:
-        return self.phase is _P_OVER
+        return self._phase is _P_OVER
 
     def lives(self, seat: int) -> int:
         """A seat's lives (for teams: its pair's pool)."""
-        return self.pools[self.team_of[seat]]
+        return self._pools[self._team_of[seat]]
 
     def lives_by_seat(self) -> list[int]:
-        return [self.pools[t] for t in self.team_of]
+        return [self._pools[t] for t in self._team_of]
 
     def partner(self, seat: int) -> int | None:
-        return (seat + self.n // 2) % self.n if self._teams else None
+        return (seat + self._n // 2) % self._n if self._teams else None
+
+    # -- hidden facts: omniscient readers only (observe, records, trainers, tests) -------
+
+    def hand_mask(self, seat: int) -> int:
+        """The cards ``seat`` holds, as a mask (hidden from the other seats)."""
+        return self._hands[seat]
+
+    def hand_masks(self) -> list[int]:
+        """Every seat's hand as a mask (a copy)."""
+        return list(self._hands)
+
+    def current_deck(self) -> list[int]:
+        """The deck of the current deal in dealing order (a copy; empty before one)."""
+        return list(self._deck)
+
+    def stock(self) -> list[int]:
+        """The cards still in the stock, in drawing order."""
+        return self._deck[self._stock_pos:]
+
+    def out_mask(self) -> int:
+        """Cards out of play face down this deal (folded hands, exchanged discards)."""
+        return self._out
+
+    def dealt_decks(self) -> list[list[int]]:
+        """Every deck dealt so far, in order (copies)."""
+        return [list(d) for d in self._decks]
+
+    def opening_events(self, seat: int | None = None, *, omniscient: bool = False) -> list[Event]:
+        """The events of the first deal as ``seat`` may see them, for a UI to start from.
+
+        ``omniscient``: every card of them, for a reader that sees everything.
+        """
+        return list(self._opening) if omniscient else redact(self._opening, seat)
+
+    def replace_hidden(self, hands: Sequence[int], stock: Sequence[int]) -> None:
+        """Rearrange the hidden cards: new hands and a new stock order (omniscient; tests
+        and samplers). The same cards must stay hidden: ValueError otherwise."""
+        if len(hands) != self._n:
+            raise ValueError(f"hands: one per seat ({self._n}), not {len(hands)}")
+        old = 0
+        for h in self._hands:
+            old |= h
+        new = 0
+        for h in hands:
+            if new & h:
+                raise ValueError("hands: a card is in two hands")
+            new |= h
+        stock_mask = sum(1 << c for c in stock)
+        old_stock = sum(1 << c for c in self.stock())
+        if len(stock) != len(self.stock()):
+            raise ValueError("stock: not as many cards as the stock holds")
+        if new | stock_mask != old | old_stock or new & stock_mask:
+            raise ValueError("hands and stock must hold the same cards as before")
+        self._hands = list(hands)
+        if self._deck:
+            self._deck = self._deck[: self._stock_pos] + list(stock)
+        self._legal = None
+
+    # -- legal actions: the hot path --------------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Legal actions of the seat to act (empty if none)."""
@@ -385,27 +549,27 @@ class Game:
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Legal actions of ``seat`` (empty unless it is to act)."""
-        return self.legal_actions() if seat == self.turn else ()
+        return self.legal_actions() if seat == self._turn else ()
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        phase = self.phase
-        seat = self.turn
+        phase = self._phase
+        seat = self._turn
         if phase is _P_PLAY or phase is _P_ANSWER:
             # Inlined _knock_refusal(seat) is None: this runs for every decision of a hand.
-            stake = self.stake
-            may = seat != self.last_knocker and stake < self._max_stake
+            stake = self._stake
+            may = seat != self._last_knocker and stake < self._max_stake
             if may:
                 limit = self._limit
                 if limit is not _NONE:
-                    lives = self.pools[self.team_of[seat]]
+                    lives = self._pools[self._team_of[seat]]
                     may = lives >= stake if limit is _AT_LEAST else stake < lives
-                if may and not self._early and not self.any_card_played:
-                    may = seat != self.leader
+                if may and not self._early and not self._any_card_played:
+                    may = seat != self._leader
             if phase is _P_ANSWER:
                 return _ANSWER_KNOCK if may else _ANSWER
-            hand = self.hands[seat]
-            if self.led >= 0:  # the suit led stays led when its card left with a fold
-                follow = hand & SUIT_MASKS[self.led]
+            hand = self._hands[seat]
+            if self._led >= 0:  # the suit led stays led when its card left with a fold
+                follow = hand & SUIT_MASKS[self._led]
                 if follow:
                     hand = follow
             cache = _KNOCK_PLAYS_CACHE if may else _PLAYS_CACHE
@@ -413,38 +577,9 @@ class Game:
             if acts is None:
                 acts = _knock_plays(hand) if may else _plays(hand)
             return acts
-        if phase is _P_CLAIM:
-            return _CLAIM_PASS
-        if phase is _P_CC or phase is _P_EC:
-            return _CHALLENGE_PASS
-        if phase is _P_EXCH:
-            return _EXCHANGE_PASS
-        return ()
+        return _DECISIONS_GET(phase, ())
 
-    def _knock_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not knock now, or None if it may."""
-        stake = self.stake
-        if seat == self.last_knocker:
-            return "made the latest knock"
-        if stake + 1 > self._max_stake:
-            return f"stake is capped at {self._max_stake}"
-        limit = self._limit
-        if limit != "none":
-            lives = self.pools[self.team_of[seat]]
-            if limit == "lives_at_least_stake":
-                if lives < stake:
-                    return f"lives {lives} below stake {stake}"
-            elif stake + 1 > lives:
-                return f"new stake {stake + 1} exceeds lives {lives}"
-        if (
-            not self._early
-            and not self.any_card_played
-            and seat == self.leader
-        ):
-            return "the first player may not knock before the first card"
-        return None
-
-    # -- applying ---------------------------------------------------------------------
+    # -- applying: the hot path -------------------------------------------------------------
 
     def apply(self, seat: int, act: Action | int | str) -> list[Event]:
         """Apply ``seat``'s decision; return the events. Illegal: IllegalAction, no change."""
@@ -452,61 +587,62 @@ class Game:
             try:
                 act = action(act)
             except ActionError as e:
-                raise IllegalAction(f"seat {seat}: {e}") from None
+                raise IllegalAction(
+                    Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)})
+                ) from None
         legal = self._legal or self.legal_actions()
-        if seat != self.turn or act not in legal:
-            raise IllegalAction(self.explain(seat, act))
+        if seat != self._turn or act not in legal:
+            raise IllegalAction(self._refuse(seat, act))
         act = ACTIONS[act]  # the interned action: an equal Action(n) built elsewhere is not it
         self._legal = None
         ev: list[Event] = []
         self._ev = ev
-        self.actions.append((self.turn, act))  # the seat as an int, whatever equal value came
-        phase = self.phase
+        self._actions.append((self._turn, act))  # the seat as an int, whatever equal value came
+        phase = self._phase
         if phase is _P_PLAY:
             if act < 32:  # inlined _play(seat, act)
-                self.hands[seat] &= ~(1 << act)
-                trick = self.trick
-                if self.led < 0:
-                    self.led = act >> 3
-                trick.append((seat, act))
-                self.plays.append((seat, act, self.led))
-                played = self.played_mask = self.played_mask | (1 << seat)
-                self.any_card_played = True
+                self._hands[seat] &= ~(1 << act)
+                led = self._led
+                if led < 0:
+                    led = self._led = act >> 3
+                self._trick.append((seat, act))
+                self._plays.append((seat, act, led))
+                played = self._played_mask = self._played_mask | (1 << seat)
+                self._any_card_played = True
                 ev.append(_new(Event, (_PLAY, seat, 0, (act,), "", False)))
-                unplayed = self.active & ~played
+                unplayed = self._active & ~played
                 if not unplayed:
                     self._finish_trick()
                 else:
-                    n = self.n
+                    n = self._n
                     s = (seat + 1) % n
                     while not unplayed >> s & 1:
                         s = (s + 1) % n
-                    self.turn = s
+                    self._turn = s
             else:
                 self._knock(seat, ev)
         elif phase is _P_ANSWER:
             if act is STAY:
-                self.accepted[seat] = self.stake
-                ev.append(_new(Event, (_STAY, seat, self.stake, (), "", False)))
+                self._accepted[seat] = self._stake
+                ev.append(_new(Event, (_STAY, seat, self._stake, (), "", False)))
                 self._next_answer()
             elif act is FOLD:
                 self._fold(seat)
             else:
                 self._knock(seat, ev)
-        elif phase is _P_CLAIM:
-            self._claim_decision(seat, act is CLAIM)
-        elif phase is _P_CC:
-            self._claim_challenge_decision(seat, act is CHALLENGE)
-        elif phase is _P_EXCH:
-            self._exchange_decision(seat, act is EXCHANGE)
-        else:  # _P_EC
-            self._exchange_challenge_decision(seat, act is CHALLENGE)
+        else:  # a declaration round: declare or pass, challenge or pass
+            decl = self._decl
+            assert decl is not None
+            if phase is decl.phase:
+                self._declare(decl, seat, act is decl.verb)
+            else:
+                self._challenge(decl, seat, act is CHALLENGE)
         return ev
 
     def deal(self, deck: Sequence[int | str]) -> list[Event]:
         """Supply the deck a new deal waits for (phase DEAL); return the events."""
-        if self.phase is not _P_DEAL:
-            raise IllegalAction(f"no deal is awaited (phase {self.phase.name.lower()})")
+        if self._phase is not _P_DEAL:
+            raise IllegalAction(Refusal("no_deal_awaited", {"phase": self._phase.value}))
         self._supplied.append(check_deck(deck))
         ev: list[Event] = []
         self._ev = ev
@@ -515,142 +651,149 @@ class Game:
         self._ev = []
         return ev
 
-    def explain(self, seat: int, act: Action) -> str:
-        """The reason ``act`` by ``seat`` is illegal now (or 'legal')."""
+    # -- refusals ---------------------------------------------------------------------------
+
+    def refusal(self, seat: int, act: Action | int | str) -> Refusal | None:
+        """Why ``seat`` may not take ``act`` now, or None if it may."""
+        if type(act) is not Action:
+            try:
+                act = action(act)
+            except ActionError as e:
+                return Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)})
+        if seat == self._turn and act in self.legal_actions():
+            return None
+        return self._refuse(seat, act)
+
+    def explain(self, seat: int, act: Action | int | str) -> str:
+        """Why ``act`` by ``seat`` is not allowed now, in English (:meth:`refusal`'s text).
+
+        For an action that is legal it names the decision awaited.
+        """
+        if type(act) is not Action:
+            try:
+                act = action(act)
+            except ActionError as e:
+                return Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)}).english()
+        return self._refuse(seat, act).english()
+
+    def _refuse(self, seat: Any, act: Action) -> Refusal:
+        """The refusal of ``act`` by ``seat`` (the slow path; the action may be legal)."""
         if isinstance(seat, bool) or not isinstance(seat, int):
-            return f"seat {seat!r} is not a seat number"
-        if self.phase is _P_OVER:
-            return f"seat {seat} may not {act}: the session is over"
-        if self.phase is _P_DEAL:
-            return f"seat {seat} may not {act}: a new deal awaits a deck"
-        if not 0 <= seat < self.n:
-            return f"no seat {seat} at this table of {self.n}"
-        if seat != self.turn:
-            if not self.in_session >> seat & 1:
-                return f"seat {seat} is out of the session"
-            if not self.active >> seat & 1:
-                return f"seat {seat} has folded this hand"
-            return f"seat {seat} is not to act (awaiting seat {self.turn})"
-        phase = self.phase
-        what = {
-            _P_CLAIM: "armoede: claim or pass",
-            _P_CC: "an armoede claim: challenge or pass",
-            _P_EXCH: "exchange or pass",
-            _P_EC: "an exchange: challenge or pass",
-            _P_ANSWER: "answer the knock: stay, fold or knock",
-            _P_PLAY: "play a card or knock",
-        }[phase]
+            return Refusal("not_a_seat", {"seat": repr(seat)})
+        phase = self._phase
+        if phase is _P_OVER:
+            return Refusal("session_over", {"seat": seat, "action": str(act)})
+        if phase is _P_DEAL:
+            return Refusal("deal_awaited", {"seat": seat, "action": str(act)})
+        if not 0 <= seat < self._n:
+            return Refusal("no_such_seat", {"seat": seat, "players": self._n})
+        if seat != self._turn:
+            if not self._in_session >> seat & 1:
+                return Refusal("out_of_session", {"seat": seat})
+            if not self._active >> seat & 1:
+                return Refusal("folded", {"seat": seat})
+            return Refusal("not_your_turn", {"seat": seat, "turn": self._turn})
         if act is KNOCK:
-            if phase in (_P_PLAY, _P_ANSWER):
+            if phase is _P_PLAY or phase is _P_ANSWER:
                 reason = self._knock_refusal(seat)
                 if reason is not None:
-                    return f"seat {seat} may not knock ({reason})"
-            return f"seat {seat} may not knock now ({what})"
+                    return reason
+            return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
         if act < 32:
             card = card_str(act)
             if phase is not _P_PLAY:
-                return f"seat {seat} may not play {card} now ({what})"
-            if not self.hands[seat] >> act & 1:
-                return f"seat {seat} does not hold {card}"
-            if self.led >= 0 and self.hands[seat] & SUIT_MASKS[self.led]:
-                return f"seat {seat} must follow suit (holds {SUIT_NAMES[self.led]})"
-        return f"seat {seat} may not {act} now ({what})"
+                return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
+            hand = self._hands[seat]
+            if not hand >> act & 1:
+                return Refusal("card_not_held", {"seat": seat, "card": card})
+            if self._led >= 0 and hand & SUIT_MASKS[self._led]:
+                return Refusal(
+                    "must_follow_suit", {"seat": seat, "card": card, "suit": SUITS[self._led]}
+                )
+            return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
+        return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
 
-    # -- order helpers ------------------------------------------------------------------
-
-    def _order_from(self, start: int, mask: int) -> tuple[int, ...]:
-        """Seats of ``mask`` clockwise, starting at ``start`` inclusive."""
-        n = self.n
-        key = (n << 16) | (start << 8) | mask
-        order = _ORDER_CACHE.get(key)
-        if order is None:
-            order = tuple(s for s in ((start + i) % n for i in range(n)) if mask >> s & 1)
-            _ORDER_CACHE[key] = order
-        return order
-
-    def _next_seat(self, seat: int, mask: int) -> int:
-        """The first seat of ``mask`` clockwise after ``seat`` (-1 if none)."""
-        n = self.n
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if mask >> s & 1:
-                return s
-        return -1
-
-    def _opponents_mask(self, seat: int) -> int:
-        if self._teams:
-            t = self.team_of[seat]
-            m = self.active
-            for s in range(self.n):
-                if self.team_of[s] == t:
-                    m &= ~(1 << s)
-            return m
-        return self.active & ~(1 << seat)
-
-    def _active_sides(self) -> int:
-        """How many players (teams: pairs) are still active in the hand."""
-        if self._teams:
-            return len({self.team_of[s] for s in range(self.n) if self.active >> s & 1})
-        return self.active.bit_count()
+    def _knock_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not knock now, or None if it may (the slow twin of the check
+        inlined in :meth:`_compute_legal`)."""
+        stake = self._stake
+        if seat == self._last_knocker:
+            return Refusal("knock_own_latest", {"seat": seat})
+        if stake + 1 > self._max_stake:
+            return Refusal("knock_stake_capped", {"seat": seat, "max_stake": self._max_stake})
+        limit = self._limit
+        if limit != "none":
+            lives = self._pools[self._team_of[seat]]
+            if limit == "lives_at_least_stake":
+                if lives < stake:
+                    return Refusal(
+                        "knock_lives_below_stake", {"seat": seat, "lives": lives, "stake": stake}
+                    )
+            elif stake + 1 > lives:
+                return Refusal(
+                    "knock_exceeds_lives", {"seat": seat, "new_stake": stake + 1, "lives": lives}
+                )
+        if not self._early and not self._any_card_played and seat == self._leader:
+            return Refusal("knock_before_first_card", {"seat": seat})
+        return None
 
     # -- hands and deals -----------------------------------------------------------------
 
     def _start_hand(self) -> None:
-        self.hand_no += 1
-        self.claimed = 0
-        self.exchanged = 0
-        self.lives_before = list(self.pools)
-        self.hand_start = len(self.actions)
+        self._hand_no += 1
+        self._declared = [0] * len(DECLARATIONS)
+        self._lives_before = list(self._pools)
+        self._hand_start = len(self._actions)
         self._deal(redeal=False)
 
     def _reset_hand_state(self) -> None:
-        self.stake = 1
-        self.accepted = [1] * self.n
-        self.last_knocker = -1
-        self.trick = []
-        self.played_mask = 0
-        self.led = -1
-        self.trick_no = 0
-        self.any_card_played = False
-        self.trick_winners = []
-        self.won_cards = 0
-        self.queue = []
-        self.target = -1
-        self.discard = 0
-        self.resume = -1
-        self.out = 0
-        self.tells = []
-        self.plays = []
+        self._stake = 1
+        self._accepted = [1] * self._n
+        self._last_knocker = -1
+        self._trick = []
+        self._played_mask = 0
+        self._led = -1
+        self._trick_no = 0
+        self._any_card_played = False
+        self._trick_winners = []
+        self._won_cards = 0
+        self._queue = []
+        self._target = -1
+        self._discard = 0
+        self._resume = -1
+        self._out = 0
+        self._tells = []
+        self._plays = []
 
     def _deal(self, redeal: bool) -> None:
         self._reset_hand_state()
-        self.revealed = []  # hands shown before a redeal are no longer held
-        self.hands = [0] * self.n
-        self.active = 0
+        self._revealed = []  # hands shown before a redeal are no longer held
+        self._hands = [0] * self._n
+        self._active = 0
         if self._supplied:
             deck = self._supplied.pop(0)
-        elif self.seed is not None:
-            deck = seeded_deck(self.seed, len(self.decks))
+        elif self._seed is not None:
+            deck = seeded_deck(self._seed, len(self._decks))
         else:
-            self.phase = _P_DEAL
-            self.turn = -1
+            self._phase = _P_DEAL
+            self._turn = -1
             self._pending_redeal = redeal
             return
-        self.deck = deck
-        self.decks.append(deck)
-        dealer = self.dealer
-        order = self._order_from((dealer + 1) % self.n, self.in_session)
+        self._deck = deck
+        self._decks.append(deck)
+        dealer = self._dealer
+        order = self._order_from((dealer + 1) % self._n, self._in_session)
         m = len(order)
-        hands = self.hands
+        hands = self._hands
         ev = self._ev
-        ev.append(_new(Event, (_REDEAL if redeal else _DEAL, dealer, self.hand_no, (), "", False)))
+        ev.append(_new(Event, (_REDEAL if redeal else _DEAL, dealer, self._hand_no, (), "", False)))
         for j, seat in enumerate(order):
             a, b, c, d = deck[j], deck[j + m], deck[j + 2 * m], deck[j + 3 * m]
             hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
             ev.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
-        self.stock_pos = 4 * m
-        self.active = self.in_session
-        tells = self.rules.tells
+        self._stock_pos = 4 * m
+        self._active = self._in_session
+        tells = self._rules.tells
         if tells != "off":
             ranks = ((TEN, "tens"), (JACK, "jacks")) if tells == "tens_and_jacks" else (
                 (TEN, "tens"),
@@ -659,423 +802,117 @@ class Game:
                 for rank, word in ranks:
                     count = (hands[seat] & RANK_MASKS[rank]).bit_count()
                     if count >= 3:
-                        self.tells.append((seat, count, rank))
+                        self._tells.append((seat, count, rank))
                         ev.append(Event(_TELL, seat, count, (), word))
-        if self.rules.armoede:
-            self.phase = _P_CLAIM
-            self.queue = [s for s in order if not self.claimed >> s & 1]
-            self._next_claim()
-        elif self.rules.exchange:
-            self.phase = _P_EXCH
-            self.queue = list(order)
-            self._next_exchange()
-        else:
-            self._start_play()
-
-    # -- armoede ----------------------------------------------------------------------------
-
-    def _next_claim(self) -> None:
-        queue = self.queue
-        while queue and (self.claimed >> queue[0] & 1 or not self.active >> queue[0] & 1):
-            queue.pop(0)
-        if queue:
-            self.phase = _P_CLAIM
-            self.turn = queue[0]
-        else:
-            self._start_play()
-
-    def _claim_decision(self, seat: int, claim: bool) -> None:
-        ev = self._ev
-        self.queue.pop(0)
-        if not claim:
-            ev.append(_new(Event, (_PASS, seat, 0, (), "claim", False)))
-            self._next_claim()
-            return
-        self.claimed |= 1 << seat
-        ev.append(_new(Event, (_CLAIM, seat, 0, (), "", False)))
-        self.target = seat
-        self._round_queue = self.queue
-        self.queue = list(self._order_from((seat + 1) % self.n, self._opponents_mask(seat)))
-        if not self.queue:
-            ev.append(_new(Event, (_CLAIM_RES, seat, 0, (), "unchallenged", False)))
-            self._redeal()
-            return
-        self.phase = _P_CC
-        self.turn = self.queue[0]
-
-    def _claim_challenge_decision(self, seat: int, challenge: bool) -> None:
-        ev = self._ev
-        claimer = self.target
-        self.queue.pop(0)
-        if not challenge:
-            ev.append(_new(Event, (_PASS, seat, 0, (), "challenge", False)))
-            if self.queue:
-                self.turn = self.queue[0]
-                return
-            ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "unchallenged", False)))
-            self._redeal()
-            return
-        ev.append(_new(Event, (_CHAL, seat, claimer, (), "", False)))
-        hand = self.hands[claimer]
-        self.revealed.append((claimer, hand, "armoede"))
-        ev.append(_new(Event, (_REVEAL, claimer, 0, _cards(hand), "armoede", False)))
-        if not hand & HIGH_CARDS_MASK:
-            ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "genuine", False)))
-            self._lose(seat, 1, "armoede")
-            if self.phase is not _P_OVER:
-                self._redeal()
-            return
-        ev.append(_new(Event, (_CLAIM_RES, claimer, 0, (), "false", False)))
-        self._lose(claimer, 1, "armoede")
-        if self.phase is _P_OVER:
-            return
-        self.queue = self._round_queue
-        self._next_claim()
-
-    def _redeal(self) -> None:
-        self.out = 0
-        self._deal(redeal=True)
-
-    # -- exchange ---------------------------------------------------------------------------
-
-    def _next_exchange(self) -> None:
-        queue = self.queue
-        while queue and (
-            self.exchanged >> queue[0] & 1
-            or not self.active >> queue[0] & 1
-            or self.stock_pos + 4 > 32
-        ):
-            queue.pop(0)
-        if queue:
-            self.phase = _P_EXCH
-            self.turn = queue[0]
-        else:
-            self._start_play()
-
-    def _exchange_decision(self, seat: int, exchange: bool) -> None:
-        ev = self._ev
-        self.queue.pop(0)
-        if not exchange:
-            ev.append(_new(Event, (_PASS, seat, 0, (), "exchange", False)))
-            self._next_exchange()
-            return
-        self.exchanged |= 1 << seat
-        self.discard = self.hands[seat]
-        pos = self.stock_pos
-        deck = self.deck
-        new = (1 << deck[pos]) | (1 << deck[pos + 1]) | (1 << deck[pos + 2]) | (1 << deck[pos + 3])
-        self.stock_pos = pos + 4
-        self.hands[seat] = new
-        self.out |= self.discard
-        ev.append(_new(Event, (_EXCH, seat, 4, (), "", False)))
-        ev.append(Event(_DRAW, seat, 4, cards_of(new), "", True))
-        self.target = seat
-        self._round_queue = self.queue
-        self.queue = list(self._order_from((seat + 1) % self.n, self._opponents_mask(seat)))
-        if not self.queue:
-            ev.append(_new(Event, (_EXCH_RES, seat, 0, (), "unchallenged", False)))
-            self.queue = self._round_queue
-            self._next_exchange()
-            return
-        self.phase = _P_EC
-        self.turn = self.queue[0]
-
-    def _exchange_challenge_decision(self, seat: int, challenge: bool) -> None:
-        ev = self._ev
-        exchanger = self.target
-        self.queue.pop(0)
-        if not challenge:
-            ev.append(_new(Event, (_PASS, seat, 0, (), "challenge", False)))
-            if self.queue:
-                self.turn = self.queue[0]
-                return
-            ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "unchallenged", False)))
-        else:
-            ev.append(_new(Event, (_CHAL, seat, exchanger, (), "", False)))
-            discard = self.discard
-            self.revealed.append((exchanger, discard, "exchange"))
-            ev.append(Event(_REVEAL, exchanger, 0, cards_of(discard), "exchange"))
-            if discard & HIGH_CARDS_MASK:
-                ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "caught", False)))
-                self._lose(exchanger, 1, "exchange")
-            else:
-                ev.append(_new(Event, (_EXCH_RES, exchanger, 0, (), "clean", False)))
-                self._lose(seat, 1, "exchange")
-            if self.phase is _P_OVER:
-                return
-        self.queue = self._round_queue
-        self._next_exchange()
+        self._start_declarations(order)
 
     # -- play ---------------------------------------------------------------------------------
 
     def _start_play(self) -> None:
-        active = self.active
+        active = self._active
         if self._active_sides() <= 1:
             self._end_hand_by_folds()
             return
-        if self.rules.pelt:
-            for seat in self._order_from((self.dealer + 1) % self.n, active):
-                if self.pools[self.team_of[seat]] == 1:
-                    self.stake = 2
-                    self.accepted[seat] = 2
-                    self.last_knocker = seat
-                    self.leader = seat
-                    self.resume = seat
+        if self._rules.pelt:
+            for seat in self._order_from((self._dealer + 1) % self._n, active):
+                if self._pools[self._team_of[seat]] == 1:
+                    self._stake = 2
+                    self._accepted[seat] = 2
+                    self._last_knocker = seat
+                    self._leader = seat
+                    self._resume = seat
                     self._ev.append(_new(Event, (_PELT, seat, 2, (), "", False)))
-                    self.queue = list(self._order_from((seat + 1) % self.n, active & ~(1 << seat)))
-                    self.phase = _P_ANSWER
-                    self.turn = self.queue[0]
+                    self._queue = list(
+                        self._order_from((seat + 1) % self._n, active & ~(1 << seat))
+                    )
+                    self._phase = _P_ANSWER
+                    self._turn = self._queue[0]
                     return
-        self.leader = self._next_seat(self.dealer, active)
-        self.phase = _P_PLAY
-        self.turn = self.leader
+        self._leader = self._next_seat(self._dealer, active)
+        self._phase = _P_PLAY
+        self._turn = self._leader
 
     def _knock(self, seat: int, ev: list[Event]) -> None:
-        stake = self.stake = self.stake + 1
-        self.accepted[seat] = stake
-        self.last_knocker = seat
+        stake = self._stake = self._stake + 1
+        self._accepted[seat] = stake
+        self._last_knocker = seat
         ev.append(_new(Event, (_KNOCK, seat, stake, (), "", False)))
-        if self.phase is _P_PLAY:
-            self.resume = seat
-        self.queue = list(self._order_from((seat + 1) % self.n, self.active & ~(1 << seat)))
-        self.phase = _P_ANSWER
-        self.turn = self.queue[0]
+        if self._phase is _P_PLAY:
+            self._resume = seat
+        self._queue = list(self._order_from((seat + 1) % self._n, self._active & ~(1 << seat)))
+        self._phase = _P_ANSWER
+        self._turn = self._queue[0]
 
     def _next_answer(self) -> None:
-        queue = self.queue
+        queue = self._queue
         queue.pop(0)
-        active = self.active
+        active = self._active
         while queue and not active >> queue[0] & 1:
             queue.pop(0)
         if queue:
-            self.turn = queue[0]
+            self._turn = queue[0]
         else:
             self._resume_play()
 
     def _resume_play(self) -> None:
-        active = self.active
-        if active & ~self.played_mask == 0:
+        active = self._active
+        if active & ~self._played_mask == 0:
             self._finish_trick()
             return
-        seat = self.resume
-        n = self.n
-        unplayed = active & ~self.played_mask
+        seat = self._resume
+        n = self._n
+        unplayed = active & ~self._played_mask
         while not unplayed >> seat & 1:
             seat = (seat + 1) % n
-        if not self.trick:
-            self.leader = seat
-        self.phase = _P_PLAY
-        self.turn = seat
+        if not self._trick:
+            self._leader = seat
+        self._phase = _P_PLAY
+        self._turn = seat
 
     def _fold(self, seat: int) -> None:
         ev = self._ev
-        paid = self.accepted[seat]
+        paid = self._accepted[seat]
         ev.append(_new(Event, (_FOLD, seat, paid, (), "", False)))
         self._leave_hand(seat)
-        self.hands_lost[seat] += 1
+        self._hands_lost[seat] += 1
         self._lose(seat, paid, "fold")
-        if self.phase is _P_OVER:
+        if self._phase is _P_OVER:
             return
-        if self.phase is not _P_ANSWER:
+        if self._phase is not _P_ANSWER:
             return
         if self._active_sides() <= 1:
             self._end_hand_by_folds()
             return
         self._next_answer()
 
-    def _leave_hand(self, seat: int) -> None:
-        """``seat``'s cards leave play (fold or elimination)."""
-        bit = 1 << seat
-        if not self.active & bit:
-            return
-        self.active &= ~bit
-        self.out |= self.hands[seat]
-        self.hands[seat] = 0
-        if self.played_mask & bit:
-            self.played_mask &= ~bit
-            for i, (s, card) in enumerate(self.trick):
-                if s == seat:
-                    del self.trick[i]
-                    self.out |= 1 << card
-                    break
-
     def _finish_trick(self) -> None:
-        trick = self.trick
-        led = self.led
+        trick = self._trick
+        led = self._led
         best_seat = -1
         best = 99
-        won = self.won_cards
+        won = self._won_cards
         for seat, card in trick:
             won |= 1 << card
             if card >> 3 == led and card < best:
                 best = card
                 best_seat = seat
-        self.won_cards = won
+        self._won_cards = won
         if best_seat < 0:
             best_seat = trick[0][0]
-        self.trick_no += 1
-        self.trick_winners.append(best_seat)
-        self._ev.append(_new(Event, (_TRICK, best_seat, self.trick_no, (), "", False)))
-        self.trick = []
-        self.played_mask = 0
-        self.led = -1
-        if self.trick_no == 4:
+        trick_no = self._trick_no = self._trick_no + 1
+        self._trick_winners.append(best_seat)
+        self._ev.append(_new(Event, (_TRICK, best_seat, trick_no, (), "", False)))
+        self._trick = []
+        self._played_mask = 0
+        self._led = -1
+        if trick_no == 4:
             self._settle(best_seat)
             return
-        self.leader = best_seat
-        self.phase = _P_PLAY
-        self.turn = best_seat
-
-    # -- settlement, lives, sessions --------------------------------------------------------------
-
-    def _settle(self, last: int) -> None:
-        stake = self.stake
-        self.hands_played += 1
-        self._ev.append(_new(Event, (_HAND_RES, last, stake, (), self.rules.last_trick, False)))
-        if self.rules.last_trick == "loses":
-            self.hands_lost[last] += 1
-            for s in range(self.n):
-                if self.active >> s & 1 and s != last:
-                    self.hands_won[s] += 1
-            self._lose(last, stake, "stake")
-        else:
-            self.hands_won[last] += 1
-            paid_teams: set[int] = set()
-            win_team = self.team_of[last]
-            for s in self._order_from((last + 1) % self.n, self.active):
-                t = self.team_of[s]
-                if t == win_team:
-                    continue
-                self.hands_lost[s] += 1
-                if t in paid_teams:
-                    continue
-                paid_teams.add(t)
-                self._lose(s, stake, "stake")
-        if self.phase is not _P_OVER:
-            self._end_hand(last)
-
-    def _end_hand_by_folds(self) -> None:
-        lone = self._next_seat(self.dealer, self.active)
-        for s in range(self.n):
-            if self.active >> s & 1:
-                self.hands_won[s] += 1
-        self.hands_played += 1
-        self._ev.append(_new(Event, (_HAND_RES, lone, self.stake, (), "folded", False)))
-        self._end_hand(lone)
-
-    def _lose(self, seat: int, amount: int, reason: str) -> None:
-        team = self.team_of[seat]
-        self.pools[team] -= amount
-        self.lives_lost[seat] += amount
-        if self.rules.beer_tally:
-            self.beers[seat] += amount
-        self._ev.append(_new(Event, (_LIVES, seat, amount, (), reason, False)))
-        if self.pools[team] <= 0 and self.rules.session == "elimination":
-            for s in range(self.n):
-                if self.team_of[s] == team and self.in_session >> s & 1:
-                    self._leave_hand(s)
-                    self.in_session &= ~(1 << s)
-                    self.eliminated.append(s)
-                    self._ev.append(_new(Event, (_ELIM, s, 0, (), "", False)))
-            self._check_session_over()
-
-    def _sides_in_session(self) -> set[int]:
-        return {self.team_of[s] for s in range(self.n) if self.in_session >> s & 1}
-
-    def _check_session_over(self) -> None:
-        sides = self._sides_in_session()
-        if len(sides) >= 2:
-            return
-        if len(sides) == 1:
-            (team,) = sides
-            self._finish_session(min(s for s in range(self.n) if self.team_of[s] == team))
-            return
-        self._break_tie()
-
-    def _break_tie(self) -> None:
-        """Everyone left was eliminated in the same hand: most lives before it wins."""
-        last_in = {self.team_of[s] for s in self.eliminated_this_hand()}
-        best = max(self.lives_before[t] for t in last_in)
-        tied = sorted(t for t in last_in if self.lives_before[t] == best)
-        if len(tied) == 1:
-            self._finish_session(min(s for s in range(self.n) if self.team_of[s] == tied[0]))
-            return
-        mask = 0
-        for s in range(self.n):
-            if self.team_of[s] in tied:
-                mask |= 1 << s
-                self.eliminated.remove(s)
-        for t in tied:
-            self.pools[t] = 1
-        self.in_session = mask
-        self.sudden_death = True
-        self._ev.append(Event(_E.SUDDEN_DEATH, -1, mask))
-        self.phase = _P_DEAL  # the hand in progress ends; _end_hand deals the next
-
-    def eliminated_this_hand(self) -> list[int]:
-        """Seats eliminated during the current hand."""
-        before = {t for t, lives in enumerate(self.lives_before) if lives > 0}
-        return [s for s in self.eliminated if self.team_of[s] in before
-                and self.pools[self.team_of[s]] <= 0]
-
-    def _finish_session(self, winner: int) -> None:
-        self.winner = winner
-        self.phase = _P_OVER
-        self.turn = -1
-        self.queue = []
-        self._ev.append(Event(_E.SESSION_RESULT, winner))
-
-    def _end_hand(self, last: int) -> None:
-        if self.phase is _P_OVER:
-            return
-        if self.rules.session == "rubber" and min(self.pools) <= 0:
-            self._end_rubber()
-            if self.phase is _P_OVER:
-                return
-        # The next dealer.
-        if self.rules.dealer == "rotate":
-            self.dealer = self._next_seat(self.dealer, self.in_session)
-        elif self.in_session >> last & 1:
-            self.dealer = last
-        else:
-            self.dealer = self._next_seat(last, self.in_session)
-        self._start_hand()
-
-    def _end_rubber(self) -> None:
-        ev = self._ev
-        n = self.n
-        lives = self.lives_by_seat()
-        best = max(lives)
-        winners = [s for s in range(n) if lives[s] == best]
-        win_teams = {self.team_of[s] for s in winners}
-        ev.append(Event(_E.RUBBER, winners[0] if len(win_teams) == 1 else -1, self.rubber_no))
-        for s in range(n):
-            if lives[s] <= 0:
-                self.drinks[s] += 1
-                ev.append(Event(_E.DRINKS, s, self.drinks[s]))
-            if lives[s] == best:
-                self.rubbers_won[s] += 1
-                self.streak[s] += 1
-                if self.streak[s] == 3 and s not in self.toepkoning:
-                    self.toepkoning.append(s)
-                    ev.append(Event(_E.TOEPKONING, s, 3))
-            else:
-                self.streak[s] = 0
-        self.pools = [self.rules.lives] * len(self.pools)
-        limit = self.rules.rubbers
-        if limit is not None and self.rubber_no >= limit:
-            winner = min(range(n), key=lambda s: (self.drinks[s], -self.rubbers_won[s], s))
-            self._finish_session(winner)
-            return
-        self.rubber_no += 1
+        self._leader = best_seat
+        self._phase = _P_PLAY
+        self._turn = best_seat
 
     # -- whole-game helpers ------------------------------------------------------------------------
-
-    def opening_events(self, seat: int | None = None) -> list[Event]:
-        """The events of the first deal as ``seat`` may see them, for a UI to start from."""
-        from .events import redact
-
-        return redact(self.opening, seat)
 
     def card_accounting(self) -> int:
         """Union of every place a card can be; the 32 cards exactly when consistent.
@@ -1083,14 +920,14 @@ class Game:
         Raises AssertionError if two places hold the same card.
         """
         places = [
-            *self.hands,
-            self.out,
-            self.won_cards,
-            sum(1 << c for _, c in self.trick),
+            *self._hands,
+            self._out,
+            self._won_cards,
+            sum(1 << c for _, c in self._trick),
         ]
-        if self.deck:
+        if self._deck:
             stock = 0
-            for c in self.deck[self.stock_pos:]:
+            for c in self._deck[self._stock_pos:]:
                 stock |= 1 << c
             places.append(stock)
         total = 0
@@ -1103,5 +940,59 @@ class Game:
 
     def check_invariants(self) -> None:
         """Assert the 32 cards are exactly accounted for (after the first deal)."""
-        if self.deck and self.phase is not _P_DEAL:
+        if self._deck and self._phase is not _P_DEAL:
             assert self.card_accounting() == FULL_MASK, "cards lost or invented"
+
+    # -- reading a position ------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        to_act = f"seat {self._turn} to act" if self._turn >= 0 else "nobody to act"
+        return (
+            f"<Game {self._rules.name} {self._n} players: hand {self._hand_no}, "
+            f"{self._phase}, {to_act}, stake {self._stake}>"
+        )
+
+    def __str__(self) -> str:
+        """The position, every hand shown (like a board print)."""
+        rules = self._rules
+        lines = [
+            f"{rules.name}: {self._n} players, {rules.lives} lives, session {rules.session}, "
+            f"last trick {rules.last_trick}" + (", teams" if self._teams else ""),
+            f"hand {self._hand_no}, trick {self._trick_no + 1 if self._phase is _P_PLAY else '-'}"
+            f", phase {self._phase}, stake {self._stake}, "
+            + (f"seat {self._turn} to act" if self._turn >= 0 else "nobody to act")
+            + (f", winner seat {self._winner}" if self._winner is not None else ""),
+        ]
+        width = max(len(p) for p in self._players)
+        for s in range(self._n):
+            marks = []
+            if s == self._dealer:
+                marks.append("dealer")
+            if s == self._turn:
+                marks.append("to act")
+            if s == self._last_knocker:
+                marks.append("knocked")
+            if not self._in_session >> s & 1:
+                marks.append("out of the session")
+            elif not self._active >> s & 1:
+                marks.append("folded")
+            hand = cards_str(self._hands[s]) or "-"
+            lines.append(
+                f"  {s} {self._players[s]:<{width}}  lives {self.lives(s):>2}  "
+                f"{hand:<11}  {' '.join(marks)}".rstrip()
+            )
+        if self._trick or self._led >= 0:
+            played = ", ".join(f"{s}:{card_str(c)}" for s, c in self._trick)
+            lines.append(f"trick: {played or '-'}; led {SUITS[self._led]}")
+        if self._deck and self._phase is not _P_DEAL:
+            lines.append(f"stock: {32 - self._stock_pos} cards")
+        return "\n".join(lines)
+
+
+_LIST_SLOTS = (
+    "_pools", "_eliminated", "_hands", "_accepted", "_trick", "_trick_winners", "_plays",
+    "_queue", "_round_queue", "_decks", "_supplied", "_actions", "_lives_before", "_drinks",
+    "_beers", "_rubbers_won", "_streak", "_toepkoning", "_lives_lost", "_hands_won",
+    "_hands_lost", "_tells", "_revealed", "_declared",
+)
+"""The list fields a clone copies (the rest are immutable or shared read-only)."""

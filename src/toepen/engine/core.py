@@ -1,0 +1,180 @@
+"""The state a :class:`~toepen.engine.state.Game` is made of, and seat-order helpers.
+
+:class:`GameCore` declares every field of a game (its ``__slots__`` are all of them)
+and the few helpers that the parts of the machine share: seat order, sides, a seat
+leaving the hand. The parts are mixins over it: :mod:`.declare` (armoede and
+exchange rounds), :mod:`.settle` (lives, hands, rubbers, the session), and
+:mod:`.state` (dealing, the hot path of play and knocks, the public API).
+
+Fields whose name starts with ``_`` are hidden from the players (hands, the deck, the
+discard) or internal to the machine; ``Game`` shows the public ones as read-only
+properties and the hidden ones through explicit omniscient methods.
+"""
+
+from __future__ import annotations
+
+from ..rules import Rules
+from .actions import Action
+from .events import Event
+from .phase import Phase
+
+__all__ = ["GameCore"]
+
+_ORDER_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+class GameCore:
+    """Every field of a game, and helpers over seats. Not used on its own."""
+
+    __slots__ = (
+        "_rules", "_n", "_players", "_team_of", "_pools", "_in_session", "_eliminated",
+        "_active", "_hands", "_out", "_phase", "_turn", "_dealer", "_first_dealer",
+        "_hand_no", "_stake", "_accepted", "_last_knocker", "_leader", "_trick",
+        "_played_mask", "_led", "_trick_no", "_any_card_played", "_trick_winners",
+        "_won_cards", "_queue", "_declared", "_target", "_discard", "_resume", "_deck",
+        "_stock_pos", "_decks", "_supplied", "_seed", "_actions", "_hand_start",
+        "_lives_before", "_rubber_no", "_drinks", "_beers", "_rubbers_won", "_streak",
+        "_toepkoning", "_winner", "_lives_lost", "_hands_won", "_hands_lost", "_tells",
+        "_revealed", "_sudden_death", "_plays", "_hands_played", "_legal", "_teams",
+        "_max_stake", "_limit", "_early", "_ev", "_pending_redeal", "_round_queue",
+        "_opening", "_rounds", "_round", "_decl",
+    )
+
+    # -- the table and the session (public) --
+    _rules: Rules
+    _n: int
+    _players: tuple[str, ...]
+    _team_of: tuple[int, ...]
+    _teams: bool
+    _pools: list[int]  # lives by side (a seat, or a pair of partners)
+    _in_session: int  # mask of seats still in the session
+    _eliminated: list[int]
+    _dealer: int
+    _first_dealer: int
+    _hand_no: int
+    _lives_before: list[int]  # pools at the start of the current hand
+    _rubber_no: int
+    _drinks: list[int]
+    _beers: list[int]
+    _rubbers_won: list[int]
+    _streak: list[int]
+    _toepkoning: list[int]
+    _winner: int | None
+    _lives_lost: list[int]
+    _hands_won: list[int]
+    _hands_lost: list[int]
+    _hands_played: int
+    _sudden_death: bool
+    _actions: list[tuple[int, Action]]
+    _hand_start: int  # index in _actions where the current hand began
+    _seed: int | None
+    # -- the hand (public) --
+    _phase: Phase
+    _turn: int
+    _active: int  # mask of seats still in the hand
+    _stake: int
+    _accepted: list[int]  # the stake each seat has accepted
+    _last_knocker: int
+    _leader: int
+    _trick: list[tuple[int, int]]
+    _played_mask: int  # seats that played to the current trick
+    _led: int  # suit led, -1 before the first card of a trick
+    _trick_no: int
+    _any_card_played: bool
+    _trick_winners: list[int]
+    _won_cards: int  # cards of finished tricks
+    _plays: list[tuple[int, int, int]]  # (seat, card, led suit) of the hand
+    _tells: list[tuple[int, int, int]]
+    _revealed: list[tuple[int, int, str]]
+    _declared: list[int]  # per declaration (armoede, exchange): mask of seats that did
+    _target: int  # the seat the current challenge round is about
+    # -- hidden --
+    _hands: list[int]
+    _out: int  # cards out of play face down (folded hands, discards)
+    _discard: int  # the latest exchanger's discard
+    _deck: list[int]
+    _stock_pos: int
+    _decks: list[list[int]]
+    _supplied: list[list[int]]  # decks given in advance, not yet dealt
+    _opening: list[Event]
+    # -- the machine --
+    _queue: list[int]  # seats still to decide in the current round, the next first
+    _round_queue: list[int]  # the declaration round's queue, kept during a challenge
+    _resume: int  # who plays on after a knock round
+    _legal: tuple[Action, ...] | None
+    _max_stake: int
+    _limit: str
+    _early: bool
+    _ev: list[Event]  # the events of the action being applied
+    _pending_redeal: bool
+
+    # -- seats --------------------------------------------------------------------------
+
+    def _order_from(self, start: int, mask: int) -> tuple[int, ...]:
+        """Seats of ``mask`` clockwise, starting at ``start`` inclusive."""
+        n = self._n
+        key = (n << 16) | (start << 8) | mask
+        order = _ORDER_CACHE.get(key)
+        if order is None:
+            order = tuple(s for s in ((start + i) % n for i in range(n)) if mask >> s & 1)
+            _ORDER_CACHE[key] = order
+        return order
+
+    def _next_seat(self, seat: int, mask: int) -> int:
+        """The first seat of ``mask`` clockwise after ``seat`` (-1 if none)."""
+        n = self._n
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if mask >> s & 1:
+                return s
+        return -1
+
+    def _opponents_mask(self, seat: int) -> int:
+        if self._teams:
+            t = self._team_of[seat]
+            m = self._active
+            for s in range(self._n):
+                if self._team_of[s] == t:
+                    m &= ~(1 << s)
+            return m
+        return self._active & ~(1 << seat)
+
+    def _active_sides(self) -> int:
+        """How many players (teams: pairs) are still active in the hand."""
+        if self._teams:
+            return len({self._team_of[s] for s in range(self._n) if self._active >> s & 1})
+        return self._active.bit_count()
+
+    def _leave_hand(self, seat: int) -> None:
+        """``seat``'s cards leave play (fold or elimination)."""
+        bit = 1 << seat
+        if not self._active & bit:
+            return
+        self._active &= ~bit
+        self._out |= self._hands[seat]
+        self._hands[seat] = 0
+        if self._played_mask & bit:
+            self._played_mask &= ~bit
+            for i, (s, card) in enumerate(self._trick):
+                if s == seat:
+                    del self._trick[i]
+                    self._out |= 1 << card
+                    break
+
+    # -- steps one part of the machine takes into another (defined by the parts) --------
+
+    def _deal(self, redeal: bool) -> None:
+        """Deal the next deck, or wait for one (phase DEAL). In :mod:`.state`."""
+        raise NotImplementedError
+
+    def _start_hand(self) -> None:
+        """Begin the next hand: count it and deal. In :mod:`.state`."""
+        raise NotImplementedError
+
+    def _start_play(self) -> None:
+        """The declarations are over: pelt, or the first lead. In :mod:`.state`."""
+        raise NotImplementedError
+
+    def _lose(self, seat: int, amount: int, reason: str) -> None:
+        """``seat``'s side loses ``amount`` lives. In :mod:`.settle`."""
+        raise NotImplementedError
