@@ -1,8 +1,12 @@
 """Build the browser client's message catalogs: ``src/toepen/server/static/i18n/{lang}.json``.
 
+Also ``languages.json``: the languages, their names and the aliases of language codes
+(``toepen.i18n.languages_json``), so that the browser holds no list of its own.
+
 The browser client speaks the same five languages from the same catalogs as the terminal
 client (``toepen.i18n.catalog_json``: game texts such as ``log.knock`` and ``act.fold``),
-plus the texts only the web pages need (``web.*``) from ``static/i18n/web-extra.json``.
+plus the texts only the web pages need (``web.*``, and the words of the rule options' choices,
+``option.<name>.<choice>``) from ``static/i18n/web-extra.json``.
 A text of the shared catalogs wins over a ``web-extra`` one with the same id.
 
 Run after changing either source, and commit the output::
@@ -19,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toepen.i18n import LANGUAGES, catalog_json
+from toepen.i18n import LANGUAGES, catalog_json, languages_json
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "toepen" / "server" / "static" / "i18n"
 EXTRA = STATIC / "web-extra.json"
@@ -46,9 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     extra = json.loads(EXTRA.read_text(encoding="utf-8"))
     stale = []
-    for lang in LANGUAGES:
-        text = json.dumps(build(lang, extra), ensure_ascii=False, indent=0, sort_keys=True) + "\n"
-        path = STATIC / f"{lang}.json"
+    outputs = {f"{lang}.json": build(lang, extra) for lang in LANGUAGES}
+    outputs["languages.json"] = languages_json()
+    for name, data in outputs.items():
+        text = json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+        path = STATIC / name
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(path.name)

@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 
 from toepen.cards import card_str
 from toepen.engine.events import Event, EventKind, redact
+from toepen.narration import describe
 from toepen.record import start
 from toepen.view import observe
 
@@ -78,9 +79,12 @@ def click_action(page: Page, action: str) -> None:
     )
 
 
-def event_json(e: Event) -> dict[str, Any]:
+def event_json(e: Event, viewer: int | None) -> dict[str, Any]:
+    """An event as the server sends it to ``viewer``: with its narration (``say``)."""
+    say = describe(e, viewer)
     return {"kind": str(e.kind), "seat": e.seat, "value": e.value,
-            "cards": [card_str(c) for c in e.cards], "detail": e.detail, "private": e.private}
+            "cards": [card_str(c) for c in e.cards], "detail": e.detail, "private": e.private,
+            "say": None if say is None else say.to_json()}
 
 
 def check_frames(frames: list[str], record: dict[str, Any]) -> int:
@@ -99,12 +103,12 @@ def check_frames(frames: list[str], record: dict[str, Any]) -> int:
             assert not _cards_in(msg), f"a {msg['type']} frame holds cards: {msg}"
     game, actions = start(record)
     checked = 0
-    events: list[Event] = list(game.opening)
+    events: list[Event] = game.opening_events(omniscient=True)
     for k in range(len(actions) + 1):
         for msg in by_state.pop(k, []):
             seat = msg["view"]["seat"]
             assert msg["view"] == observe(game, seat).to_json(), f"state {k}: seat {seat}'s view"
-            expected = [event_json(e) for e in redact(events, seat)]
+            expected = [event_json(e, seat) for e in redact(events, seat)]
             assert msg["events"] in ([], expected), f"state {k}: events for seat {seat} differ"
             hidden = _hidden_cards(game, seat)
             in_view = {c for c in _cards_in(msg["view"])}
@@ -121,7 +125,7 @@ def lives_lost(record: dict[str, Any]) -> list[int]:
     """Lives lost by seat over the whole recorded session (the strokes of the score sheet)."""
     game, actions = start(record)
     lost = [0] * game.n
-    events: list[Event] = list(game.opening)
+    events: list[Event] = game.opening_events(omniscient=True)
     for seat, act in actions:
         events += game.apply(seat, act)
     for e in events:
@@ -134,7 +138,7 @@ def _hidden_cards(game: Any, seat: int | None) -> set[str]:
     """Cards in the other seats' hands that no challenge has revealed."""
     shown = {card_str(c) for _, mask, _ in game.revealed for c in _cards_of(mask)}
     out: set[str] = set()
-    for s, mask in enumerate(game.hands):
+    for s, mask in enumerate(game.hand_masks()):
         if s != seat:
             out |= {card_str(c) for c in _cards_of(mask)}
     return out - shown

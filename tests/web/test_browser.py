@@ -37,8 +37,11 @@ def test_lobby_lists_presets_and_switches_language(page: Page, server: Server) -
     page.goto(server.url + "/")
     wait_ready(page)
     expect(page.locator("#h-create")).to_have_text("New table")
-    presets = page.locator("#preset option").all_inner_texts()
-    assert "rulebook" in presets and "gezinstoepen" in presets
+    presets = page.locator("#preset option")
+    values = presets.evaluate_all("os => os.map(o => o.value)")
+    assert "rulebook" in values and "gezinstoepen" in values
+    # each preset by its name in the catalogs (GET /api/presets gives the ids)
+    assert "Family toepen" in presets.all_inner_texts()
     screenshot(page, "lobby")
     # every language of the shared catalogs, switched on the page and remembered
     for lang, title in (("nl", "Nieuwe tafel"), ("de", "Neuer Tisch"), ("it", "Nuovo tavolo"),

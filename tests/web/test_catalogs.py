@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from toepen.engine.actions import VERBS
+from toepen.engine import REFUSAL_CODES, VERBS, Phase
 from toepen.engine.events import EventKind
-from toepen.engine.state import Phase
 from toepen.i18n import LANGUAGES, catalog, placeholders
+from toepen.server.presets import presets_json
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "toepen" / "server" / "static"
@@ -28,11 +28,18 @@ def _sources() -> str:
 def _used_keys() -> set[str]:
     keys = set(KEY_RE.findall(_sources()))
     # ids the code builds from values: phases, verbs, suits, connection states, options
-    keys |= {f"phase.{p.name.lower()}" for p in Phase}
+    keys |= {f"phase.{p}" for p in Phase}
     keys |= {f"act.{v}" for v in VERBS} | {"act.play"}
     keys |= {f"suit.{s}" for s in "cdhs"}
     keys |= {f"web.conn.{s}" for s in ("connecting", "open", "reconnecting", "closed")}
-    keys |= {f"web.opt.{o}" for o in ("lives", "max_stake", "last_trick")}
+    # ids the server hands the page: presets and options (GET /api/presets), refusals
+    meta = presets_json()
+    keys |= {p["label"] for p in meta["presets"]} | {p["about"] for p in meta["presets"]}
+    for o in meta["options"]:
+        keys.add(o["about"])
+        if o["type"] == "choice":
+            keys |= {f"{o['about']}.{c}" for c in o["choices"] or ()}
+    keys |= {f"refusal.{code}" for code in REFUSAL_CODES}
     return keys
 
 
@@ -58,10 +65,25 @@ def test_generated_catalogs_are_current_and_hold_the_shared_texts() -> None:
             assert data["messages"][key] == text
 
 
-def test_the_narrator_handles_every_event_kind() -> None:
-    source = (STATIC / "js" / "narrate.js").read_text(encoding="utf-8")
-    cases = set(re.findall(r'case "([a-z_]+)":', source))
-    assert cases == {k.value for k in EventKind}
+def test_the_page_holds_no_narration_and_no_rule_facts() -> None:
+    """Events are put in words once, by toepen.narration on the server (each event's
+    ``say``); the page only translates. Rule facts come from the server or the catalogs."""
+    assert not (STATIC / "js" / "narrate.js").exists()
+    js = {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").glob("*.js"))}
+    text = "\n".join(js.values())
+    # no switch over event kinds, no event message ids written out
+    kinds = {k.value for k in EventKind}
+    assert not set(re.findall(r'case\s+"([a-z_]+)"', text)) & kinds
+    assert not re.findall(r"""["'`]log\.[a-z_.]+["'`]""", text)
+    # (the animations and the tally read a few kinds of event, never to put them in words)
+    assert set(re.findall(r'kind\s*===?\s*"([a-z_]+)"', text)) & kinds <= {"play", "knock", "lives"}
+    # no rule facts: presets, sizes, lives, verb keys, card letters, suit symbols, aliases
+    for fact in ("PRESET_SIZES", "PRESET_LIVES", "VERB_KEYS", "NUMBER_OPTIONS", "gezinstoepen",
+                 "rulebook", "T987AKQJ", '"cdhs"', "\\u2663", '"nn"', '"nb"', "lives_at_least"):
+        assert fact not in text, fact
+    assert not re.search(r"\bknock\s*:\s*\"k\"", text)
+    # one esc(), in util.js
+    assert [name for name, src in js.items() if re.search(r"function esc\b", src)] == ["util.js"]
 
 
 def test_no_page_loads_anything_from_elsewhere() -> None:
@@ -76,7 +98,8 @@ def test_the_code_fills_exactly_the_placeholders_of_each_message() -> None:
     """``t("log.knock", {name, stake})`` must pass every placeholder the text has, no other."""
     english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))["messages"]
     calls = re.findall(r't\(\s*"([a-z_.]+)"\s*,\s*\{([^{}]*)\}', _sources())
-    assert len(calls) >= 35
+    # (the narration's messages are checked in Python: tests/play/test_play_narrate.py)
+    assert len(calls) >= 18
     for key, body in calls:
         given = {piece.strip().split(":")[0].strip() for piece in _top_level(body).split(",")}
         assert given == placeholders(english[key]), f"{key}: passes {given}"

@@ -52,7 +52,7 @@ def test_hint_then_all_cards_replay(page: Page, server: Server) -> None:
     page.select_option("#who", "all")
     page.click("#first")
     first = replay({**record, "actions": []})
-    dealt = sum(h.bit_count() for h in first.hands)
+    dealt = sum(h.bit_count() for h in first.hand_masks())
     assert dealt == 16
     expect(page.locator("#rboard .mini.face:not(.played)")).to_have_count(dealt)
     page.select_option("#who", "spectator")

@@ -1,5 +1,6 @@
 // Entry point: pick the page from the URL, load the language, keep the header up to date.
-import { initialLang, setLang, onLangChange, t } from "./i18n.js";
+import { initialLang, languages, setLang, onLangChange, t } from "./i18n.js";
+import { esc } from "./util.js";
 import { showLobby, showJoin } from "./lobby.js";
 import { showTable } from "./tablepage.js";
 import { showReplay } from "./replay.js";
@@ -16,7 +17,9 @@ function setConn(state) {
 
 async function main() {
   const langSel = document.getElementById("lang");
-  const lang = initialLang();
+  langSel.innerHTML = (await languages()).languages
+    .map((l) => `<option value="${esc(l.code)}" lang="${esc(l.code)}">${esc(l.name)}</option>`).join("");
+  const lang = await initialLang();
   langSel.value = lang;
   await setLang(lang);
   const q = new URLSearchParams(location.search);
@@ -32,5 +35,5 @@ async function main() {
 }
 
 main().catch((e) => {
-  app.innerHTML = `<p class="panel error">${String(e.message || e)}</p>`;
+  app.innerHTML = `<p class="panel error">${esc(e.message || e)}</p>`;
 });

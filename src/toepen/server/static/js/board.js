@@ -1,13 +1,11 @@
 // The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
-import { t, actionText, cardText, sortCards } from "./i18n.js";
+import { t, actionText, cardText, sortCards, verbKey, verbKeys } from "./i18n.js";
 import { cardSVG, backSVG } from "./cards.js";
-import { phaseText } from "./narrate.js";
+import { esc } from "./util.js";
 
-/** The keyboard key of each verb (the terminal client's keys). */
-export const VERB_KEYS = { knock: "k", stay: "s", fold: "f", claim: "a", exchange: "x", challenge: "c", pass: "p" };
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+/** What the seat to act must decide, in words (view.target: who the decision is about). */
+export function phaseText(view) {
+  return t(`phase.${view.phase}`, { name: view.players[view.target] ?? "" });
 }
 
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
@@ -99,8 +97,8 @@ export function renderBoard(root, view, opts) {
   const verbs = legal.filter((a) => !a.startsWith("play "));
   const buttons = verbs.map((a) => {
     const hinted = opts.hint === a ? " hinted" : "";
-    return `<button class="big act act-${a}${hinted}" data-action="${a}" ${opts.pending ? "disabled" : ""} aria-keyshortcuts="${VERB_KEYS[a]}">` +
-      `${esc(actionText(a))} <kbd>${VERB_KEYS[a].toUpperCase()}</kbd></button>`;
+    return `<button class="big act act-${a}${hinted}" data-action="${a}" ${opts.pending ? "disabled" : ""} aria-keyshortcuts="${verbKey(a)}">` +
+      `${esc(actionText(a))} <kbd>${verbKey(a).toUpperCase()}</kbd></button>`;
   }).join("");
   const hand = me !== null && me !== undefined ? view.hand : [];
   const handHtml = hand.map((c, i) => {
@@ -135,7 +133,7 @@ export function boardKey(ev, view, me, onAction, onHint) {
     if (card && view.legal.includes(`play ${card}`)) { onAction(`play ${card}`); return true; }
     return false;
   }
-  for (const [verb, key] of Object.entries(VERB_KEYS)) {
+  for (const [verb, key] of verbKeys()) {
     if (k === key && view.legal.includes(verb)) { onAction(verb); return true; }
   }
   if (k === "h" && onHint) { onHint(); return true; }

@@ -1,7 +1,7 @@
 // SVG card art, drawn in code: pips for 7-10, a large pip for the ace, framed court cards.
-import { parseCard, rankText, cardName } from "./i18n.js";
+import { parseCard, rankText, suitSymbol, cardName } from "./i18n.js";
+import { esc } from "./util.js";
 
-const SYMBOLS = ["\u2663", "\u2666", "\u2665", "\u2660"];
 const COLOURS = ["#1d1d1f", "#c0262d", "#c0262d", "#1d1d1f"];
 const PIPS = {
   0: [[35, 30], [65, 30], [50, 46], [35, 58], [65, 58], [35, 82], [65, 82], [50, 94], [35, 110], [65, 110]],
@@ -10,14 +10,10 @@ const PIPS = {
   3: [[35, 30], [65, 30], [50, 50], [35, 70], [65, 70], [35, 110], [65, 110]],
 };
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 /** The face of a card ("Th") as an SVG string. */
 export function cardSVG(card) {
   const { suit, rank } = parseCard(card);
-  const sym = SYMBOLS[suit];
+  const sym = suitSymbol(card);
   const col = COLOURS[suit];
   const r = esc(rankText(card));
   const small = r.length > 1 ? 17 : 20;

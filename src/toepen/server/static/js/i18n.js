@@ -1,25 +1,38 @@
 // Message catalogs: the same catalogs as the terminal client (toepen.i18n.catalog_json),
-// generated into static/i18n/{lang}.json by scripts/build_web_catalogs.py.
+// generated into static/i18n/{lang}.json by scripts/build_web_catalogs.py, with the
+// languages and their aliases in static/i18n/languages.json. Card notation, suit symbols,
+// rank letters and the verbs' keys come in the catalogs too: nothing is written out here.
+import { once } from "./util.js";
 
-export const LANGS = ["en", "nl", "de", "it", "nb"];
-const SUIT_LETTERS = "cdhs";
-const RANK_LETTERS = "T987AKQJ";
-const SUIT_SYMBOLS = ["\u2663", "\u2666", "\u2665", "\u2660"];
-
-let current = { lang: "en", messages: {}, ranks: ["10", "9", "8", "7", "A", "K", "Q", "J"], suits: SUIT_SYMBOLS };
-let english = current;
+const EMPTY = { lang: "en", messages: {}, ranks: [], suits: [], notation: { ranks: "", suits: "" }, keys: {} };
+let current = EMPTY;
+let english = EMPTY;
 const listeners = [];
 
-/** The language to start in: saved choice, else the browser's, else English. */
-export function initialLang() {
+/** The languages there are: {languages: [{code, name}], default, aliases}. */
+export const languages = once(async () => {
+  const r = await fetch("/i18n/languages.json", { cache: "no-cache" });
+  if (!r.ok) throw new Error(`languages: HTTP ${r.status}`);
+  return r.json();
+});
+
+/** The catalog language of a locale name ("nl-BE" -> "nl"), or null (toepen.i18n.normalise_lang). */
+function normalise(value, langs) {
+  let code = String(value).trim().split(".")[0].split("@")[0].replace(/-/g, "_").split("_")[0].toLowerCase();
+  code = langs.aliases[code] ?? code;
+  return langs.languages.some((l) => l.code === code) ? code : null;
+}
+
+/** The language to start in: saved choice, else the browser's, else the default. */
+export async function initialLang() {
+  const langs = await languages();
   const saved = localStorage.getItem("toepen.lang");
-  if (saved && LANGS.includes(saved)) return saved;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
-    let code = String(l).toLowerCase().split(/[-_]/)[0];
-    if (code === "no" || code === "nn") code = "nb";
-    if (LANGS.includes(code)) return code;
+  if (saved && normalise(saved, langs) === saved) return saved;
+  for (const l of navigator.languages || [navigator.language || langs.default]) {
+    const code = normalise(l, langs);
+    if (code) return code;
   }
-  return "en";
+  return langs.default;
 }
 
 let liveCatalogs = true;
@@ -35,27 +48,28 @@ async function fetchCatalog(lang) {
       if (live.ok) {
         const fresh = await live.json();
         Object.assign(data.messages, fresh.messages || {});
-        if (Array.isArray(fresh.ranks) && fresh.ranks.length === 8) data.ranks = fresh.ranks;
+        for (const key of ["ranks", "suits", "notation", "keys"]) if (fresh[key]) data[key] = fresh[key];
       } else liveCatalogs = false;
     } catch { liveCatalogs = false; }
   }
   return data;
 }
 
-/** Load a language (and English as the fallback) and tell every listener. */
+/** Load a language (and the default as the fallback) and tell every listener. */
 let latest = 0;
 
 export async function setLang(lang) {
-  if (!LANGS.includes(lang)) lang = "en";
+  const langs = await languages();
+  if (normalise(lang, langs) !== lang) lang = langs.default;
   const mine = ++latest;
   localStorage.setItem("toepen.lang", lang);
-  if (english.lang !== "en" || !Object.keys(english.messages).length) {
-    english = await fetchCatalog("en");
+  if (english.lang !== langs.default || !Object.keys(english.messages).length) {
+    english = await fetchCatalog(langs.default);
   }
-  const next = lang === "en" ? english : await fetchCatalog(lang);
+  const next = lang === langs.default ? english : await fetchCatalog(lang);
   if (mine !== latest) return; // a later choice overtook this one
   current = next;
-  document.documentElement.lang = lang === "nb" ? "nb" : lang;
+  document.documentElement.lang = lang;
   translateStatic(document);
   for (const f of listeners) f(lang);
 }
@@ -71,6 +85,27 @@ export function t(key, values = {}) {
 
 export function has(key) { return key in current.messages || key in english.messages; }
 
+/**
+ * A message of the server (toepen.narration: {id, params}) in the language. A parameter is
+ * a number or text, or a reference: {seat} a player's name, {seats} their names, {cards}
+ * cards, {msg, params} another message.
+ */
+export function say(message, names) {
+  if (!message || typeof message.id !== "string") return null;
+  const values = {};
+  for (const [k, v] of Object.entries(message.params || {})) values[k] = sayParam(v, names);
+  return t(message.id, values);
+}
+
+function sayParam(v, names) {
+  if (v === null || typeof v !== "object") return v;
+  if ("seat" in v) return names[v.seat] ?? "";
+  if ("seats" in v) return v.seats.map((s) => names[s] ?? "").join(", ");
+  if ("cards" in v) return v.cards.map(cardText).join(" ");
+  if ("msg" in v) return say({ id: v.msg, params: v.params }, names);
+  return "";
+}
+
 /** Elements with data-i18n="id" get their text; data-i18n-label sets aria-label and title. */
 export function translateStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
@@ -81,23 +116,22 @@ export function translateStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
 
-/** Card notation ("Th") -> {suit 0..3, rank 0..7}. */
+/** Card notation ("Th") -> {suit 0..3, rank 0..7}, by the catalog's notation letters. */
 export function parseCard(card) {
-  return { rank: RANK_LETTERS.indexOf(card[0]), suit: SUIT_LETTERS.indexOf(card[1]) };
+  const n = current.notation.ranks ? current.notation : english.notation;
+  return { rank: n.ranks.indexOf(card[0]), suit: n.suits.indexOf(card[1]) };
 }
 
 /** The localised rank letter of a card ("H" for a Dutch king). */
 export function rankText(card) { return current.ranks[parseCard(card).rank]; }
-export function suitSymbol(card) { return SUIT_SYMBOLS[parseCard(card).suit]; }
+export function suitSymbol(card) { return current.suits[parseCard(card).suit]; }
 
 /** A card for display: localised rank + suit symbol ("V♥"). */
 export function cardText(card) { return rankText(card) + suitSymbol(card); }
 
 /** A card for screen readers: "queen of hearts" in the language (falls back to cardText). */
 export function cardName(card) {
-  const { suit } = parseCard(card);
-  const suitName = t(`suit.${SUIT_LETTERS[suit]}`);
-  return `${cardText(card)} (${suitName})`;
+  return `${cardText(card)} (${t(`suit.${card[1]}`)})`;
 }
 
 /** An action text ("play Th", "knock") in words. */
@@ -105,6 +139,12 @@ export function actionText(action) {
   if (action.startsWith("play ")) return t("act.play", { card: cardText(action.slice(5)) });
   return t(`act.${action}`);
 }
+
+/** The keyboard key of a verb ("k" for knock), the same as the terminal client's. */
+export function verbKey(verb) { return current.keys[verb] ?? english.keys[verb] ?? ""; }
+
+/** The verbs that have a key: [[verb, key], ...]. */
+export function verbKeys() { return Object.entries(Object.keys(current.keys).length ? current.keys : english.keys); }
 
 export function sortCards(cards) {
   return [...cards].sort((a, b) => {

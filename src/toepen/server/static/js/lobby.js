@@ -1,10 +1,7 @@
 // The lobby: create a table, list the open ones, join by code; and the invite page.
 import { t, translateStatic } from "./i18n.js";
-import { api, saveSeat } from "./net.js";
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
+import { api, presets, saveSeat } from "./net.js";
+import { esc } from "./util.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -17,10 +14,21 @@ export function toast(text) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 5000);
 }
 
-const NUMBER_OPTIONS = ["lives", "max_stake"];
-/** Table sizes of the presets that do not allow 2..8 (toepen.rules.PRESETS). */
-const PRESET_SIZES = { gezinstoepen: [3, 4], teams: [4, 6] };
-const ALL_SIZES = [2, 3, 4, 5, 6, 7, 8];
+/** One rule option as a form field, from its description in GET /api/presets: a number,
+ * or a choice (yes/no for a switch); empty means "as the rules say". */
+function optionField(o) {
+  const id = `opt_${o.name}`;
+  const label = `<span data-i18n="${esc(o.about)}"></span>`;
+  if (o.type === "int" || o.type === "int_or_null") {
+    return `<label>${label} <input type="number" min="1" max="99" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"></label>`;
+  }
+  if ((o.type === "choice" || o.type === "bool") && Array.isArray(o.choices)) {
+    const words = (c) => (o.type === "bool" ? (c ? "web.yes" : "web.no") : `${o.about}.${c}`);
+    const opts = o.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" data-i18n="${esc(words(c))}"></option>`).join("");
+    return `<label>${label} <select name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="json"><option value="" data-i18n="web.default"></option>${opts}</select></label>`;
+  }
+  return ""; // table sizes: the size menu above
+}
 
 function seatRows(size, bots, defaultBot) {
   let html = "";
@@ -34,22 +42,23 @@ function seatRows(size, bots, defaultBot) {
 
 /** The lobby page. */
 export async function showLobby(app) {
-  let meta = { presets: ["rulebook"], options: [], bots: ["random"], default_bot: "random" };
-  try { meta = await api("GET", "/api/presets"); } catch (e) { toast(e.message); }
+  let meta = { presets: [], options: [], sizes: [], bots: [], default_bot: "" };
+  try { meta = await presets(); } catch (e) { toast(e.message); }
   const bots = [...meta.bots];
   if (!bots.includes("default")) bots.push("default");
+  const presetOptions = meta.presets.map((p) => `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("");
   app.innerHTML = `
   <div class="lobby">
     <section class="panel create" aria-labelledby="h-create">
       <h1 id="h-create" data-i18n="web.create_table"></h1>
       <form id="create-form">
         <label><span data-i18n="web.your_name"></span> <input name="name" id="name" maxlength="24" required autocomplete="nickname"></label>
-        <label><span data-i18n="web.preset"></span> <select name="preset" id="preset">${meta.presets.map((p) => `<option value="${esc(p)}">${esc(p)}</option>`).join("")}</select></label>
-        <label><span data-i18n="web.size"></span> <select name="size" id="size">${[2, 3, 4, 5, 6, 7, 8].map((n) => `<option${n === 4 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label><span data-i18n="web.preset"></span> <select name="preset" id="preset">${presetOptions}</select></label>
+        <p class="note" id="preset-about"></p>
+        <label><span data-i18n="web.size"></span> <select name="size" id="size"></select></label>
         <fieldset class="seats"><legend data-i18n="web.seats"></legend><div id="seat-rows"></div></fieldset>
         <details class="options"><summary data-i18n="web.options"></summary>
-          ${NUMBER_OPTIONS.filter((o) => meta.options.includes(o)).map((o) => `<label><span data-i18n="web.opt.${o}"></span> <input type="number" min="1" max="99" name="opt_${o}" id="opt_${o}" data-i18n-placeholder="web.default"></label>`).join("")}
-          ${meta.options.includes("last_trick") ? `<label><span data-i18n="web.opt.last_trick"></span> <select name="opt_last_trick" id="opt_last_trick"><option value="" data-i18n="web.default"></option><option value="loses" data-i18n="web.last_trick.loses"></option><option value="wins" data-i18n="web.last_trick.wins"></option></select></label>` : ""}
+          ${meta.options.map(optionField).join("")}
           <label><span data-i18n="web.idle_seconds"></span> <input type="number" min="1" max="3600" step="1" name="idle" id="idle" value="60"></label>
           <label class="check"><input type="checkbox" name="autostart" id="autostart"> <span data-i18n="web.autostart"></span></label>
         </details>
@@ -75,9 +84,12 @@ export async function showLobby(app) {
   const drawRows = () => { rows.innerHTML = seatRows(Number(size.value), bots, meta.default_bot); };
   size.addEventListener("change", drawRows);
   const preset = form.querySelector("#preset");
+  const about = app.querySelector("#preset-about");
   const drawSizes = () => {
-    const sizes = PRESET_SIZES[preset.value] || ALL_SIZES;
-    const keep = Number(size.value);
+    const chosen = meta.presets.find((p) => p.name === preset.value);
+    about.textContent = chosen ? t(chosen.about) : "";
+    const sizes = chosen ? chosen.sizes : meta.sizes;
+    const keep = Number(size.value || 4);
     size.innerHTML = sizes.map((n) => `<option>${n}</option>`).join("");
     size.value = String(sizes.includes(keep) ? keep : sizes.includes(4) ? 4 : sizes[0]);
     drawRows();
@@ -90,12 +102,10 @@ export async function showLobby(app) {
     const botMap = {};
     for (const sel of rows.querySelectorAll("select")) if (sel.value) botMap[sel.dataset.seat] = sel.value;
     const options = {};
-    for (const o of NUMBER_OPTIONS) {
-      const el = form.querySelector(`#opt_${o}`);
-      if (el && el.value !== "") options[o] = Number(el.value);
+    for (const el of form.querySelectorAll("[data-option]")) {
+      if (el.value === "") continue;
+      options[el.dataset.option] = el.dataset.type === "int" ? Number(el.value) : JSON.parse(el.value);
     }
-    const lt = form.querySelector("#opt_last_trick");
-    if (lt && lt.value) options.last_trick = lt.value;
     const body = {
       preset: form.preset.value, size: Number(size.value), bots: botMap, name: name || null, options,
       idle_seconds: Number(form.idle.value) || 60, autostart: form.autostart.checked,
@@ -128,7 +138,7 @@ export async function showLobby(app) {
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawRows(); refresh(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); refresh(); } };
 }
 
 /** The invite page (/?join=CODE): name, then a seat. */

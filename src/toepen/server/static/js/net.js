@@ -1,4 +1,6 @@
-// The table's WebSocket: hello with the seat's token, reconnect with exponential backoff.
+// The table's WebSocket: hello with the seat's token, reconnect with exponential backoff;
+// JSON over HTTP; what a table can be (GET /api/presets, fetched once).
+import { once } from "./util.js";
 
 const FINAL_CLOSES = new Set([4000, 4001, 4004, 4029]);
 
@@ -131,3 +133,7 @@ export async function api(method, path, body, token) {
   }
   return data;
 }
+
+/** GET /api/presets, once: {presets: [{name, label, about, sizes, lives, rules}], options:
+ * [{name, type, choices, default, about}], sizes, bots, default_bot}. The rules' facts. */
+export const presets = once(() => api("GET", "/api/presets"));

@@ -2,15 +2,11 @@
 // It asks the server for the views of every step (GET /api/tables/{id}/replay); where the
 // server has no such endpoint it replays the states this browser received while it watched
 // or played (kept in IndexedDB), and failing that lists the record's moves.
-import { t, actionText, translateStatic } from "./i18n.js";
+import { t, say, actionText, translateStatic } from "./i18n.js";
 import { api } from "./net.js";
 import { renderBoard } from "./board.js";
-import { narrate } from "./narrate.js";
 import { keptStates } from "./store.js";
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
+import { esc } from "./util.js";
 
 export async function showReplay(app, tableId) {
   const params = new URLSearchParams(location.search);
@@ -97,7 +93,7 @@ export async function showReplay(app, tableId) {
     const lines = [];
     for (let i = 0; i <= step; i++) {
       for (const e of steps[i].events) {
-        const text = narrate(e, cur.view.players, me ?? -1);
+        const text = say(e.say, cur.view.players); // the server's narration for this seat
         if (text) lines.push(`<li class="${i === step ? "now" : ""}">${esc(text)}</li>`);
       }
     }

@@ -1,14 +1,18 @@
 // The session's score sheet in the pub's tally style: one stroke per life lost,
 // every fifth stroke across the four before it.
 import { t } from "./i18n.js";
+import { esc } from "./util.js";
 
-const PRESET_LIVES = { gezinstoepen: 5 };
-
-/** The lives every player starts a session (or rubber) with, from the rules' JSON. */
-export function startLives(rules) {
-  if (typeof rules === "string") return PRESET_LIVES[rules] ?? 10;
-  if (rules && typeof rules.lives === "number") return rules.lives;
-  return PRESET_LIVES[rules && rules.preset] ?? 10;
+/**
+ * The lives every player starts a session (or rubber) with: the rules' JSON (a preset's
+ * name, or {preset, ...options}) read with the presets of GET /api/presets; undefined
+ * where they do not say.
+ */
+export function startLives(rules, meta) {
+  if (rules && typeof rules === "object" && typeof rules.lives === "number") return rules.lives;
+  const name = typeof rules === "string" ? rules : rules && rules.preset;
+  const preset = meta && meta.presets ? meta.presets.find((p) => p.name === name) : null;
+  return preset ? preset.lives : undefined;
 }
 
 /** Strokes as an SVG: groups of five (four upright, the fifth across). */
@@ -33,10 +37,10 @@ export function tallySVG(strokes) {
  * Strokes by seat. `lostBySeat` (lives lost over the whole session, from the events) wins;
  * without it the final view tells how many lives each seat lacks.
  */
-export function strokesOf(view, lostBySeat) {
+export function strokesOf(view, lostBySeat, start) {
   if (lostBySeat) return lostBySeat;
-  const start = startLives(view.rules);
-  return view.lives.map((l) => Math.max(0, start - Math.max(l, 0)));
+  const most = Math.max(...view.lives, 0);
+  return view.lives.map((l) => Math.max(0, (start ?? most) - Math.max(l, 0)));
 }
 
 /** Lives lost by seat, summed over "lives" events (folds included). */
@@ -46,13 +50,9 @@ export function lostFromEvents(events, n) {
   return lost;
 }
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 /** The score sheet as an HTML table. */
-export function scoreSheetHTML(view, lostBySeat) {
-  const strokes = strokesOf(view, lostBySeat);
+export function scoreSheetHTML(view, lostBySeat, start) {
+  const strokes = strokesOf(view, lostBySeat, start);
   const showDrinks = view.drinks.some((d) => d > 0);
   const showRubbers = view.rubbers_won.some((r) => r > 0);
   const order = view.players.map((_, s) => s).sort((a, b) => strokes[a] - strokes[b] || a - b);

@@ -1,15 +1,11 @@
 // The table page: waiting room before the start, the board during the game, the result after.
-import { t, translateStatic } from "./i18n.js";
-import { Connection, api, seatOf, saveSeat, forgetSeat } from "./net.js";
+import { t, say, translateStatic } from "./i18n.js";
+import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
-import { narrate } from "./narrate.js";
-import { scoreSheetHTML, lostFromEvents } from "./scoresheet.js";
+import { scoreSheetHTML, lostFromEvents, startLives } from "./scoresheet.js";
 import { toast, savedName } from "./lobby.js";
 import { keepState, keptStates } from "./store.js";
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
+import { esc } from "./util.js";
 
 const LOG_MAX = 300;
 
@@ -40,7 +36,7 @@ export async function showTable(app, tableId, setConn) {
       if ((r.status === 404 && (!d || d.detail === "Not Found")) || r.status === 405) { st.hintAvailable = false; drawBoard(); }
     }).catch(() => {});
   }
-  api("GET", "/api/presets").then((m) => { st.bots = m.bots; if (st.table && st.table.status === "lobby") drawWaiting(); }).catch(() => {});
+  presets().then((m) => { st.bots = m.bots; if (st.table && st.table.status === "lobby") drawWaiting(); }).catch(() => {});
 
   const conn = new Connection(tableId, st.token, {
     onStatus: (s, detail) => {
@@ -89,7 +85,8 @@ export async function showTable(app, tableId, setConn) {
       drawAll();
     } else if (msg.type === "error") {
       st.pending = false;
-      if (msg.code !== "stale") toast(msg.message || msg.code);
+      // the server's words (an illegal action: the engine's refusal, refusal.<code>)
+      if (msg.code !== "stale") toast(say(msg.say, st.view ? st.view.players : []) || msg.message || msg.code);
       drawBoard();
     }
   }
@@ -213,10 +210,9 @@ export async function showTable(app, tableId, setConn) {
   }
 
   function drawLog() {
-    const me = st.seat ?? -1;
     const lines = [];
     for (const { e, names } of st.events) {
-      const text = narrate(e, names, me);
+      const text = say(e.say, names); // the server's narration of the event, for this seat
       if (text) lines.push(`<li class="ev-${e.kind}">${esc(text)}</li>`);
     }
     els.log.innerHTML = lines.slice(-120).reverse().join("");
@@ -229,6 +225,7 @@ export async function showTable(app, tableId, setConn) {
     if (st.lost === null) {
       st.lostLoading = true;
       st.lost = await lostInSession(tableId, st.seat, v.players.length);
+      if (!st.lost) st.start = startLives(v.rules, await presets().catch(() => null));
       st.lostLoading = false;
     }
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
@@ -236,7 +233,7 @@ export async function showTable(app, tableId, setConn) {
     const winner = v.winner !== null ? v.players[v.winner] : "";
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
-      scoreSheetHTML(v, st.lost) +
+      scoreSheetHTML(v, st.lost, st.start) +
       `<p class="result-buttons"><a class="button big primary" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
       `<a class="button big" href="/">${esc(t("web.new_table"))}</a> <button class="big" id="close-result">${esc(t("web.close"))}</button></p></section>`;
