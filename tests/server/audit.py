@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toepen.cards import card_str, cards_of
-from toepen.engine import Game
+from toepen.cards import card_str, cards_of, parse_card
+from toepen.engine import Event, EventKind, Game
+from toepen.narration import describe
 from toepen.record import replay
 from toepen.view import observe
 
@@ -41,10 +42,10 @@ class Timeline:
                 else:
                     public.update(e.cards)
             for s in range(n):
-                own[s].update(cards_of(game.hands[s]))
+                own[s].update(cards_of(game.hand_mask(s)))
             public.update(c for _, c, _ in game.plays)
 
-        learn(game.opening)
+        learn(game.opening_events(omniscient=True))
         self.public = [set(public)]
         self.own = [[set(x) for x in own]]
         for move in record["actions"]:
@@ -82,6 +83,19 @@ def strings(value: Any) -> list[str]:
     return []
 
 
+def event_of(data: dict[str, Any]) -> Event:
+    """The engine's event of a protocol event (without its narration)."""
+    return Event(EventKind(data["kind"]), data["seat"], data["value"],
+                 tuple(parse_card(c) for c in data["cards"]), data["detail"], data["private"])
+
+
+def check_narration(events: list[dict[str, Any]], seat: int | None) -> None:
+    """Every event carries ``describe(event, seat)`` for its receiver (null when None)."""
+    for data in events:
+        said = describe(event_of(data), seat)
+        assert data["say"] == (None if said is None else said.to_json()), data
+
+
 def audit(messages: list[dict[str, Any]], seat: int | None, games: Timeline) -> int:
     """Check every message one receiver got; returns how many state messages it checked."""
     state = 0
@@ -91,6 +105,7 @@ def audit(messages: list[dict[str, Any]], seat: int | None, games: Timeline) -> 
             state = msg["state"]
             expected = observe(games.games[state], seat).to_json()
             assert msg["view"] == expected, f"state {state}: the view is not observe(game, {seat})"
+            check_narration(msg["events"], seat)
             checked += 1
         allowed = games.visible(state, seat)
         named = {m for s in strings(msg) for m in CARD.findall(s)}

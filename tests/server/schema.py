@@ -1,8 +1,8 @@
 """A small validator for the JSON Schema subset docs/protocol.schema.json uses.
 
-(type, const, enum, required, properties, additionalProperties, items, oneOf, $ref,
-pattern, minimum, minLength, maxLength.) Unknown keywords fail loudly, so the schema
-cannot silently use something this does not check.
+(type, const, enum, required, properties, additionalProperties (false or a schema),
+items, oneOf, $ref, pattern, minimum, minLength, maxLength.) Unknown keywords fail
+loudly, so the schema cannot silently use something this does not check.
 """
 
 from __future__ import annotations
@@ -61,11 +61,14 @@ def errors(value: Any, schema: dict[str, Any] | None = None, path: str = "$") ->
             if key not in value:
                 out.append(f"{path}: missing {key!r}")
         props = s.get("properties", {})
+        extra = s.get("additionalProperties", True)
         for key, item in value.items():
             if key in props:
                 out.extend(errors(item, props[key], f"{path}.{key}"))
-            elif s.get("additionalProperties") is False:
+            elif extra is False:
                 out.append(f"{path}: unexpected {key!r}")
+            elif isinstance(extra, dict):
+                out.extend(errors(item, extra, f"{path}.{key}"))
     if isinstance(value, list) and "items" in s:
         for i, item in enumerate(value):
             out.extend(errors(item, s["items"], f"{path}[{i}]"))

@@ -86,9 +86,10 @@ def test_hint_and_replay(server: Server) -> None:
         messages = [{"type": "state", **s} for s in steps]
         assert audit(messages, seat, games) == len(steps)
     everything = server.get(f"/api/tables/{tid}/replay?seat=all").json()["steps"]
-    assert everything[-1]["hands"] == [[card_str(c) for c in cards_of(h)] for h in final.hands]
+    assert everything[-1]["hands"] == [[card_str(c) for c in cards_of(h)]
+                                       for h in final.hand_masks()]
     assert everything[0]["hands"] == [[card_str(c) for c in cards_of(h)]
-                                      for h in games[0].hands]
+                                      for h in games[0].hand_masks()]
     for bad in ("9", "x", "-1"):
         r = server.get(f"/api/tables/{tid}/replay?seat={bad}")
         assert r.status_code == 400 and "seat" in r.json()["detail"]

@@ -49,6 +49,82 @@ def test_create_refuses_bad_tables(strict_server: Server, body: dict[str, Any],
     assert server.get("/api/tables").json()["tables"] == before
 
 
+@pytest.fixture(scope="module")
+def long_names(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose operator allows display names of 30 characters."""
+    sqlite_db = f"sqlite:///{tmp_path_factory.mktemp('names') / 'toepen.sqlite3'}"
+    srv = Server(sqlite_db, "--name-length", "30").start()
+    yield srv
+    srv.stop()
+
+
+def test_names_follow_the_configured_limit(long_names: Server) -> None:
+    """The server's name limit is the one it was started with, everywhere (not 24)."""
+    srv = long_names
+    t = create(srv, name="A" * 30, size=3)
+    tid = t["table"]["id"]
+    assert t["table"]["seats"][0]["name"] == "A" * 30
+    too_long = srv.post("/api/tables", {"name": "B" * 31})
+    assert too_long.status_code == 400 and "1 to 30 characters, not 31" in too_long.text
+    joined = srv.post(f"/api/tables/{tid}/join", {"name": "Bas " * 7 + "Bo"})  # 30
+    assert joined.status_code == 200, joined.text
+    refused = srv.post("/api/join", {"code": t["table"]["code"], "name": "C" * 31})
+    assert refused.status_code == 400 and "30" in refused.text
+    assert srv.get("/api/presets").json()["name_length"] == 30
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"size": 16}, ["2 to 8", "16"]),
+    ({"size": 17}, ["2 to 8", "17"]),
+    ({"size": 1000}, ["2 to 8", "1000"]),
+    ({"size": 0}, ["2 to 8", "0"]),
+    ({"name": "A" * 30}, ["1 to 24 characters, not 30"]),
+    ({"name": "A" * 101}, ["1 to 24 characters, not 101"]),
+])
+def test_create_follows_the_rules_and_the_limits(server: Server, body: dict[str, Any],
+                                                 words: list[str]) -> None:
+    """Table sizes are the rules' (2 to 8), names the server's limit (24 by default):
+    one answer (400, naming the bound) whatever the value."""
+    r = server.post("/api/tables", body)
+    assert r.status_code == 400, r.text
+    for w in words:
+        assert w in r.json()["detail"], (w, r.text)
+    t = create(server, size=3)
+    long = server.post(f"/api/tables/{t['table']['id']}/join", {"name": "A" * 101})
+    assert long.status_code == 400 and "1 to 24 characters, not 101" in long.text
+
+
+def test_presets_describe_every_preset_and_option(server: Server) -> None:
+    from toepen.rules import Rules
+
+    doc = server.get("/api/presets").json()
+    assert [p["name"] for p in doc["presets"]] == list(Rules.preset_names())
+    assert doc["sizes"] == [2, 3, 4, 5, 6, 7, 8] and doc["name_length"] == 24
+    for p in doc["presets"]:
+        rules = Rules.preset(p["name"])
+        assert p["label"] == f"preset.{p['name']}"
+        assert p["about"] == f"preset.{p['name']}.about"
+        assert p["sizes"] == list(rules.allowed_table_sizes()) and p["lives"] == rules.lives
+        assert Rules.from_json(p["rules"]) == rules
+        assert set(p["rules"]) == {"preset", *Rules.option_names()}
+    assert [o["name"] for o in doc["options"]] == list(Rules.option_names())
+    rulebook = Rules.preset()
+    for o in doc["options"]:
+        assert o["about"] == f"option.{o['name']}"
+        default = getattr(rulebook, o["name"])
+        assert o["default"] == (list(default) if isinstance(default, tuple) else default)
+        assert o["type"] in ("int", "bool", "choice", "int_or_null", "sizes"), o
+        if o["type"] == "bool":
+            assert o["choices"] == [True, False]
+        if o["choices"] is not None:
+            assert o["default"] in o["choices"] or o["type"] == "sizes"
+    # The full rules of a preset are options a table accepts as they are.
+    gezin = next(p for p in doc["presets"] if p["name"] == "gezinstoepen")
+    options = {k: v for k, v in gezin["rules"].items() if k != "preset"}
+    t = create(server, preset="gezinstoepen", options=options, size=3)
+    assert t["table"]["rules"] == "gezinstoepen"
+
+
 def test_join_by_code_and_link_and_full_tables(server: Server) -> None:
     t = create(server, name="Ann", size=3)
     tid, code = t["table"]["id"], t["table"]["code"]
@@ -59,7 +135,7 @@ def test_join_by_code_and_link_and_full_tables(server: Server) -> None:
     paths = server.get("/openapi.json").json()["paths"]
     assert {"/api/tables", "/api/join", "/api/tables/{table_id}/record"} <= set(paths)
     presets = server.get("/api/presets").json()
-    assert "rulebook" in presets["presets"] and "random" in presets["bots"]
+    assert "rulebook" in [p["name"] for p in presets["presets"]] and "random" in presets["bots"]
     assert presets["default_bot"] in presets["bots"]
     assert server.get(f"/api/codes/{code.lower()}").json()["id"] == tid
     assert server.get("/api/codes/ZZZZZZ").status_code == 404

@@ -11,6 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from toepen.engine import ACTIONS, REFUSAL_CODES
 from toepen.record import replay
 
 from .audit import audit, timeline
@@ -101,6 +102,12 @@ def test_whole_session_two_people_two_bots(server: Server) -> None:
              if e["kind"] == "hand"]
     assert any(e["seat"] == 0 and e["cards"] for e in hands)
     assert all(not e["cards"] and e["value"] == 4 for e in hands if e["seat"] != 0)
+    # Every event comes with its narration for its receiver (audit() checked each one);
+    # another seat's hidden hand is not narrated at all.
+    said = [e["say"] for m in a.messages if m["type"] == "state" for e in m["events"]]
+    assert sum(s is not None for s in said) > 10
+    assert all(e["say"] is None for e in hands if e["seat"] != 0)
+    assert any(e["say"] is not None for e in hands if e["seat"] == 0)
     for p in (a, b, spectator):
         p.close()
 
@@ -141,13 +148,19 @@ def test_refusals_change_nothing(server: Server) -> None:
     if n > 0:
         refused(me, {"v": 1, "type": "act", "action": legal, "state": n - 1}, "stale")
     # Someone else's seat: a token acts only for its own seat, whatever the message says.
-    refused(other, {"v": 1, "type": "act", "action": legal, "state": n}, "not_your_turn")
+    err = refused(other, {"v": 1, "type": "act", "action": legal, "state": n}, "not_your_turn")
+    assert err["refusal"]["code"] in REFUSAL_CODES  # the engine's reason, for translation
     refused(other, {"v": 1, "type": "act", "action": legal, "state": n, "seat": me.welcome["seat"]
                     if me.welcome else 0}, "not_your_turn")
-    from toepen.engine import ACTIONS
     illegal = next(str(x) for x in ACTIONS if str(x) not in view["legal"])
     err = refused(me, {"v": 1, "type": "act", "action": illegal, "state": n}, "illegal")
     assert err["message"]
+    # The engine's structured reason: its code and parameters, its English (the message),
+    # and the catalog message a client translates.
+    why = err["refusal"]
+    assert why["code"] in REFUSAL_CODES and why["message"] == err["message"]
+    assert why["say"]["id"] == f"refusal.{why['code']}"
+    assert all(isinstance(v, (int, str)) for v in why["params"].values())
     refused(me, {"v": 1, "type": "act", "action": "play Zz", "state": n}, "bad_action")
     refused(me, {"v": 1, "type": "act", "action": 3, "state": n}, "bad_message")
     refused(me, {"v": 1, "type": "act", "action": legal, "state": "0"}, "bad_message")

@@ -1,71 +1,12 @@
-"""``toepen serve``: the multiplayer server."""
+"""``toepen serve``: the multiplayer server (its command is the server's own,
+:mod:`toepen.server.command`, which ``python -m toepen.server`` runs too)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
-
-def serve_cmd(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=0,
-                                      max=65535)] = 8000,
-    db: Annotated[str | None, typer.Option(
-        "--db", help="Database URL: sqlite:///PATH or postgresql://... (default: SQLite in "
-        "the user's data folder).")] = None,
-    bot_workers: Annotated[int, typer.Option("--bot-workers", min=1, max=64,
-                                             help="Bot worker processes.")] = 2,
-    bot_pool: Annotated[str, typer.Option("--bot-pool",
-                                          help="process or thread.")] = "process",
-    bot_delay: Annotated[float, typer.Option("--bot-delay", min=0.0, max=10.0,
-                                             help="Seconds a bot waits before acting.")] = 0.4,
-    tables_per_client: Annotated[int, typer.Option("--tables-per-client", min=1,
-                                                   help="Open tables one client may create.")] = 20,
-    max_tables: Annotated[int, typer.Option("--max-tables", min=1,
-                                            help="Open tables in all.")] = 10000,
-    rate: Annotated[int, typer.Option("--rate", min=1,
-                                      help="Messages per second per socket.")] = 20,
-    public_url: Annotated[str | None, typer.Option(
-        "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
-    ws_deflate: Annotated[bool, typer.Option(
-        "--ws-deflate/--no-ws-deflate",
-        help="Compress WebSocket messages (less bandwidth, more CPU and memory).")] = False,
-    bot: Annotated[list[str] | None, typer.Option(
-        "--bot", metavar="NAME=cmd:COMMAND",
-        help="Register an external bot (JSON lines on stdin/stdout, docs/bots.md) that "
-        "tables may choose by NAME, e.g. --bot mybot=\"cmd:python mybot.py\" "
-        "(repeatable).")] = None,
-    bot_timeout: Annotated[float | None, typer.Option(
-        "--bot-timeout", min=0.01, max=600.0,
-        help="Seconds an external bot may take per decision (default 5).")] = None,
-    log_level: Annotated[str, typer.Option("--log-level")] = "info",
-) -> None:
-    """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
-    from ..server import Limits, ServerConfig, serve
-    from ..server.external import parse_bot_options
-
-    if bot_pool not in ("process", "thread"):
-        raise typer.BadParameter("--bot-pool: process or thread")
-    try:
-        external = parse_bot_options(bot or [])
-    except ValueError as e:
-        raise typer.BadParameter(str(e), param_hint="'--bot'") from None
-    limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
-                    messages_per_second=rate)
-    config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
-                          bot_delay=bot_delay, limits=limits, public_url=public_url,
-                          ws_deflate=ws_deflate, external_bots=external,
-                          bot_timeout=bot_timeout)
-    serve(config, host=host, port=port, log_level=log_level)
+from ..server.command import serve_cmd
 
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve_cmd)
-
-
-def main() -> None:
-    """``python -m toepen.server``."""
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    app.command()(serve_cmd)
-    app()

@@ -1,12 +1,26 @@
 """``toepen serve``: tables over HTTP and WebSocket that never lose a game.
 
-See ``docs/protocol.md`` (the protocol) and ``docs/server.md`` (running it).
+See ``docs/protocol.md`` (the protocol) and ``docs/server.md`` (running it). The parts,
+along boardgame.io's lines:
+
+- :mod:`~toepen.server.protocol`: the messages, the errors and the limits;
+- :mod:`~toepen.server.master`: the table master (check, commit, apply, broadcast);
+- :mod:`~toepen.server.lobby`: the tables, their seats and tokens, the host's commands;
+- :mod:`~toepen.server.storage`: the store off the event loop, with group commit
+  (:mod:`~toepen.server.store`: the tables on disk);
+- :mod:`~toepen.server.scheduler`: bot scheduling (the bot pool, external bots, stand-ins);
+- :mod:`~toepen.server.app`, :mod:`~toepen.server.routes`, :mod:`~toepen.server.extras`,
+  :mod:`~toepen.server.connection`: the web application, its HTTP endpoints and its
+  WebSocket.
+
+Importing this package is light; the web application (``toepen.server.app.create_app``)
+loads when the server starts.
 """
 
-from .app import ServerConfig, create_app
-from .tables import PROTOCOL, Limits
+from .config import ServerConfig
+from .protocol import PROTOCOL, Limits
 
-__all__ = ["PROTOCOL", "Limits", "ServerConfig", "create_app", "serve"]
+__all__ = ["PROTOCOL", "Limits", "ServerConfig", "serve"]
 
 
 def _safe_url(url: str) -> str:
@@ -27,6 +41,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
 
     import uvicorn
 
+    from .app import create_app
     from .store import default_url
 
     handler = logging.StreamHandler(sys.stderr)

@@ -1,6 +1,6 @@
 """``python -m toepen.server``: the same as ``toepen serve``."""
 
 if __name__ == "__main__":
-    from ..cli.serve_cmd import main
+    from .command import main
 
     main()

@@ -10,19 +10,21 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Header
+from fastapi import APIRouter
 
 from ..cards import card_str, cards_of
-from ..engine import Game, redact
+from ..engine import Game
 from ..i18n import catalog_json
+from ..seeds import derive_seed
 from ..view import observe
-from .botpool import BotPool, default_bot
-from .tables import Lobby, Refused, event_json
+from .botpool import default_bot
+from .protocol import Refused, events_json
+from .routes import Authorization, LobbyDep
 
 LANGS = ("en", "nl", "de", "it", "nb")
+router = APIRouter()
 
 
 def replay_steps(game: Game, seat: int | None, all_cards: bool) -> list[dict[str, Any]]:
@@ -30,68 +32,67 @@ def replay_steps(game: Game, seat: int | None, all_cards: bool) -> list[dict[str
 
     Step 0 is the position before the first action; step ``k`` follows action ``k``.
     """
-    replay = Game(game.rules, game.players, decks=game.decks, dealer=game.first_dealer)
+    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
 
     def step(events: list[Any], last: dict[str, Any] | None) -> dict[str, Any]:
         view = observe(replay, None if all_cards else seat)
         out: dict[str, Any] = {
             "state": view.action_count,
             "last": last,
-            "events": [event_json(e) for e in redact(events, None if all_cards else seat)],
+            "events": events_json(events, None if all_cards else seat),
             "view": view.to_json(),
         }
         if all_cards:
-            out["hands"] = [[card_str(c) for c in cards_of(h)] for h in replay.hands]
+            out["hands"] = [[card_str(c) for c in cards_of(h)] for h in replay.hand_masks()]
         return out
 
-    steps = [step(list(replay.opening), None)]
+    steps = [step(replay.opening_events(omniscient=True), None)]
     for s, act in game.actions:
         events = replay.apply(s, act)
         steps.append(step(events, {"seat": s, "action": str(act)}))
     return steps
 
 
-def register(app: FastAPI, lobby: Callable[[], Lobby], pool: Callable[[], BotPool]) -> None:
-    """Add the endpoints to ``app`` (``lobby``/``pool`` give the running server's)."""
+@router.get("/api/i18n/{lang}")
+async def i18n(lang: str) -> dict[str, Any]:
+    """The message catalog of a language (en, nl, de, it, nb)."""
+    if lang not in LANGS:
+        raise Refused("not_found", f"lang: one of {', '.join(LANGS)}, not {lang!r}", 404)
+    return catalog_json(lang)
 
-    @app.get("/api/i18n/{lang}")
-    async def i18n(lang: str) -> dict[str, Any]:
-        """The message catalog of a language (en, nl, de, it, nb)."""
-        if lang not in LANGS:
-            raise Refused("not_found", f"lang: one of {', '.join(LANGS)}, not {lang!r}", 404)
-        return catalog_json(lang)
 
-    @app.get("/api/tables/{table_id}/hint")
-    async def hint(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
-        """What the strongest installed bot would do for the token's seat now."""
-        room = lobby().get(table_id)
-        if not authorization or not authorization.startswith("Bearer "):
-            raise Refused("auth", "Authorization: Bearer TOKEN (a seat's) is needed", 401)
-        seat, _host = lobby().who(room, authorization[7:].strip())
-        game = room.game
-        if seat is None:
-            raise Refused("forbidden", "this token has no seat at the table", 403)
-        if game is None or seat != game.turn:
-            raise Refused("bad_command", f"seat {seat} is not to act", 409)
-        view = observe(game, seat)
-        name = await asyncio.to_thread(default_bot)
-        act = await pool().decide(name, view.action_count * 7919 + seat, view)
-        return {"action": str(act), "bot": name, "state": view.action_count}
+@router.get("/api/tables/{table_id}/hint")
+async def hint(table_id: str, lobby: LobbyDep,
+               authorization: Authorization = None) -> dict[str, Any]:
+    """What the strongest installed bot would do for the token's seat now."""
+    table = lobby.get(table_id)
+    seat, _host = lobby.bearer(table, authorization, "a seat's")
+    game = table.game
+    if seat is None:
+        raise Refused("forbidden", "this token has no seat at the table", 403)
+    if game is None or seat != game.turn:
+        raise Refused("bad_command", f"seat {seat} is not to act", 409)
+    view = observe(game, seat)
+    name = await asyncio.to_thread(default_bot)
+    seed = derive_seed(table.row.seed, "hint", view.action_count, seat)
+    act = await lobby.bots.pool.decide(name, seed, view)
+    return {"action": str(act), "bot": name, "state": view.action_count}
 
-    @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, seat: str | None = None) -> dict[str, Any]:
-        """Every step of a finished game, as one seat, a spectator or everyone saw it."""
-        room = lobby().get(table_id)
-        game = room.game
-        if room.row.status != "over" or game is None:
-            raise Refused("bad_command", "the game is not over: a replay would show hidden "
-                          "cards", 409)
-        if seat is None or seat == "all":
-            who: int | None = None
-        elif seat.isdigit() and int(seat) < game.n:
-            who = int(seat)
-        else:
-            raise Refused("bad_message", f"seat: a seat from 0 to {game.n - 1} or 'all', "
-                          f"not {seat!r}")
-        steps = await asyncio.to_thread(replay_steps, game, who, seat == "all")
-        return {"steps": steps}
+
+@router.get("/api/tables/{table_id}/replay")
+async def replay(table_id: str, lobby: LobbyDep, seat: str | None = None) -> dict[str, Any]:
+    """Every step of a finished game, as one seat, a spectator or everyone saw it."""
+    table = lobby.get(table_id)
+    game = table.game
+    if table.row.status != "over" or game is None:
+        raise Refused("bad_command", "the game is not over: a replay would show hidden "
+                      "cards", 409)
+    if seat is None or seat == "all":
+        who: int | None = None
+    elif seat.isdigit() and int(seat) < game.n:
+        who = int(seat)
+    else:
+        raise Refused("bad_message", f"seat: a seat from 0 to {game.n - 1} or 'all', "
+                      f"not {seat!r}")
+    steps = await asyncio.to_thread(replay_steps, game, who, seat == "all")
+    return {"steps": steps}

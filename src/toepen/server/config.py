@@ -1,0 +1,24 @@
+"""What ``toepen serve`` was asked for: :class:`ServerConfig` (light: no web framework)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .protocol import Limits
+
+
+@dataclass
+class ServerConfig:
+    """What ``toepen serve`` was asked for."""
+
+    db: str | None = None
+    bot_workers: int = 2
+    bot_pool: str = "process"
+    bot_delay: float = 0.0
+    limits: Limits = field(default_factory=Limits)
+    public_url: str | None = None
+    ws_deflate: bool = False
+    external_bots: dict[str, str] = field(default_factory=dict)
+    """External bots the operator registered: name -> command (``--bot NAME=cmd:COMMAND``)."""
+    bot_timeout: float | None = None
+    """Seconds per decision for external bots (None: the ExternalBot default, 5 s)."""

@@ -1,0 +1,199 @@
+"""The WebSocket of one client: ``hello``, then its messages, one at a time.
+
+:class:`Connection` reads frames, has :mod:`~toepen.server.protocol` check them and
+hands each message to the lobby (seats, host commands) or the table master (actions,
+coming back); a writer task sends the client's queue. Every refusal is answered with
+an ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from . import protocol
+from .lobby import Lobby
+from .protocol import Limits, Refused
+from .table import Client, Table
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{table_id}")
+async def ws(websocket: WebSocket, table_id: str) -> None:
+    """One client of a table (see ``docs/protocol.md``)."""
+    await websocket.accept()
+    lobby: Lobby = websocket.app.state.lobby
+    table = lobby.tables.get(table_id)
+    if table is None:
+        await websocket.close(4004, "no such table")
+        return
+    await Connection(lobby, table, websocket).run()
+
+
+class RateLimiter:
+    """At most ``rate`` events per second (a one-second sliding count)."""
+
+    def __init__(self, rate: int) -> None:
+        self.rate = rate
+        self.stamps: list[float] = []
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.stamps = [t for t in self.stamps if now - t < 1.0]
+        if len(self.stamps) >= self.rate:
+            return False
+        self.stamps.append(now)
+        return True
+
+
+class Connection:
+    """One WebSocket client: reads, checks and dispatches; a writer task sends."""
+
+    def __init__(self, lobby: Lobby, table: Table, websocket: WebSocket) -> None:
+        self.lobby = lobby
+        self.master = lobby.master
+        self.table = table
+        self.ws = websocket
+        self.limits: Limits = lobby.limits
+        self.rate = RateLimiter(self.limits.messages_per_second)
+        self.client: Client | None = None
+
+    async def receive(self) -> str | None:
+        """The next text frame (None when the socket closed)."""
+        msg = await self.ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return None
+        text = msg.get("text")
+        if text is None:
+            data = msg.get("bytes") or b""
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                return "\x00"  # not UTF-8: reported as bad JSON
+        return str(text)
+
+    async def run(self) -> None:
+        try:
+            self.client = await self._hello()
+        except WebSocketDisconnect:
+            return
+        if self.client is None:
+            return
+        writer = asyncio.get_running_loop().create_task(self._writer(self.client))
+        try:
+            await self._loop(self.client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.master.detach(self.table, self.client)
+            self.client.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2.0)
+            writer.cancel()
+
+    async def _refuse(self, code: str, message: str, close: int, reason: str) -> None:
+        await self.ws.send_text(protocol.error(code, message))
+        await self.ws.close(close, reason)
+
+    async def _hello(self) -> Client | None:
+        """The client of a first message that is ``hello`` (None: refused and closed)."""
+        try:
+            text = await asyncio.wait_for(self.receive(), 30.0)
+        except TimeoutError:
+            await self.ws.close(4000, "no hello")
+            return None
+        if text is None:
+            return None
+        try:
+            msg = protocol.parse(text, self.limits)
+        except Refused as e:
+            await self._refuse(e.code, e.message, 4000, "no hello")
+            return None
+        if msg["type"] != "hello":
+            await self._refuse("need_hello", "the first message must be hello", 4000, "no hello")
+            return None
+        token = msg.get("token")
+        seat: int | None = None
+        host = False
+        if token is not None:
+            try:
+                if not isinstance(token, str) or len(token) > 200:
+                    raise Refused("auth", "token: must be the text the server gave")
+                seat, host = self.lobby.who(self.table, token)
+            except Refused as e:
+                await self._refuse("auth", e.message, 4001, "unknown token")
+                return None
+        client = Client(seat, host, self.limits.send_queue)
+        try:
+            self.master.attach(self.table, client)
+        except Refused as e:
+            await self._refuse("forbidden", e.message, 4029, "too many spectators")
+            return None
+        if seat is not None:
+            await self.master.back(self.table, seat)
+        return client
+
+    async def _writer(self, client: Client) -> None:
+        try:
+            while True:
+                text = await client.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # the socket is gone: the reader ends too
+            pass
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+    async def _loop(self, client: Client) -> None:
+        while not client.dropped:
+            text = await self.receive()
+            if text is None:
+                return
+            msg_id: str | int | None = None
+            try:
+                if not self.rate.allow():
+                    raise Refused("rate_limited", f"more than {self.limits.messages_per_second} "
+                                  "messages in one second; this one was dropped")
+                msg = protocol.parse(text, self.limits)
+                msg_id = protocol.message_id(msg)
+                await self.dispatch(client, msg)
+            except Refused as e:
+                client.send(protocol.refused(e, msg_id))
+
+    @staticmethod
+    def seated(client: Client) -> int:
+        if client.seat is None:
+            raise Refused("forbidden", "you have no seat at this table (a spectator)")
+        return client.seat
+
+    async def dispatch(self, client: Client, msg: dict[str, Any]) -> None:
+        """Do what one (parsed) client message asks."""
+        kind = msg["type"]
+        table = self.table
+        if kind == "ping":
+            client.send(protocol.pong(protocol.message_id(msg)))
+        elif kind == "hello":
+            raise Refused("bad_message", "hello: only as the first message")
+        elif kind == "act":
+            seat = self.seated(client)
+            if "action" not in msg or "state" not in msg:
+                raise Refused("bad_message", "act: needs 'action' and 'state'")
+            await self.master.back(table, seat)
+            await self.master.act(table, seat, msg["action"], msg["state"], "player")
+        elif kind == "back":
+            await self.master.back(table, self.seated(client))
+        elif kind == "leave":
+            await self.lobby.leave(table, self.seated(client))
+            client.close()
+        elif kind == "host":
+            if not client.host:
+                raise Refused("forbidden", "only the host may do that")
+            await self.lobby.host_command(table, msg.get("command"), msg.get("seat"),
+                                          msg.get("bot"))

@@ -1,0 +1,289 @@
+"""The lobby: every table of the server, its seats and tokens, and the host's commands.
+
+The lobby creates tables, seats people and bots, starts games and rebuilds every stored
+table at start-up; the table master (:mod:`toepen.server.master`) plays them and the bot
+scheduler (:mod:`toepen.server.scheduler`) decides what happens next. Every change is
+committed to storage before it is applied in memory and broadcast.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from ..engine import Action
+from ..rules import Rules, RulesError
+from .botpool import BotPool
+from .external import ExternalBots
+from .master import Master
+from .protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
+from .scheduler import Scheduler
+from .storage import Storage
+from .store import Store, TableRow
+from .table import Seat, Table, token_hash
+
+log = logging.getLogger("toepen.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The letters and digits of a table's code (no ``0 O 1 I``)."""
+STATUSES = ("lobby", "playing", "over")
+
+
+class Lobby:
+    """Every table of the server, and the storage, master and bots behind them."""
+
+    def __init__(self, store: Store, pool: BotPool, limits: Limits | None = None,
+                 bot_delay: float = 0.0, external: ExternalBots | None = None) -> None:
+        self.limits = limits or Limits()
+        self.storage = Storage(store)
+        self.master = Master(self.storage, self.limits)
+        self.bots = Scheduler(self.master, pool, external, bot_delay)
+        self.master.on_change = self.bots.kick
+        self.tables: dict[str, Table] = {}
+        self.codes: dict[str, str] = {}
+        self.tokens: dict[str, str] = {}  # token hash -> table id
+
+    # -- start-up and shutdown -------------------------------------------------------
+
+    async def load(self) -> int:
+        """Rebuild every stored table (games replayed from their actions); how many."""
+        rows = await self.storage.load_tables()
+        for row in rows:
+            try:
+                table = Table.stored(row)
+                if row.status != "lobby":
+                    game = table.new_game()
+                    for seat, text, by in await self.storage.load_actions(row.id):
+                        game.apply(seat, Action.parse(text))
+                        table.last_by.append(by)
+                    table.game = game
+            except Exception:  # a table that cannot be rebuilt must not stop the others
+                log.exception("table %s could not be rebuilt; it is left out", row.id)
+                continue
+            if row.status != "over":
+                self.bots.check_seats(table)
+            self._add(table)
+        for table in self.tables.values():
+            self.bots.kick(table)
+        return len(rows)
+
+    async def close(self) -> None:
+        """Stop every bot and clock, close every socket and the storage."""
+        for table in self.tables.values():
+            for c in list(table.clients):
+                c.close()
+        await self.bots.close(list(self.tables.values()))
+        self.storage.close()
+
+    # -- finding ---------------------------------------------------------------------
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused("not_found", f"no table {table_id!r}", 404)
+        return table
+
+    def by_code(self, code: str) -> Table:
+        table_id = self.codes.get(code.strip().upper())
+        if table_id is None:
+            raise Refused("not_found", f"no table with code {code!r}", 404)
+        return self.tables[table_id]
+
+    def listed(self, status: str | None = None, most: int = 200) -> list[Table]:
+        """Tables, newest first (at most ``most``), optionally of one status."""
+        if status not in (None, *STATUSES):
+            raise Refused("bad_message", f"status: lobby, playing or over, not {status!r}")
+        found = [t for t in self.tables.values() if status is None or t.row.status == status]
+        found.sort(key=lambda t: t.row.created, reverse=True)
+        return found[:most]
+
+    def who(self, table: Table, token: str) -> tuple[int | None, bool]:
+        """(seat, is host) for a token at this table, or Refused ``auth``."""
+        thash = token_hash(token)
+        if self.tokens.get(thash) != table.id:
+            raise Refused("auth", "unknown token for this table", 401)
+        return table.seat_of(thash), thash == table.row.host_hash
+
+    def bearer(self, table: Table, authorization: str | None, whose: str) -> tuple[int | None,
+                                                                                  bool]:
+        """(seat, is host) of an ``Authorization: Bearer TOKEN`` header, or Refused."""
+        if not authorization or not authorization.startswith("Bearer "):
+            raise Refused("auth", f"Authorization: Bearer TOKEN ({whose}) is needed", 401)
+        return self.who(table, authorization[7:].strip())
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.codes[table.row.code] = table.id
+        self.tokens[table.row.host_hash] = table.id
+        for s in table.seats:
+            if s.token_hash:
+                self.tokens[s.token_hash] = table.id
+
+    # -- tables ----------------------------------------------------------------------
+
+    def _check_room(self, creator: str) -> None:
+        live = [t for t in self.tables.values() if t.row.status != "over"]
+        if len(live) >= self.limits.max_tables:
+            raise Refused("limit", f"the server holds {len(live)} open tables, its maximum", 429)
+        mine = sum(1 for t in live if t.row.creator == creator)
+        if mine >= self.limits.tables_per_client:
+            raise Refused("limit", f"you already have {mine} open tables (at most "
+                          f"{self.limits.tables_per_client})", 429)
+
+    async def create(self, *, preset: str, options: dict[str, Any], size: int,
+                     bots: dict[int, str], name: str | None, idle_seconds: float,
+                     autostart: bool, creator: str) -> tuple[Table, str, int | None]:
+        """A new table; returns it, the host's token and the host's seat (None: not seated)."""
+        self._check_room(creator)
+        if not isinstance(options, dict):
+            raise Refused("bad_message", "options: must be an object")
+        try:
+            rules = Rules.preset(preset, **options)
+            rules.check_table(size)
+        except RulesError as e:
+            raise Refused("bad_message", str(e)) from None
+        except TypeError as e:
+            raise Refused("bad_message", f"options: {e}") from None
+        if not 0.1 <= idle_seconds <= 3600:
+            raise Refused("bad_message", f"idle_seconds: 0.1 to 3600, not {idle_seconds}")
+        if name is not None:
+            check_name(name, self.limits.name_length)
+        seats = [Seat(i) for i in range(size)]
+        for seat, bot in bots.items():
+            if not 0 <= seat < size:
+                raise Refused("bad_message", f"bots: no seat {seat} at a table of {size}")
+            if seat == 0 and name is not None:
+                raise Refused("bad_message", "bots: seat 0 is the host's")
+            try:
+                seats[seat] = Seat(seat, "bot", bot=self.bots.resolve(bot))
+            except ValueError as e:
+                raise Refused("bad_message", f"bots: seat {seat}: {e}") from None
+        token = secrets.token_urlsafe(24)
+        thash = token_hash(token)
+        if name is not None:
+            seats[0] = Seat(0, "human", name=name, token_hash=thash)
+        table_id = secrets.token_hex(6)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(6)
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        while code in self.codes:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        seed = secrets.randbits(62)  # the table's secret: every deck and bot seed comes from it
+        row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
+                       size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
+                       autostart=autostart, creator=creator, host_hash=thash)
+        table = Table(row=row, rules=rules, seats=seats)
+        await self.storage.create_table(row, [s.row() for s in seats])
+        self._add(table)
+        await self._autostart(table)
+        return table, token, 0 if name is not None else None
+
+    async def _autostart(self, table: Table) -> None:
+        if table.row.autostart and table.row.status == "lobby" and table.full:
+            await self.start(table)
+
+    async def start(self, table: Table) -> None:
+        """Deal: the game begins with the seats as they are (every seat must be taken)."""
+        async with table.lock:
+            if table.row.status != "lobby":
+                raise Refused("bad_command", "the game has already started", 409)
+            empty = [str(s.seat) for s in table.seats if s.kind == "open"]
+            if empty:
+                raise Refused("bad_command", f"seats {', '.join(empty)} are open: wait for "
+                              "players or add bots", 409)
+            players = [s.label for s in table.seats]
+            await self.storage.start(table.id, players)
+            table.row.players = players
+            table.row.status = "playing"
+            table.game = table.new_game()
+            self.master.broadcast_table(table)
+            self.master.broadcast_state(table, table.game.opening_events(omniscient=True), None)
+        self.bots.kick(table)
+
+    # -- seats -----------------------------------------------------------------------
+
+    async def join(self, table: Table, name: Any, seat: int | None = None) -> tuple[str, int]:
+        """Take an open seat (the first, or ``seat``); returns the new token and the seat."""
+        check_name(name, self.limits.name_length)
+        async with table.lock:
+            if table.row.status != "lobby":
+                raise Refused("bad_command", "the game has started: watch it as a spectator", 409)
+            open_seats = [s.seat for s in table.seats if s.kind == "open"]
+            if not open_seats:
+                raise Refused("bad_command", "the table is full", 409)
+            if seat is None:
+                seat = open_seats[0]
+            elif seat not in open_seats:
+                raise Refused("bad_command", f"seat {seat} is not open (open: "
+                              f"{', '.join(map(str, open_seats))})", 409)
+            token = secrets.token_urlsafe(24)
+            new = Seat(seat, "human", name=name, token_hash=token_hash(token))
+            await self.storage.set_seat(table.id, new.row())
+            table.seats[seat] = new
+            self.tokens[new.token_hash or ""] = table.id
+            self.master.broadcast_table(table)
+        await self._autostart(table)
+        return token, seat
+
+    async def set_seat(self, table: Table, seat: int, new: Seat) -> None:
+        """Give ``seat`` to ``new`` before the start (under the table's lock): the old
+        token stops working and its sockets lose the seat."""
+        if table.row.status != "lobby":
+            raise Refused("bad_command", "seats change only before the start", 409)
+        old = table.seats[seat]
+        await self.storage.set_seat(table.id, new.row())
+        table.seats[seat] = new
+        self.bots.release(table, seat)
+        if old.token_hash and old.token_hash != new.token_hash:
+            if old.token_hash != table.row.host_hash:
+                self.tokens.pop(old.token_hash, None)
+            for c in list(table.clients):
+                if c.seat == seat:
+                    c.seat = None
+                    if not c.host:
+                        c.close()
+        self.master.broadcast_table(table)
+
+    async def leave(self, table: Table, seat: int) -> None:
+        """A player gives up a seat before the start."""
+        if table.row.status != "lobby":
+            raise Refused("bad_command", "the game has started: your seat stays yours")
+        async with table.lock:
+            await self.set_seat(table, seat, Seat(seat))
+
+    async def host_command(self, table: Table, command: Any, seat: Any, bot: Any) -> None:
+        """``start``, ``add_bot``, ``remove_bot``, ``remove_seat`` (Refused if not now)."""
+        if not isinstance(command, str):
+            raise Refused("bad_message", "command: start, add_bot, remove_bot or remove_seat")
+        if command == "start":
+            await self.start(table)
+            return
+        if command not in HOST_COMMANDS:
+            raise Refused("bad_message", f"command: unknown {command!r}")
+        seat = check_seat(seat, table.row.size)
+        async with table.lock:
+            s = table.seats[seat]
+            if command == "add_bot":
+                if not isinstance(bot, str):
+                    raise Refused("bad_message", "bot: a bot name is needed")
+                if s.kind == "bot":
+                    raise Refused("bad_command", f"seat {seat} already has a bot")
+                if s.kind == "human" and table.connected(seat):
+                    raise Refused("bad_command", f"seat {seat}'s player is here")
+                try:
+                    name = self.bots.resolve(bot)
+                except ValueError as e:
+                    raise Refused("bad_message", f"bot: {e}") from None
+                await self.set_seat(table, seat, Seat(seat, "bot", bot=name))
+            elif command == "remove_bot":
+                if s.kind != "bot":
+                    raise Refused("bad_command", f"seat {seat} has no bot")
+                await self.set_seat(table, seat, Seat(seat))
+            else:
+                if s.kind != "human":
+                    raise Refused("bad_command", f"seat {seat} has no player")
+                if table.connected(seat):
+                    raise Refused("bad_command", f"seat {seat}'s player is still here")
+                await self.set_seat(table, seat, Seat(seat))
+        await self._autostart(table)

@@ -1,0 +1,161 @@
+"""The table master: every action is checked, committed, applied, then broadcast.
+
+One action at a time per table (under the table's lock):
+
+1. **check**: against the game in memory (the state number the sender saw, whose turn it
+   is, the engine's legal actions); a refusal changes nothing and carries the engine's
+   reason (:class:`~toepen.engine.Refusal`);
+2. **commit**: the action is stored (group commit, :class:`~toepen.server.storage.Storage`);
+   a client never sees a state the database does not hold;
+3. **apply**: the game moves on (a copy, swapped in once the commit is done);
+4. **broadcast**: each client gets ``observe(game, seat)`` and the events redacted for it,
+   each with its narration (:func:`toepen.narration.describe`), per receiver.
+
+The master also sends what clients see when they connect and when the table changes
+outside the game. What happens next (a bot's move, an idle clock) is not its business:
+it calls :attr:`Master.on_change` after every change, and the bot scheduler answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Action, ActionError, Event
+from ..narration import refusal_message
+from ..view import observe
+from . import protocol
+from .protocol import Limits, Refused
+from .storage import Storage
+from .store import ActionRow
+from .table import Client, Table
+
+Last = tuple[int, str, str]
+"""The action a ``state`` follows: (seat, action text, by)."""
+
+
+def parse_action(text: Any, state: Any) -> Action:
+    """The action of an ``act`` message (its fields' types), or Refused."""
+    if not isinstance(state, int) or isinstance(state, bool):
+        raise Refused("bad_message", "state: must be an integer (view.action_count)")
+    if not isinstance(text, str):
+        raise Refused("bad_message", "action: must be text such as 'play Th' or 'knock'")
+    try:
+        return Action.parse(text)
+    except ActionError as e:
+        raise Refused("bad_action", f"action: {e}") from None
+
+
+class Master:
+    """Changes tables and tells their clients."""
+
+    def __init__(self, storage: Storage, limits: Limits) -> None:
+        self.storage = storage
+        self.limits = limits
+        self.on_change: Callable[[Table], None] = lambda table: None
+        """Called after every change of a table's game or seats (outside its lock)."""
+
+    # -- the game --------------------------------------------------------------------
+
+    def check(self, table: Table, seat: int, act: Action, state: int, by: str) -> None:
+        """Refused unless ``seat`` may do ``act`` now, at state number ``state``."""
+        game = table.game
+        if game is None:
+            raise Refused("not_started", "the game has not started")
+        if game.is_over:
+            raise Refused("over", "the game is over")
+        if by == "standin" and not table.seats[seat].standin:
+            raise Refused("stale", "the player is back")
+        n = len(game.actions)
+        if state != n:
+            raise Refused("stale", f"state {state} is stale: the game is at state {n}")
+        if game.turn != seat:
+            raise Refused("not_your_turn", f"seat {seat} is not to act (seat {game.turn} is)",
+                          refusal=self.refusal(table, seat, act))
+        if act not in game.legal_actions():
+            raise Refused("illegal", game.explain(seat, act),
+                          refusal=self.refusal(table, seat, act))
+
+    @staticmethod
+    def refusal(table: Table, seat: int, act: Action) -> dict[str, Any] | None:
+        """The engine's reason against ``act``, for the error: code, params, English and
+        its narration (``say``, for the seat's own view)."""
+        game = table.game
+        why = None if game is None else game.refusal(seat, act)
+        if game is None or why is None:
+            return None
+        say = refusal_message(why, observe(game, seat))
+        return {**why.to_json(), "message": why.english(), "say": say.to_json()}
+
+    async def act(self, table: Table, seat: int, text: Any, state: Any,
+                  by: str = "player") -> None:
+        """Apply one action: checked, committed, then broadcast; Refused changes nothing."""
+        act = parse_action(text, state)
+        async with table.lock:
+            self.check(table, seat, act, state, by)
+            game = table.game
+            assert game is not None
+            n = len(game.actions)
+            after = game.clone()
+            events = after.apply(seat, act)
+            await self.storage.append(ActionRow(table.id, n, seat, str(act), by,
+                                                after.winner if after.is_over else None))
+            table.game = after
+            table.last_by.append(by)
+            if after.is_over:
+                table.row.status = "over"
+                table.row.winner = after.winner
+            self.broadcast_state(table, events, (seat, str(act), by))
+            if after.is_over:
+                self.broadcast_table(table)
+        self.on_change(table)
+
+    # -- connections -----------------------------------------------------------------
+
+    def attach(self, table: Table, client: Client) -> None:
+        """A client joins the table's audience: ``welcome``, then its ``state``."""
+        if client.seat is None and table.spectators() >= self.limits.max_spectators:
+            raise Refused("limit", f"this table has {self.limits.max_spectators} spectators, "
+                          "its maximum", 429)
+        table.clients.add(client)
+        client.send(protocol.welcome(table.info(), client.seat, client.host))
+        if table.game is not None:
+            client.send(self.state_message(table, client.seat, (), None))
+        self.broadcast_table(table)
+
+    def detach(self, table: Table, client: Client) -> None:
+        table.clients.discard(client)
+        with contextlib.suppress(RuntimeError):
+            self.broadcast_table(table)
+
+    async def back(self, table: Table, seat: int) -> None:
+        """The owner of ``seat`` is back: end a stand-in."""
+        if table.seats[seat].standin:
+            async with table.lock:
+                table.seats[seat].standin = False
+                self.broadcast_table(table)
+            self.on_change(table)
+
+    # -- sending ---------------------------------------------------------------------
+
+    def broadcast_table(self, table: Table) -> None:
+        """Every client of the table gets its ``table`` message."""
+        text = protocol.table(table.info())
+        for c in list(table.clients):
+            c.send(text)
+
+    def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
+                      last: Last | None) -> str:
+        """The ``state`` message for ``seat`` (None: a spectator): its view, its events."""
+        assert table.game is not None
+        return protocol.state(observe(table.game, seat), events, last)
+
+    def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
+        """Every client gets the ``state`` of its own seat (encoded once per seat)."""
+        cache: dict[int | None, str] = {}
+        for c in list(table.clients):
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = self.state_message(table, c.seat, events, last)
+            c.send(text)

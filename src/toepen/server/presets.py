@@ -1,0 +1,75 @@
+"""``GET /api/presets``: what a table can be, from the rules themselves.
+
+Every preset with its catalog ids, table sizes, lives and full rules; every option with
+its type, choices, default and catalog id. Clients build their forms from this and hold
+no rule fact of their own.
+
+>>> doc = presets_json()
+>>> rulebook = doc["presets"][0]
+>>> rulebook["name"], rulebook["label"], rulebook["about"], rulebook["sizes"][:3]
+('rulebook', 'preset.rulebook', 'preset.rulebook.about', [2, 3, 4])
+>>> [p["sizes"] for p in doc["presets"] if p["name"] == "teams"]
+[[4, 6]]
+>>> lives = next(o for o in doc["options"] if o["name"] == "lives")
+>>> lives["type"], lives["default"], lives["about"]
+('int', 10, 'option.lives')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .. import rules as rules_module
+from ..rules import ALL_TABLE_SIZES, Rules
+
+TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
+         "tuple[int, ...]": "sizes"}
+"""An option's type in the protocol, by its annotation in :class:`Rules`."""
+
+
+def _json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def full_rules(rules: Rules) -> dict[str, Any]:
+    """Every option of ``rules`` (not only those that differ from its preset); the
+    ``rules`` of a record or a ``CreateTable`` accept it as it is."""
+    return {"preset": rules.name,
+            **{name: _json(getattr(rules, name)) for name in Rules.option_names()}}
+
+
+def preset_json(name: str) -> dict[str, Any]:
+    rules = Rules.preset(name)
+    return {"name": name, "label": f"preset.{name}", "about": f"preset.{name}.about",
+            "sizes": list(rules.allowed_table_sizes()), "lives": rules.lives,
+            "rules": full_rules(rules)}
+
+
+def _choices(field: dataclasses.Field[Any]) -> list[Any] | None:
+    if field.type == "bool":
+        return [True, False]
+    if field.type == "tuple[int, ...]":
+        return list(ALL_TABLE_SIZES)
+    if field.type == "str":
+        # The choices of a text option are the rules module's own table; it is read by
+        # its public name (``CHOICES``) once rules.py exports one.
+        choices = getattr(rules_module, "CHOICES", {})
+        found = choices.get(field.name)
+        return list(found) if found else None
+    return None
+
+
+def option_json(field: dataclasses.Field[Any], default: Rules) -> dict[str, Any]:
+    return {"name": field.name, "type": TYPES.get(str(field.type), str(field.type)),
+            "choices": _choices(field), "default": _json(getattr(default, field.name)),
+            "about": f"option.{field.name}"}
+
+
+def presets_json() -> dict[str, Any]:
+    """The rules part of ``GET /api/presets`` (the server adds its bots)."""
+    default = Rules.preset()
+    fields = [f for f in dataclasses.fields(Rules) if f.name in Rules.option_names()]
+    return {"presets": [preset_json(name) for name in Rules.preset_names()],
+            "options": [option_json(f, default) for f in fields],
+            "sizes": list(ALL_TABLE_SIZES)}

@@ -1,0 +1,206 @@
+"""The protocol's own words: its messages, its errors and its limits (``docs/protocol.md``).
+
+Everything the server sends is built here, and everything a client sends is first read
+here: :func:`parse` turns a WebSocket frame into a checked client message or raises
+:class:`Refused`. Nothing here touches a table; the table master and the lobby call
+these functions with what they decided.
+
+>>> error("stale", "state 3 is stale", 7)
+'{"v":1,"type":"error","code":"stale","message":"state 3 is stale","id":7}'
+>>> parse('{"v": 1, "type": "ping", "id": "a"}', Limits())
+{'v': 1, 'type': 'ping', 'id': 'a'}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import __version__
+from ..cards import card_str
+from ..engine import Event, redact
+from ..narration import describe
+from ..view import View
+
+PROTOCOL = 1
+"""The protocol version: ``"v"`` of every message, both ways."""
+
+CLIENT_TYPES = ("hello", "act", "back", "leave", "host", "ping")
+HOST_COMMANDS = ("start", "add_bot", "remove_bot", "remove_seat")
+ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "need_hello",
+               "auth", "forbidden", "not_found", "limit", "not_started", "over", "stale",
+               "not_your_turn", "illegal", "bad_action", "rate_limited", "bad_command",
+               "server_error")
+"""Every ``code`` of a refusal (``not_found`` and ``limit`` are HTTP-only)."""
+NAME_PUNCTUATION = " '-_."
+
+
+class Refused(Exception):
+    """A request the server will not do; ``code`` is the protocol's error code.
+
+    ``refusal`` is the engine's structured reason (``Refusal.to_json()``) when the engine
+    refused the action; clients translate it (``refusal.<code>``).
+    """
+
+    def __init__(self, code: str, message: str, status: int = 400,
+                 refusal: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.refusal = refusal
+
+
+@dataclass
+class Limits:
+    """The server's bounds on what clients may do."""
+
+    max_message: int = 4096
+    max_frame: int = 65536
+    max_body: int = 16384
+    messages_per_second: int = 20
+    tables_per_client: int = 20
+    max_tables: int = 10000
+    max_spectators: int = 100
+    name_length: int = 24
+    send_queue: int = 512
+
+
+def check_name(name: Any, limit: int, what: str = "name") -> str:
+    """A display name of 1 to ``limit`` characters, or Refused naming what is wrong.
+
+    >>> check_name("Ann-Sophie", 24)
+    'Ann-Sophie'
+    >>> check_name("Annemarie", 8)
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: name: 1 to 8 characters, not 9
+    >>> check_name(" Ann", 24)
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: name: no space at the start or end
+    """
+    if not isinstance(name, str):
+        raise Refused("bad_message", f"{what}: must be text")
+    if not 1 <= len(name) <= limit:
+        raise Refused("bad_message", f"{what}: 1 to {limit} characters, not {len(name)}")
+    if name != name.strip():
+        raise Refused("bad_message", f"{what}: no space at the start or end")
+    bad = sorted({ch for ch in name if not (ch.isalnum() or ch in NAME_PUNCTUATION)})
+    if bad:
+        shown = " ".join(repr(ch) for ch in bad)
+        raise Refused("bad_message",
+                      f"{what}: letters, digits, space and ' - _ . only (not {shown})")
+    return name
+
+
+def check_seat(seat: Any, size: int, what: str = "seat") -> int:
+    """A seat number of a table of ``size``, or Refused ``bad_message``."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < size:
+        raise Refused("bad_message", f"{what}: a seat from 0 to {size - 1}, not {seat!r}")
+    return seat
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def parse(text: str, limits: Limits) -> dict[str, Any]:
+    """A client message: JSON, an object, version 1 and a known ``type`` (else Refused)."""
+    if len(text.encode()) > limits.max_message:
+        raise Refused("too_large", f"message longer than {limits.max_message} bytes")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("bad_json", "the message is not JSON") from None
+    if not isinstance(msg, dict):
+        raise Refused("bad_json", "the message must be a JSON object")
+    if msg.get("v") != PROTOCOL:
+        raise Refused("unsupported_version", f"v: this server speaks version {PROTOCOL}, "
+                      f"not {msg.get('v')!r}")
+    kind = msg.get("type")
+    if kind not in CLIENT_TYPES:
+        raise Refused("bad_message", f"type: unknown message type {kind!r}")
+    return msg
+
+
+def message_id(msg: dict[str, Any]) -> str | int | None:
+    """The ``id`` a client gave its message, if it is one (a string or an integer)."""
+    value = msg.get("id")
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return value
+    return None
+
+
+# -- writing -------------------------------------------------------------------------
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """A message as the compact JSON text of one frame."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_json(e: Event, viewer: int | None) -> dict[str, Any]:
+    """An (already redacted) event as protocol JSON, with its narration for ``viewer``."""
+    say = describe(e, viewer)
+    return {"kind": str(e.kind), "seat": e.seat, "value": e.value,
+            "cards": [card_str(c) for c in e.cards], "detail": e.detail, "private": e.private,
+            "say": None if say is None else say.to_json()}
+
+
+def events_json(events: Iterable[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """Events as ``viewer`` (None: a spectator) may see them, each with its narration."""
+    return [event_json(e, viewer) for e in redact(list(events), viewer)]
+
+
+def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
+    """``last`` of a ``state`` message: (seat, action text, by)."""
+    return None if last is None else {"seat": last[0], "action": last[1], "by": last[2]}
+
+
+def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None) -> str:
+    """The ``state`` message of one receiver: its view and its events (redacted for it)."""
+    return dumps({"v": PROTOCOL, "type": "state", "view": view.to_json(),
+                  "events": events_json(events, view.seat), "last": last_json(last),
+                  "state": view.action_count})
+
+
+def table(info: dict[str, Any]) -> str:
+    """The ``table`` message."""
+    return dumps({"v": PROTOCOL, "type": "table", "table": info})
+
+
+def welcome(info: dict[str, Any], seat: int | None, host: bool) -> str:
+    """The ``welcome`` message, the answer to ``hello``."""
+    return dumps({"v": PROTOCOL, "type": "welcome", "table": info, "seat": seat,
+                  "host": host, "server": server_version()})
+
+
+def error(code: str, message: str, msg_id: str | int | None = None,
+          refusal: dict[str, Any] | None = None) -> str:
+    """The ``error`` message; ``refusal`` is the engine's reason, with its English text."""
+    out: dict[str, Any] = {"v": PROTOCOL, "type": "error", "code": code, "message": message}
+    if refusal is not None:
+        out["refusal"] = refusal
+    if msg_id is not None:
+        out["id"] = msg_id
+    return dumps(out)
+
+
+def refused(e: Refused, msg_id: str | int | None = None) -> str:
+    """The ``error`` message of a refusal."""
+    return error(e.code, e.message, msg_id, e.refusal)
+
+
+def pong(msg_id: str | int | None) -> str:
+    """The answer to ``ping``."""
+    out: dict[str, Any] = {"v": PROTOCOL, "type": "pong"}
+    if msg_id is not None:
+        out["id"] = msg_id
+    return dumps(out)
+
+
+def server_version() -> str:
+    """The ``server`` text of ``welcome``."""
+    return f"toepen {__version__} protocol {PROTOCOL}"

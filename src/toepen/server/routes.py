@@ -1,0 +1,166 @@
+"""The HTTP endpoints around a game: tables, seats, presets, records, invite links.
+
+The handlers only read the request, ask the lobby, and answer; every check is the
+lobby's (or the rules'), so the same input gets the same answer wherever it comes from.
+The running server's lobby and configuration are on ``app.state`` (see
+:func:`toepen.server.app.create_app`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import BaseModel, Field
+
+from ..record import to_record
+from .botpool import available_bots, default_bot
+from .lobby import Lobby
+from .presets import presets_json
+from .protocol import PROTOCOL, Refused
+from .table import Table
+
+router = APIRouter()
+
+
+def lobby_of(request: Request) -> Lobby:
+    """The running server's lobby."""
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+Authorization = Annotated[str | None, Header()]
+
+
+class CreateTable(BaseModel):
+    """Body of ``POST /api/tables``. Sizes and names are checked by the rules and the
+    server's limits (one home for each), not here."""
+
+    preset: str = Field("rulebook", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    size: int = 4
+    bots: dict[int, str] = Field(default_factory=dict)
+    name: str | None = None
+    idle_seconds: float = 60.0
+    autostart: bool = False
+
+
+class JoinTable(BaseModel):
+    """Body of ``POST /api/tables/{id}/join``."""
+
+    name: str
+    seat: int | None = None
+
+
+class JoinCode(BaseModel):
+    """Body of ``POST /api/join``."""
+
+    code: str = Field(max_length=20)
+    name: str
+
+
+def client_key(request: Request) -> str:
+    """Who created a table, for ``tables_per_client``: the client's address."""
+    return request.client.host if request.client else "unknown"
+
+
+def joined(request: Request, table: Table, token: str, seat: int | None,
+           host: bool) -> dict[str, Any]:
+    """The protocol's ``Joined``."""
+    base = request.app.state.config.public_url or str(request.base_url).rstrip("/")
+    return {"table": table.info(), "seat": seat, "token": token, "host": host,
+            "invite": f"{base}/join/{table.row.code}"}
+
+
+@router.get("/api/health")
+async def health() -> dict[str, Any]:
+    """Liveness."""
+    return {"ok": True, "protocol": PROTOCOL}
+
+
+@router.get("/api/presets")
+async def presets(lobby: LobbyDep) -> dict[str, Any]:
+    """Presets, rule options and bots a table can have (the operator's external bots by
+    name, after the built-in ones), and the server's display-name limit."""
+    bots = await asyncio.to_thread(available_bots)
+    return {**presets_json(), "name_length": lobby.limits.name_length,
+            "bots": [*bots, *lobby.bots.external.names()], "default_bot": default_bot()}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """Create a table; the answer holds the host's token (keep it)."""
+    table, token, seat = await lobby.create(
+        preset=body.preset, options=body.options, size=body.size, bots=body.bots,
+        name=body.name, idle_seconds=body.idle_seconds, autostart=body.autostart,
+        creator=client_key(request))
+    return joined(request, table, token, seat, True)
+
+
+@router.get("/api/tables")
+async def list_tables(lobby: LobbyDep, status: str | None = None) -> dict[str, Any]:
+    """Tables, newest first (at most 200), optionally of one status."""
+    return {"tables": [t.info() for t in lobby.listed(status)]}
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
+    """One table."""
+    return lobby.get(table_id).info()
+
+
+@router.get("/api/codes/{code}")
+async def get_code(code: str, lobby: LobbyDep) -> dict[str, Any]:
+    """The table a code stands for."""
+    return lobby.by_code(code).info()
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinTable, request: Request,
+                     lobby: LobbyDep) -> dict[str, Any]:
+    """Take a seat; the answer holds the seat's token (keep it)."""
+    table = lobby.get(table_id)
+    token, seat = await lobby.join(table, body.name, body.seat)
+    return joined(request, table, token, seat, False)
+
+
+@router.post("/api/join")
+async def join_code(body: JoinCode, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """Take a seat at the table of a code."""
+    table = lobby.by_code(body.code)
+    token, seat = await lobby.join(table, body.name)
+    return joined(request, table, token, seat, False)
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start_table(table_id: str, lobby: LobbyDep,
+                      authorization: Authorization = None) -> dict[str, Any]:
+    """Start the game (host only: ``Authorization: Bearer TOKEN``)."""
+    table = lobby.get(table_id)
+    _seat, host = lobby.bearer(table, authorization, "the host's")
+    if not host:
+        raise Refused("forbidden", "only the host may start the game", 403)
+    await lobby.start(table)
+    return table.info()
+
+
+@router.get("/api/tables/{table_id}/record")
+async def record(table_id: str, lobby: LobbyDep) -> JSONResponse:
+    """The ``toepen-record/1`` of a finished game."""
+    table = lobby.get(table_id)
+    if table.row.status != "over" or table.game is None:
+        raise Refused("bad_command", "the game is not over: its record would show hidden "
+                      "cards", 409)
+    rec = to_record(table.game, meta={"table": table.id, "server": "toepen serve"})
+    return JSONResponse(rec, headers={
+        "Content-Disposition": f'attachment; filename="toepen-{table.id}.json"'})
+
+
+@router.get("/join/{code}")
+async def invite(code: str, lobby: LobbyDep) -> RedirectResponse:
+    """The invite link: the browser client with the code to join."""
+    table = lobby.by_code(code)
+    return RedirectResponse(f"/?join={table.row.code}", status_code=307)

@@ -1,0 +1,167 @@
+"""A table in memory: its seats, its game, the clients watching it.
+
+A :class:`Table` is what the protocol calls a table (``docs/protocol.md``): one game of
+Toepen with its seats. Its stored form is :class:`~toepen.server.store.TableRow`; the
+game itself is never stored but rebuilt from the rules, the seed and the actions. The
+lobby creates and finds tables, the table master changes them; this module only holds
+them and says what their public face (:meth:`Table.info`) is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Game
+from ..rules import Rules
+from .external import ExternalSeat
+from .store import SeatRow, TableRow
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    """A seat in memory."""
+
+    seat: int
+    kind: str = "open"  # open | human | bot
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    standin: bool = False
+    """A bot plays for this human seat while its owner is away (not stored)."""
+    fallback: str | None = None
+    """The built-in bot playing for this seat's external bot, which failed (or is not
+    registered at this server), for the rest of the game."""
+    incident: str | None = None
+    """Why, for the table's clients (kind and a fixed text: no card can appear)."""
+
+    @classmethod
+    def stored(cls, row: SeatRow) -> Seat:
+        return cls(row.seat, row.kind, row.name, row.bot, row.token_hash)
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
+
+    @property
+    def label(self) -> str:
+        """The seat's name in the game's ``players``."""
+        return self.name if self.kind == "human" and self.name else f"{self.bot} bot"
+
+    def info(self, connected: bool) -> dict[str, Any]:
+        """The ``seats`` item of the protocol's ``Table``."""
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "name": self.name,
+                               "bot": self.bot, "connected": connected,
+                               "standin": self.standin}
+        if self.fallback is not None:
+            out["fallback"] = self.fallback
+            out["incident"] = self.incident
+        return out
+
+
+class Client:
+    """One WebSocket: who it is, and a queue of text frames a writer task sends."""
+
+    def __init__(self, seat: int | None, host: bool, limit: int) -> None:
+        self.seat = seat
+        self.host = host
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.limit = limit
+        self.dropped = False
+
+    def send(self, text: str) -> None:
+        """Queue a frame; a client too slow to keep up is dropped (it will reconnect)."""
+        if self.dropped:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self) -> None:
+        self.dropped = True
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class Table:
+    """One table: its stored row, rules and seats, its game once started, its clients.
+
+    Every change happens under :attr:`lock`.
+    """
+
+    row: TableRow
+    rules: Rules
+    seats: list[Seat]
+    game: Game | None = None
+    clients: set[Client] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pending: asyncio.Task[None] | None = None
+    """What happens next (a bot's move, an idle clock), cancelled by the next change."""
+    last_by: list[str] = field(default_factory=list)
+    """Who made each action: ``player``, ``bot`` or ``standin``."""
+    external: dict[int, ExternalSeat] = field(default_factory=dict)
+    """The running external bots of this game, by seat."""
+
+    @classmethod
+    def stored(cls, row: TableRow) -> Table:
+        """The table of a stored row, before its actions are replayed."""
+        return cls(row=row, rules=Rules.from_json(row.rules),
+                   seats=[Seat.stored(s) for s in row.seats])
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def state(self) -> int:
+        """The state number: how many actions the game has had (0 before the start)."""
+        return len(self.game.actions) if self.game is not None else 0
+
+    @property
+    def full(self) -> bool:
+        """Every seat is taken."""
+        return all(s.kind != "open" for s in self.seats)
+
+    def new_game(self) -> Game:
+        """The game of this table at its start (its first deal)."""
+        players = self.row.players or [s.label for s in self.seats]
+        return Game(self.rules, players, seed=self.row.seed, dealer=self.row.dealer)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.clients if c.seat is None)
+
+    def seat_of(self, thash: str) -> int | None:
+        for s in self.seats:
+            if s.token_hash == thash:
+                return s.seat
+        return None
+
+    def info(self) -> dict[str, Any]:
+        """The ``Table`` object of the protocol (public information only)."""
+        row = self.row
+        return {
+            "id": row.id,
+            "code": row.code,
+            "status": row.status,
+            "rules": self.rules.to_json(),
+            "preset": row.preset,
+            "size": row.size,
+            "idle_seconds": row.idle_seconds,
+            "seats": [s.info(s.kind == "bot" or self.connected(s.seat)) for s in self.seats],
+            "spectators": self.spectators(),
+            "state": self.state,
+            "winner": self.game.winner if self.game is not None else None,
+            "created": row.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
+        }
