@@ -60,18 +60,19 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
         poisoned = game.clone()
         # Redistribute every hidden card: other hands and the stock, keeping hand sizes
         # and suits (no public void contradicted).
-        others = [s for s in range(4) if s != seat and poisoned.hands[s]]
-        cards = [c for s in others for c in range(32) if poisoned.hands[s] >> c & 1]
+        hands = poisoned.hand_masks()
+        others = [s for s in range(4) if s != seat and hands[s]]
+        cards = [c for s in others for c in range(32) if hands[s] >> c & 1]
         rng.shuffle(cards)
         by_suit: dict[int, list[int]] = {}
         for c in cards:
             by_suit.setdefault(c >> 3, []).append(c)
         for s in others:
-            poisoned.hands[s] = sum(1 << by_suit[c >> 3].pop()
-                                    for c in range(32) if game.hands[s] >> c & 1)
-        stock = poisoned.deck[poisoned.stock_pos:]
+            hands[s] = sum(1 << by_suit[c >> 3].pop()
+                           for c in range(32) if game.hand_mask(s) >> c & 1)
+        stock = poisoned.stock()
         rng.shuffle(stock)
-        poisoned.deck = poisoned.deck[: poisoned.stock_pos] + stock
+        poisoned.replace_hidden(hands, stock)
         assert observe(poisoned, seat) == view
         assert ExpertBot(seed=3, samples=5).act(observe(poisoned, seat)) == before
         checked += 1

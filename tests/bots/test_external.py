@@ -193,12 +193,12 @@ def test_the_program_sees_only_its_own_cards(tmp_path: Path) -> None:
                     shown |= mask
                 hidden = 0
                 for s in range(1, 4):
-                    hidden |= game.hands[s]
-                for c in game.deck[game.stock_pos:]:
+                    hidden |= game.hand_mask(s)
+                for c in game.stock():
                     hidden |= 1 << c
                 hidden &= ~shown
                 hidden_at.append({c for c in range(32) if hidden >> c & 1})
-                own_at.append({c for c in range(32) if game.hands[0] >> c & 1})
+                own_at.append({c for c in range(32) if game.hand_mask(0) >> c & 1})
             view = observe(game, seat)
             game.apply(seat, bots[seat].act(view))
             steps += 1

@@ -21,9 +21,10 @@ from .helpers import random_positions as _positions
 def _scramble_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy whose hidden cards differ: other active hands swap cards within a suit pool."""
     g = game.clone()
-    others = [s for s in range(g.n) if s != seat and g.hands[s]]
-    pool = [c for s in others for c in range(32) if g.hands[s] >> c & 1]
-    stock = [c for c in g.deck[g.stock_pos:]] if g.deck else []
+    hands = g.hand_masks()
+    others = [s for s in range(g.n) if s != seat and hands[s]]
+    pool = [c for s in others for c in range(32) if hands[s] >> c & 1]
+    stock = g.stock()
     rng.shuffle(pool)
     # Keep each seat's suit counts (so no public void is contradicted): deal by suit.
     by_suit: dict[int, list[int]] = {}
@@ -32,12 +33,11 @@ def _scramble_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     for s in others:
         new = 0
         for c in range(32):
-            if g.hands[s] >> c & 1:
+            if hands[s] >> c & 1:
                 new |= 1 << by_suit[c >> 3].pop()
-        g.hands[s] = new
-    if stock:
-        rng.shuffle(stock)
-        g.deck = g.deck[: g.stock_pos] + stock
+        hands[s] = new
+    rng.shuffle(stock)
+    g.replace_hidden(hands, stock)
     return g
 
 
@@ -80,7 +80,7 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
             view = observe(game, seat)
             before = PimcBot(seed=2, samples=6).act(view)
             poisoned = _scramble_hidden(game, seat, rng)
-            changed += poisoned.hands != game.hands
+            changed += poisoned.hand_masks() != game.hand_masks()
             view2 = observe(poisoned, seat)
             assert view2 == view  # nothing hidden leaks into the view
             assert PimcBot(seed=2, samples=6).act(view2) == before
@@ -148,7 +148,7 @@ def _last_lead_with_a_ten(seed: int) -> Game | None:
     while game.hand_no == start and not game.is_over:
         if game.trick_no == 3 and not game.trick and game.phase.name == "PLAY":
             leader = game.turn
-            if game.hands[leader] & RANK_MASKS[TEN] and KNOCK in game.legal_actions():
+            if game.hand_mask(leader) & RANK_MASKS[TEN] and KNOCK in game.legal_actions():
                 return game
             return None
         legal = [a for a in game.legal_actions() if a not in (KNOCK, FOLD)] or list(

@@ -20,6 +20,7 @@ from toepen.bots.base import (
 from toepen.engine import Game, Phase
 from toepen.engine.actions import Action
 from toepen.match import hand_over, play_game
+from toepen.record import to_record
 from toepen.rules import Rules
 from toepen.view import View, observe
 
@@ -104,33 +105,32 @@ def poison(game: Game, seat: int, rng: random.Random) -> bool:
     shown = 0
     for _, mask, _ in game.revealed:
         shown |= mask
+    hands = game.hand_masks()
+    stock = game.stock()
     places: list[tuple[str, int]] = []
     pool: list[int] = []
     for s in range(game.n):
         if s == seat:
             continue
         for c in range(32):
-            if game.hands[s] >> c & 1 and not shown >> c & 1:
+            if hands[s] >> c & 1 and not shown >> c & 1:
                 places.append(("hand", s))
                 pool.append(c)
-    stock_slots = [i for i in range(game.stock_pos, len(game.deck))
-                   if not shown >> game.deck[i] & 1]
+    stock_slots = [i for i, c in enumerate(stock) if not shown >> c & 1]
     for i in stock_slots:
         places.append(("stock", i))
-        pool.append(game.deck[i])
+        pool.append(stock[i])
     before = list(pool)
     rng.shuffle(pool)
     if pool == before:
         return False
-    game.deck = list(game.deck)
-    new_hands = [h if s == seat else h & shown for s, h in enumerate(game.hands)]
+    new_hands = [h if s == seat else h & shown for s, h in enumerate(hands)]
     for (kind, where), card in zip(places, pool, strict=True):
         if kind == "hand":
             new_hands[where] |= 1 << card
         else:
-            game.deck[where] = card
-    game.hands = new_hands
-    game._legal = None  # the seat's own legal actions do not depend on others' cards
+            stock[where] = card
+    game.replace_hidden(new_hands, stock)
     return True
 
 
@@ -196,7 +196,7 @@ class PeekingBot:
         for obj in gc.get_objects():
             if isinstance(obj, Game) and len(obj.actions) == view.action_count \
                     and obj.turn == view.seat:
-                self.seen = sum(obj.hands) + sum(obj.deck[obj.stock_pos:])
+                self.seen = sum(obj.hand_masks()) + sum(obj.stock())
         return view.legal[self.seen % len(view.legal)]
 
 
@@ -222,7 +222,7 @@ def test_bots_never_see_a_hidden_card(name: str, preset: str, players: int) -> N
 def test_a_view_holds_no_card_of_another_seat() -> None:
     for game, seat in positions("classic", 4, games=2, seed=8):
         view = observe(game, seat)
-        mine = {c for c in range(32) if game.hands[seat] >> c & 1}
+        mine = {c for c in range(32) if game.hand_mask(seat) >> c & 1}
         assert set(view.hand) == mine
         text = repr(view.to_json())
         public = {c for _, c in view.played} | {c for _, cs, _ in view.revealed for c in cs}
@@ -230,7 +230,7 @@ def test_a_view_holds_no_card_of_another_seat() -> None:
             if other == seat:
                 continue
             for c in range(32):
-                if game.hands[other] >> c & 1 and c not in public:
+                if game.hand_mask(other) >> c & 1 and c not in public:
                     assert c not in view.hand
                     from toepen.cards import card_str
 
@@ -286,10 +286,10 @@ class IllegalBot:
 
 def test_the_driver_refuses_an_illegal_action_and_leaves_the_game_unchanged() -> None:
     game = Game(Rules.preset("rulebook"), 4, seed=3)
-    before = game.record()
+    before = to_record(game)
     with pytest.raises(BotError, match="not one of"):
         play_game(game, [IllegalBot()] * 4)
-    assert game.record() == before
+    assert to_record(game) == before
 
 
 def test_hand_over_stops_at_the_end_of_the_hand() -> None:
