@@ -7,7 +7,7 @@ Bots, the terminal UI, the server and the RL adapters all read games through it.
 >>> from toepen.engine import Game
 >>> g = Game.new("rulebook", 4, seed=3)
 >>> v = observe(g, 2)
->>> len(v.hand), v.seat, v.phase
+>>> len(v.hand), v.seat, str(v.phase)
 (4, 2, 'claim')
 >>> observe(g, None).hand
 ()
@@ -21,7 +21,8 @@ from typing import Any
 from .cards import HIGH_CARDS_MASK, card_str, cards_of
 from .engine.actions import CHALLENGE, CLAIM, PASS, Action, format_move
 from .engine.events import Event, redact
-from .engine.state import Game, Phase
+from .engine.phase import Phase
+from .engine.state import Game
 from .rules import TELL_WORDS, Rules
 
 
@@ -32,7 +33,8 @@ class View:
     seat: int | None
     rules: Rules
     players: tuple[str, ...]
-    phase: str
+    phase: Phase
+    """The engine's phase (a ``StrEnum``: it equals its value, ``"claim"``, ``"play"``...)."""
     to_act: tuple[int, ...]
     legal: tuple[Action, ...]
     """The seat's legal actions (empty unless it is to act)."""
@@ -216,7 +218,7 @@ class View:
             "seat": self.seat,
             "rules": self.rules.to_json(),
             "players": list(self.players),
-            "phase": self.phase,
+            "phase": str(self.phase),
             "to_act": list(self.to_act),
             "legal": [str(a) for a in self.legal],
             "hand": [card_str(c) for c in self.hand],
@@ -270,16 +272,16 @@ def observe(game: Game, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"no seat {seat} at this table of {n}")
     played = tuple((s, c) for s, c, _ in game.plays)
-    hand = cards_of(game.hands[seat]) if seat is not None else ()
+    hand = cards_of(game.hand_mask(seat)) if seat is not None else ()
     return View(
         seat=seat,
         rules=game.rules,
         players=game.players,
-        phase=game.phase.name.lower(),
+        phase=game.phase,
         to_act=game.to_act,
         legal=game.legal(seat) if seat is not None else (),
         hand=hand,
-        hand_sizes=tuple(h.bit_count() for h in game.hands),
+        hand_sizes=tuple(h.bit_count() for h in game.hand_masks()),
         lives=tuple(game.lives_by_seat()),
         in_session=tuple(bool(game.in_session >> s & 1) for s in range(n)),
         active=tuple(bool(game.active >> s & 1) for s in range(n)),
@@ -300,7 +302,7 @@ def observe(game: Game, seat: int | None) -> View:
         revealed=tuple((s, cards_of(m), why) for s, m, why in game.revealed),
         claimed=tuple(s for s in range(n) if game.claimed >> s & 1),
         exchanged=tuple(s for s in range(n) if game.exchanged >> s & 1),
-        stock_size=(32 - game.stock_pos) if game.phase is not Phase.DEAL else 0,
+        stock_size=game.stock_size,
         drinks=tuple(game.drinks),
         beers=tuple(game.beers),
         rubber_no=game.rubber_no,

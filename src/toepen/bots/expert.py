@@ -48,6 +48,7 @@ from pathlib import Path
 
 from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.phase import Phase
 from ..view import View
 from .base import register_bot
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
@@ -127,7 +128,7 @@ class ExpertBot(PimcBot):
         if self.samples is not None:
             return self.samples
         base = super().samples_for(view)
-        return base * 2 if view.phase == "answer" else base * 3 // 2
+        return base * 2 if view.phase == Phase.ANSWER else base * 3 // 2
 
     def _mode(self, view: View) -> str:
         return "W" if view.rules.last_trick_wins else "L"

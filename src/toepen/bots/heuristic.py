@@ -41,6 +41,7 @@ from math import comb, exp, log
 
 from ..cards import HIGH_CARDS_MASK, SUIT_MASKS
 from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.phase import Phase
 from ..view import View
 from .base import register_bot
 
@@ -203,14 +204,14 @@ class HeuristicBot:
         if me is None:
             raise ValueError("heuristic: a spectator's view has no decision")
         phase = view.phase
-        if phase == "claim":
+        if phase == Phase.CLAIM:
             return self._claim(view, me, CLAIM)
-        if phase == "exchange":
+        if phase == Phase.EXCHANGE:
             return self._claim(view, me, EXCHANGE)
-        if phase in ("claim_challenge", "exchange_challenge"):
+        if phase in (Phase.CLAIM_CHALLENGE, Phase.EXCHANGE_CHALLENGE):
             return self._challenge(view, me)
         table = _Table(view, me)
-        if phase == "answer":
+        if phase == Phase.ANSWER:
             return self._answer(view, me, table)
         return self._play(view, me, table)
 
@@ -391,7 +392,7 @@ class HeuristicBot:
         bluff = self.assumed_bluff
         genuine = natural / (natural + (1.0 - natural) * bluff)
         threshold = self.challenge_below
-        if view.phase == "claim_challenge":
+        if view.phase == Phase.CLAIM_CHALLENGE:
             # An unchallenged claim means a redeal: welcome with a bad hand, not a good one.
             table = _Table(view, me)
             worse = self._p_pay(view, table, view.hand) - self._base_pay(view, table)

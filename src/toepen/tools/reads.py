@@ -24,6 +24,7 @@ from ..bots.knowledge import next_to_play, side_of
 from ..bots.reads import RATIO_MAX, Reads, read_key
 from ..bots.solver import Solver
 from ..engine.actions import FOLD, KNOCK, STAY, Action
+from ..engine.phase import Phase
 from ..engine.state import Game
 from ..match import hand_over
 from ..rules import Rules
@@ -37,11 +38,11 @@ MAX_NODES = 50_000
 
 def _decision(view: View, act: Action) -> tuple[str, str] | None:
     """(kind, action name) of a decision about the stake, None for any other."""
-    if view.phase == "answer":
+    if view.phase == Phase.ANSWER:
         name = "knock" if act is KNOCK else "stay" if act is STAY else "fold" if act is FOLD \
             else None
         return None if name is None else ("answer", name)
-    if view.phase == "play" and KNOCK in view.legal:
+    if view.phase == Phase.PLAY and KNOCK in view.legal:
         return "knock", "knock" if act is KNOCK else "play"
     return None
 
