@@ -9,7 +9,7 @@ from open_spiel.python.algorithms import evaluate_bots
 
 from toepen.bots.base import bot_names
 from toepen.cards import cards_of
-from toepen.engine import Game
+from toepen.record import replay
 from toepen.rl.encoding import ObservationEncoder
 from toepen.rl.openspiel import SHORT_NAME, ToepenBot, ToepenState, make_bots
 
@@ -269,5 +269,5 @@ def test_rl_environment_rewards_add_up_to_the_lives_lost() -> None:
         state = env.get_state
         assert list(totals) == state.returns()
         lost = state.record()  # every deck and decision: replay it to count the lives lost
-        assert state.returns() == [-float(x) for x in Game.from_record(lost).lives_lost]
+        assert state.returns() == [-float(x) for x in replay(lost).lives_lost]
         assert min(totals) <= -2  # someone was eliminated: the session ended

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from toepen.bots.base import bot_names
 from toepen.cards import card_str, cards_of, parse_card
 from toepen.engine import Game
+from toepen.record import to_record
 from toepen.rl.encoding import ObservationEncoder
 from toepen.rl.pettingzoo import ToepenEnv, env
 from toepen.rl.policies import BotPolicy, play_episode
@@ -81,7 +82,7 @@ def test_reset_without_seed_continues_the_seeded_sequence() -> None:
     b.reset(seed=3)
     a.reset()
     b.reset()
-    assert a.unwrapped.game.decks == b.unwrapped.game.decks
+    assert a.unwrapped.game.dealt_decks() == b.unwrapped.game.dealt_decks()
 
 
 def _random_session(e: object, seed: int) -> tuple[dict[str, float], list[str]]:
@@ -190,21 +191,21 @@ def test_observation_shows_own_cards_only() -> None:
     other.reset(seed=0, options={"decks": [a]})
     their = other.observe("player_2")["observation"][enc.slices["hand"]]
     game = other.unwrapped.game
-    assert set(np.flatnonzero(their).tolist()) == set(cards_of(game.hands[2]))
+    assert set(np.flatnonzero(their).tolist()) == set(cards_of(game.hand_mask(2)))
     assert not other.observe("player_2")["action_mask"].any()  # not their turn
 
 
 def test_illegal_action_is_refused_and_changes_nothing() -> None:
     e = env("rulebook", 4)
     e.reset(seed=4)
-    before = e.unwrapped.game.record()
+    before = to_record(e.unwrapped.game)
     with pytest.raises(ValueError, match="may not knock"):
         e.step(32)
     with pytest.raises(ValueError, match="not an action id"):
         e.step(39)
     with pytest.raises(ValueError, match="action id"):
         e.step("pass")
-    assert e.unwrapped.game.record() == before
+    assert to_record(e.unwrapped.game) == before
     e.step(38)  # pass is legal
 
 
@@ -248,6 +249,6 @@ def test_render_shows_no_hidden_card() -> None:
     text = e.render()
     assert "hand 1" in text and "phase claim" in text
     game: Game = e.unwrapped.game
-    for hand in game.hands:
+    for hand in game.hand_masks():
         for card in cards_of(hand):
             assert card_str(card) not in text

@@ -31,7 +31,7 @@ __all__ = ["NUM_ACTIONS", "ObservationEncoder", "HistoryEncoder", "action_mask"]
 
 FloatArray = npt.NDArray[np.float32]
 
-_PHASES = {p.name.lower(): p.value for p in Phase}
+_PHASES = {str(p): i for i, p in enumerate(Phase)}
 
 
 def action_mask(view: View) -> npt.NDArray[np.int8]:

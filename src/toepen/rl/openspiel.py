@@ -58,6 +58,7 @@ from ..cards import card_str, cards_of
 from ..engine.actions import ACTIONS, NUM_ACTIONS
 from ..engine.events import Event, EventKind, redact
 from ..engine.state import Game, Phase
+from ..record import to_record
 from ..rules import Rules, RulesError
 from ..view import View, observe
 from .encoding import HistoryEncoder, ObservationEncoder
@@ -306,7 +307,8 @@ class _Session:
     @staticmethod
     def new(config: ToepenConfig) -> _Session:
         game = Game(config.rules, config.players, dealer=config.dealer)
-        return _Session(config, game, [], list(game.opening), 0, [0.0] * config.players)
+        opening = game.opening_events(omniscient=True)
+        return _Session(config, game, [], opening, 0, [0.0] * config.players)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Session:
         return _Session(
@@ -327,7 +329,7 @@ class _Session:
                 g.n,
                 g.first_dealer,
                 self.config,
-                [list(d) for d in g.decks],
+                g.dealt_decks(),
                 [(s, int(a)) for s, a in g.actions],
                 list(self.pending),
                 self.moves,
@@ -386,7 +388,7 @@ def _restore_session(
 ) -> _Session:
     rules = Rules.from_json(rules_json)
     game = Game(rules, n, decks=decks, dealer=dealer)
-    events = list(game.opening)
+    events = game.opening_events(omniscient=True)
     for seat, act in actions:
         events.extend(game.apply(seat, ACTIONS[act]))
     return _Session(config, game, pending, events, moves, baseline)
@@ -442,7 +444,7 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         g = self._s.game
-        hands = " | ".join(" ".join(card_str(c) for c in cards_of(h)) for h in g.hands)
+        hands = " | ".join(" ".join(card_str(c) for c in cards_of(h)) for h in g.hand_masks())
         trick = " ".join(f"{s}:{card_str(c)}" for s, c in g.trick)
         return (
             f"hand {g.hand_no} phase {g.phase.name.lower()} turn {g.turn} dealer {g.dealer} "
@@ -459,7 +461,7 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
 
     def record(self) -> dict[str, Any]:
         """The episode so far as a ``toepen-record/1`` (the whole truth: every deck)."""
-        return self._s.game.record()
+        return to_record(self._s.game)
 
     def lives(self) -> list[int]:
         """Lives by seat (teams: the pair's pool)."""
@@ -483,7 +485,7 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(probability_sampler() * 2**53))
         target = self.information_state_string(player_id)
         knowledge = _deal_knowledge(self._s.events, player_id)
-        decks = [list(d) for d in self._s.game.decks]
+        decks = self._s.game.dealt_decks()
         if len(knowledge) != len(decks):
             raise RuntimeError("the event log does not match the decks")  # pragma: no cover
         history = self.full_history()
