@@ -111,6 +111,11 @@ def test_person_plays_a_session_against_three_bots(browser: Browser, server: Ser
             assert sorted(shown + playable) == sorted(v["legal"])
             if not hint_checked and v["phase"] == "play":
                 hint_checked = True
+                # an illegal action: the engine's refusal, in the page's words
+                page.evaluate("s => window.toepenConn.send({type: 'act', action: 'claim', "
+                              "state: s})", v["action_count"])
+                expect(page.locator("#toast")).to_have_text(
+                    "You cannot claim armoede now: Play a card or knock.")
                 page.keyboard.press("h")  # the hint key never breaks the page
             if v["phase"] == "answer":
                 action = choose(v["legal"], ("stay",))

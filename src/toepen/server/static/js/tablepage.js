@@ -85,8 +85,9 @@ export async function showTable(app, tableId, setConn) {
       drawAll();
     } else if (msg.type === "error") {
       st.pending = false;
-      // the server's words (an illegal action: the engine's refusal, refusal.<code>)
-      if (msg.code !== "stale") toast(say(msg.say, st.view ? st.view.players : []) || msg.message || msg.code);
+      // an illegal action: the engine's refusal, in words the server chose (refusal.<code>)
+      const why = msg.refusal ? say(msg.refusal.say, st.view ? st.view.players : []) : null;
+      if (msg.code !== "stale") toast(why || msg.message || msg.code);
       drawBoard();
     }
   }
