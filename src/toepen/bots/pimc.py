@@ -44,6 +44,8 @@ from ..engine.actions import (
     STAY,
     Action,
 )
+from ..engine.phase import Phase
+from ..seeds import derive_seed
 from ..view import View
 from .base import register_bot
 from .knowledge import (
@@ -166,8 +168,10 @@ class PimcBot:
         return base
 
     def rng_for(self, view: View) -> random.Random:
-        """A generator for one decision: the seed, the seat and the state number only."""
-        return random.Random(f"{self.name}:{self.seed}:{view.seat}:{view.action_count}")
+        """A generator for one decision: the seed, the seat and the state number only
+        (derived by :func:`toepen.seeds.derive_seed`, with the bot's name)."""
+        seat = -1 if view.seat is None else view.seat
+        return random.Random(derive_seed(self.name, self.seed, seat, view.action_count))
 
     def likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int]) -> float:
         """How likely the observed decisions are with the opponents holding ``hands``.
@@ -259,17 +263,17 @@ class PimcBot:
         know = Knowledge.from_view(view)
         self._side_solvers = {}
         phase = view.phase
-        if phase == "play":
+        if phase == Phase.PLAY:
             return self._play(view, know, rng)
-        if phase == "answer":
+        if phase == Phase.ANSWER:
             return self._answer(view, know, rng)
-        if phase == "claim":
+        if phase == Phase.CLAIM:
             return self._claim(view, know, rng)
-        if phase == "claim_challenge":
+        if phase == Phase.CLAIM_CHALLENGE:
             return self._claim_challenge(view, know, rng)
-        if phase == "exchange":
+        if phase == Phase.EXCHANGE:
             return self._exchange(view, know, rng)
-        if phase == "exchange_challenge":
+        if phase == Phase.EXCHANGE_CHALLENGE:
             return self._exchange_challenge(view, know, rng)
         return legal[0]  # pragma: no cover - no other phase has legal actions
 
