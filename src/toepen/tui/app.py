@@ -27,6 +27,7 @@ from ..bots import Bot, make_bot
 from ..cards import local_card_str
 from ..engine import Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
+from ..rules import TELL_WORDS
 from ..view import View, observe
 from .narrate import (
     VERB_KEYS_BY_KEY,
@@ -457,7 +458,7 @@ class PlayApp(App[None]):
         table.add_column(t("col.status"))
         tells: dict[int, list[str]] = {}
         for seat, count, rank in view.tells:
-            word = t(N_("rank.tens") if rank == 0 else N_("rank.jacks"))
+            word = t(f"rank.{TELL_WORDS[rank]}")
             key = N_("status.whistles") if count == 3 else N_("status.stands")
             tells.setdefault(seat, []).append(t(key, rank=word))
         for seat, name in enumerate(view.players):

@@ -61,7 +61,7 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
     lines = [t("rules.title", preset=rules.name, players=players)]
     lines.append(t("rules.order", order=" ".join(LOCAL_RANKS.get(t.lang, LOCAL_RANKS["en"]))))
     lines.append(t("rules.lives", n=rules.lives))
-    lines.append(t(N_("rules.last_trick.loses") if rules.last_trick == "loses"
+    lines.append(t(N_("rules.last_trick.loses") if rules.last_trick_loses
                    else N_("rules.last_trick.wins")))
     lines.append(t(N_("rules.dealer.rotate") if rules.dealer == "rotate"
                    else N_("rules.dealer.last_trick_winner")))
