@@ -121,6 +121,9 @@ class Message:
     id: str
     params: Mapping[str, Param] = field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(self.params.items())))
+
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.params.items())
         return f"Message({self.id!r}{args})"
