@@ -56,3 +56,16 @@ def test_an_int_equal_seat_is_recorded_as_the_seat_number() -> None:
     g = game(rules("rulebook"), 4, deck_for(4, 0, HANDS), dealer=0)
     g.apply(1.0, "pass")
     assert to_record(g)["actions"] == ["1 pass"]
+
+
+def test_a_clone_shares_no_list_with_its_original() -> None:
+    from toepen.engine.core import GameCore
+
+    g = game(rules("rulebook"), 4, deck_for(4, 0, HANDS), dealer=0)
+    play(g, "1 pass", "2 pass")
+    c = g.clone()
+    never_changed_in_place = {"_deck", "_opening"}  # shared by design; "_ev" is new
+    for name in GameCore.__slots__:
+        value = getattr(g, name)
+        if isinstance(value, list) and name not in never_changed_in_place | {"_ev"}:
+            assert getattr(c, name) is not value and getattr(c, name) == value, name

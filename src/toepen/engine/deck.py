@@ -41,11 +41,15 @@ def seeded_deck(seed: int, index: int) -> list[int]:
 
 def shuffled_deck(r: int) -> list[int]:
     """The deck that the 192-bit number ``r`` selects (Fisher-Yates on its remainders)."""
-    deck = list(range(32))
-    for i in range(31, 0, -1):
-        r, j = divmod(r, i + 1)
+    deck = list(_IDS)
+    for i, m in _STEPS:
+        r, j = divmod(r, m)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+_IDS = tuple(range(32))
+_STEPS = tuple((i, i + 1) for i in range(31, 0, -1))  # (position, how many to pick from)
 
 
 def check_deck(deck: Any, where: str = "deck") -> list[int]:

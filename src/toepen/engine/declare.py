@@ -19,18 +19,18 @@ are more settings of the same machine.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import HIGH_CARDS_MASK
 from ..rules import Rules
-from .actions import CHALLENGE, CLAIM, PASS, Action
+from .actions import CLAIM, PASS, Action
 from .actions import EXCHANGE as EXCHANGE_ACTION
 from .core import GameCore
 from .events import Event, EventKind
 from .phase import Phase
 
 __all__ = [
-    "ARMOEDE", "DECISIONS", "DECLARATIONS", "EXCHANGE", "Declaration", "Declarations",
+    "ARMOEDE", "DECLARATIONS", "EXCHANGE", "Declaration", "Declarations",
     "rounds_of",
 ]
 
@@ -38,6 +38,7 @@ _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer
 _PASS_EV, _CHAL_EV, _REVEAL_EV = EventKind.PASS, EventKind.CHALLENGE, EventKind.REVEAL
 _DRAW_EV = EventKind.DRAW
 _OVER = Phase.OVER
+_CHALLENGE_PASSES = tuple(Event(_PASS_EV, s, 0, (), "challenge", False) for s in range(8))
 
 
 def _cards(mask: int) -> tuple[int, ...]:
@@ -62,7 +63,7 @@ def _exchange_on(rules: Rules) -> bool:
     return rules.exchange
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Declaration:
     """One kind of declaration: its decisions, events, test and outcome."""
 
@@ -85,21 +86,23 @@ class Declaration:
     honest_word: str
     dishonest_word: str
     is_honest: Callable[[int], bool]
-    """Judges the shown cards (``shows_discard``: the discard, else the hand)."""
+    """Judges the shown cards (the discard of an exchange, else the hand)."""
     draws: bool
     """Declaring exchanges the hand for four stock cards (and needs four in the stock)."""
     redeal_when_standing: bool
     """A declaration that stands ends the deal with a redeal (else the round goes on)."""
     enabled: Callable[[Rules], bool]
 
-    @property
-    def options(self) -> tuple[Action, Action]:
-        """The legal actions of the declaring phase."""
-        return (self.verb, PASS)
+    options: tuple[Action, ...] = field(init=False)
+    """The legal actions of the declaring phase: the verb or pass."""
+    pass_events: tuple[Event, ...] = field(init=False)
+    """Each seat's PASS event of the declaring phase (shared: events are immutable)."""
 
-    @property
-    def shows_discard(self) -> bool:
-        return self.draws
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", (self.verb, PASS))
+        object.__setattr__(self, "pass_events", tuple(
+            Event(_PASS_EV, s, 0, (), self.pass_detail, False) for s in range(8)
+        ))
 
     def __reduce__(self) -> str:
         # A constant of this module: copies and pickles are the constant itself.
@@ -125,14 +128,6 @@ EXCHANGE = Declaration(
 
 DECLARATIONS: tuple[Declaration, ...] = (ARMOEDE, EXCHANGE)
 """Every declaration, in the order their rounds follow each other after a deal."""
-
-
-DECISIONS: dict[Phase, tuple[Action, ...]] = {
-    p: opts
-    for d in DECLARATIONS
-    for p, opts in ((d.phase, d.options), (d.challenge_phase, (CHALLENGE, PASS)))
-}
-"""The legal actions of every declaration phase: the verb or pass, challenge or pass."""
 
 
 def rounds_of(rules: Rules) -> tuple[Declaration, ...]:
@@ -188,7 +183,7 @@ class Declarations(GameCore):
         ev = self._ev
         self._queue.pop(0)
         if not declare:
-            ev.append(_new(Event, (_PASS_EV, seat, 0, (), decl.pass_detail, False)))
+            ev.append(decl.pass_events[seat])
             self._next_declarer()
             return
         self._declared[decl.index] |= 1 << seat
@@ -221,7 +216,7 @@ class Declarations(GameCore):
         declarer = self._target
         self._queue.pop(0)
         if not challenge:
-            ev.append(_new(Event, (_PASS_EV, seat, 0, (), "challenge", False)))
+            ev.append(_CHALLENGE_PASSES[seat])
             if self._queue:
                 self._turn = self._queue[0]
                 return
@@ -229,7 +224,7 @@ class Declarations(GameCore):
             self._stands(decl)
             return
         ev.append(_new(Event, (_CHAL_EV, seat, declarer, (), "", False)))
-        shown = self._discard if decl.shows_discard else self._hands[declarer]
+        shown = self._discard if decl.draws else self._hands[declarer]
         self._revealed.append((declarer, shown, decl.name))
         ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(shown), decl.name, False)))
         if decl.is_honest(shown):

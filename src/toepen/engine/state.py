@@ -29,7 +29,6 @@ read through explicit omniscient methods (:meth:`Game.hand_mask`, :meth:`Game.st
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import (
@@ -49,6 +48,7 @@ from .actions import (
     CHALLENGE,
     FOLD,
     KNOCK,
+    PASS,
     STAY,
     Action,
     ActionError,
@@ -56,7 +56,7 @@ from .actions import (
 )
 from .core import GameCore
 from .deck import DeckError, check_deck, seeded_deck
-from .declare import DECISIONS, DECLARATIONS, Declarations, rounds_of
+from .declare import DECLARATIONS, Declarations, rounds_of
 from .events import Event, EventKind, redact
 from .phase import Phase
 from .refusal import IllegalAction, Refusal
@@ -70,13 +70,30 @@ _DEAL, _REDEAL, _HAND, _TELL = _E.DEAL, _E.REDEAL, _E.HAND, _E.TELL
 _PELT, _KNOCK, _STAY, _FOLD, _PLAY = _E.PELT, _E.KNOCK, _E.STAY, _E.FOLD, _E.PLAY
 _TRICK = _E.TRICK
 _P_ANSWER, _P_PLAY, _P_DEAL, _P_OVER = Phase.ANSWER, Phase.PLAY, Phase.DEAL, Phase.OVER
-_DECISIONS_GET = DECISIONS.get
+_CHALLENGE_PASS = (CHALLENGE, PASS)
 
 _NONE, _AT_LEAST = "none", "lives_at_least_stake"
 _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer, in the hot path
 
 _ANSWER_KNOCK = (KNOCK, STAY, FOLD)
 _ANSWER = (STAY, FOLD)
+
+# Shared immutable tuples of the hot path (seat < 8, card < 32, action < 64, suit < 4):
+# looking one up is cheaper than building it on every action.
+_MOVES: tuple[tuple[int, Action], ...] = tuple(
+    (s, ACTIONS[min(a, len(ACTIONS) - 1)]) for s in range(8) for a in range(64)
+)  # index seat << 6 | action (entries past the last action are never looked up)
+_SEAT_CARD = tuple((s, ACTIONS[c]) for s in range(8) for c in range(32))
+_SEAT_CARD_LED = tuple(
+    (s, ACTIONS[c], led) for s in range(8) for c in range(32) for led in range(4)
+)
+_PLAY_EVENTS = tuple(
+    Event(_PLAY, s, 0, (ACTIONS[c],), "", False) for s in range(8) for c in range(32)
+)
+
+_TRICK_EVENTS = tuple(
+    Event(_TRICK, s, k, (), "", False) for s in range(8) for k in range(1, 5)
+)  # index seat << 2 | trick number - 1
 
 _PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
 _KNOCK_PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
@@ -220,18 +237,42 @@ class Game(Declarations, Settlement):
     def clone(self) -> Game:
         """An independent copy (cheap: lists are copied shallowly, ints are shared)."""
         g = Game.__new__(Game)
-        for name in GameCore.__slots__:
+        for name in _SHARED_SLOTS:
             setattr(g, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(g, name, list(getattr(self, name)))
+        g._pools = list(self._pools)
+        g._eliminated = list(self._eliminated)
+        g._hands = list(self._hands)
+        g._accepted = list(self._accepted)
+        g._trick = list(self._trick)
+        g._trick_winners = list(self._trick_winners)
+        g._plays = list(self._plays)
+        g._queue = list(self._queue)
+        g._round_queue = list(self._round_queue)
+        g._decks = list(self._decks)
+        g._supplied = list(self._supplied)
+        g._actions = list(self._actions)
+        g._lives_before = list(self._lives_before)
+        g._drinks = list(self._drinks)
+        g._beers = list(self._beers)
+        g._rubbers_won = list(self._rubbers_won)
+        g._streak = list(self._streak)
+        g._toepkoning = list(self._toepkoning)
+        g._lives_lost = list(self._lives_lost)
+        g._hands_won = list(self._hands_won)
+        g._hands_lost = list(self._hands_lost)
+        g._tells = list(self._tells)
+        g._revealed = list(self._revealed)
+        g._declared = list(self._declared)
         g._ev = []
         return g
 
     # -- public facts (read-only) ---------------------------------------------------------
     #
-    # The most read ones are C-level getters (``attrgetter``): a property that is a
-    # Python function costs half again as much on every read, and bots and loops read
-    # ``turn`` and ``phase`` around every action. Their types are declared for mypy.
+    # The four most read ones (bots and loops read ``turn`` and ``phase`` around every
+    # action) are the slot itself under its public name: a read costs what a plain
+    # attribute costs, where any property costs four times as much and showed in
+    # ``toepen bench``. For mypy they are read-only properties, so typed code cannot
+    # assign them; untyped code must not either.
 
     if TYPE_CHECKING:
 
@@ -252,13 +293,10 @@ class Game(Declarations, Settlement):
             """The number of seats."""
 
     else:
-        turn = property(attrgetter("_turn"), doc="The seat to act, or -1 when dealing or over.")
-        phase = property(attrgetter("_phase"), doc="The kind of decision the game awaits.")
-        hands_played = property(
-            attrgetter("_hands_played"),
-            doc="Hands that reached a result (settled, or ended because all but one folded).",
-        )
-        n = property(attrgetter("_n"), doc="The number of seats.")
+        turn = GameCore.__dict__["_turn"]
+        phase = GameCore.__dict__["_phase"]
+        hands_played = GameCore.__dict__["_hands_played"]
+        n = GameCore.__dict__["_n"]
 
     @property
     def rules(self) -> Rules:
@@ -537,25 +575,18 @@ class Game(Declarations, Settlement):
 
     # -- legal actions: the hot path --------------------------------------------------------
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Legal actions of the seat to act (empty if none)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
     # The hot path: legal_actions() + apply() run millions of times for the bots. Both are
     # written flat (inlined helpers, locals) on purpose; the slow paths stay readable.
 
-    def legal(self, seat: int) -> tuple[Action, ...]:
-        """Legal actions of ``seat`` (empty unless it is to act)."""
-        return self.legal_actions() if seat == self._turn else ()
-
-    def _compute_legal(self) -> tuple[Action, ...]:
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Legal actions of the seat to act (empty if none)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         phase = self._phase
-        seat = self._turn
         if phase is _P_PLAY or phase is _P_ANSWER:
             # Inlined _knock_refusal(seat) is None: this runs for every decision of a hand.
+            seat = self._turn
             stake = self._stake
             may = seat != self._last_knocker and stake < self._max_stake
             if may:
@@ -566,18 +597,32 @@ class Game(Declarations, Settlement):
                 if may and not self._early and not self._any_card_played:
                     may = seat != self._leader
             if phase is _P_ANSWER:
-                return _ANSWER_KNOCK if may else _ANSWER
+                legal = self._legal = _ANSWER_KNOCK if may else _ANSWER
+                return legal
             hand = self._hands[seat]
             if self._led >= 0:  # the suit led stays led when its card left with a fold
                 follow = hand & SUIT_MASKS[self._led]
                 if follow:
                     hand = follow
-            cache = _KNOCK_PLAYS_CACHE if may else _PLAYS_CACHE
-            acts = cache.get(hand)
-            if acts is None:
-                acts = _knock_plays(hand) if may else _plays(hand)
-            return acts
-        return _DECISIONS_GET(phase, ())
+            legal = (_KNOCK_PLAYS_CACHE if may else _PLAYS_CACHE).get(hand)
+            if legal is None:
+                legal = _knock_plays(hand) if may else _plays(hand)
+        else:  # a declaration round, or nobody to act (no dict: an Enum hashes slowly)
+            decl = self._decl
+            if decl is None:
+                legal = ()
+            elif phase is decl.phase:
+                legal = decl.options
+            elif phase is decl.challenge_phase:
+                legal = _CHALLENGE_PASS
+            else:
+                legal = ()
+        self._legal = legal
+        return legal
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """Legal actions of ``seat`` (empty unless it is to act)."""
+        return self.legal_actions() if seat == self._turn else ()
 
     # -- applying: the hot path -------------------------------------------------------------
 
@@ -594,10 +639,11 @@ class Game(Declarations, Settlement):
         if seat != self._turn or act not in legal:
             raise IllegalAction(self._refuse(seat, act))
         act = ACTIONS[act]  # the interned action: an equal Action(n) built elsewhere is not it
+        seat = self._turn  # the seat as an int, whatever equal value came
         self._legal = None
         ev: list[Event] = []
         self._ev = ev
-        self._actions.append((self._turn, act))  # the seat as an int, whatever equal value came
+        self._actions.append(_MOVES[seat << 6 | act])
         phase = self._phase
         if phase is _P_PLAY:
             if act < 32:  # inlined _play(seat, act)
@@ -605,11 +651,12 @@ class Game(Declarations, Settlement):
                 led = self._led
                 if led < 0:
                     led = self._led = act >> 3
-                self._trick.append((seat, act))
-                self._plays.append((seat, act, led))
+                key = seat << 5 | act
+                self._trick.append(_SEAT_CARD[key])
+                self._plays.append(_SEAT_CARD_LED[key << 2 | led])
                 played = self._played_mask = self._played_mask | (1 << seat)
                 self._any_card_played = True
-                ev.append(_new(Event, (_PLAY, seat, 0, (act,), "", False)))
+                ev.append(_PLAY_EVENTS[key])
                 unplayed = self._active & ~played
                 if not unplayed:
                     self._finish_trick()
@@ -715,7 +762,7 @@ class Game(Declarations, Settlement):
 
     def _knock_refusal(self, seat: int) -> Refusal | None:
         """Why ``seat`` may not knock now, or None if it may (the slow twin of the check
-        inlined in :meth:`_compute_legal`)."""
+        inlined in :meth:`legal_actions`)."""
         stake = self._stake
         if seat == self._last_knocker:
             return Refusal("knock_own_latest", {"seat": seat})
@@ -746,7 +793,8 @@ class Game(Declarations, Settlement):
         self._hand_start = len(self._actions)
         self._deal(redeal=False)
 
-    def _reset_hand_state(self) -> None:
+    def _deal(self, redeal: bool) -> None:
+        # A new deal: the hand starts over (a redeal too).
         self._stake = 1
         self._accepted = [1] * self._n
         self._last_knocker = -1
@@ -764,9 +812,6 @@ class Game(Declarations, Settlement):
         self._out = 0
         self._tells = []
         self._plays = []
-
-    def _deal(self, redeal: bool) -> None:
-        self._reset_hand_state()
         self._revealed = []  # hands shown before a redeal are no longer held
         self._hands = [0] * self._n
         self._active = 0
@@ -810,7 +855,7 @@ class Game(Declarations, Settlement):
 
     def _start_play(self) -> None:
         active = self._active
-        if self._active_sides() <= 1:
+        if (self._active_sides() if self._teams else active.bit_count()) <= 1:
             self._end_hand_by_folds()
             return
         if self._rules.pelt:
@@ -901,7 +946,7 @@ class Game(Declarations, Settlement):
             best_seat = trick[0][0]
         trick_no = self._trick_no = self._trick_no + 1
         self._trick_winners.append(best_seat)
-        self._ev.append(_new(Event, (_TRICK, best_seat, trick_no, (), "", False)))
+        self._ev.append(_TRICK_EVENTS[best_seat << 2 | trick_no - 1])
         self._trick = []
         self._played_mask = 0
         self._led = -1
@@ -989,10 +1034,11 @@ class Game(Declarations, Settlement):
         return "\n".join(lines)
 
 
-_LIST_SLOTS = (
+_COPIED_SLOTS = frozenset((
     "_pools", "_eliminated", "_hands", "_accepted", "_trick", "_trick_winners", "_plays",
     "_queue", "_round_queue", "_decks", "_supplied", "_actions", "_lives_before", "_drinks",
     "_beers", "_rubbers_won", "_streak", "_toepkoning", "_lives_lost", "_hands_won",
     "_hands_lost", "_tells", "_revealed", "_declared",
-)
+))
 """The list fields a clone copies (the rest are immutable or shared read-only)."""
+_SHARED_SLOTS = tuple(n for n in GameCore.__slots__ if n not in _COPIED_SLOTS and n != "_ev")
