@@ -13,6 +13,7 @@ these functions with what they decided.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any
 from .. import __version__
 from ..cards import card_str
 from ..engine import Event, redact
-from ..narration import describe
+from ..narration import Message, describe
 from ..view import View
 
 PROTOCOL = 1
@@ -141,12 +142,19 @@ def dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
 
+@functools.lru_cache(maxsize=4096)
+def say_json(say: Message) -> dict[str, Any]:
+    """A narration's JSON, computed once per distinct message (every receiver of a public
+    event gets the same one). Shared: never change what it returns."""
+    return say.to_json()
+
+
 def event_json(e: Event, viewer: int | None) -> dict[str, Any]:
     """An (already redacted) event as protocol JSON, with its narration for ``viewer``."""
     say = describe(e, viewer)
     return {"kind": str(e.kind), "seat": e.seat, "value": e.value,
             "cards": [card_str(c) for c in e.cards], "detail": e.detail, "private": e.private,
-            "say": None if say is None else say.to_json()}
+            "say": None if say is None else say_json(say)}
 
 
 def events_json(events: Iterable[Event], viewer: int | None) -> list[dict[str, Any]]:
