@@ -32,13 +32,14 @@ class RulesError(ValueError):
     """An option or a combination of options that cannot work."""
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+CHOICES: dict[str, tuple[str, ...]] = {
     "last_trick": ("loses", "wins"),
     "dealer": ("rotate", "last_trick_winner"),
     "knock_limit": ("lives_at_least_stake", "lives_cover_new_stake", "none"),
     "tells": ("off", "tens", "tens_and_jacks"),
     "session": ("elimination", "rubber"),
 }
+"""The values each text option takes (clients build their menus from this)."""
 _BOOLS = ("first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally")
 
 ALL_TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
@@ -174,7 +175,7 @@ class Rules:
             raise RulesError(f"option preset: unknown preset {self.name!r}")
         if not _is_int(self.lives) or self.lives < 1:
             raise RulesError(f"option lives: must be an integer >= 1, not {self.lives!r}")
-        for name, choices in _CHOICES.items():
+        for name, choices in CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
                 raise RulesError(

@@ -13,6 +13,8 @@ no rule fact of their own.
 >>> lives = next(o for o in doc["options"] if o["name"] == "lives")
 >>> lives["type"], lives["default"], lives["about"]
 ('int', 10, 'option.lives')
+>>> next(o for o in doc["options"] if o["name"] == "last_trick")["choices"]
+['loses', 'wins']
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .. import rules as rules_module
-from ..rules import ALL_TABLE_SIZES, Rules
+from ..rules import ALL_TABLE_SIZES, CHOICES, Rules
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
          "tuple[int, ...]": "sizes"}
@@ -52,10 +53,7 @@ def _choices(field: dataclasses.Field[Any]) -> list[Any] | None:
     if field.type == "tuple[int, ...]":
         return list(ALL_TABLE_SIZES)
     if field.type == "str":
-        # The choices of a text option are the rules module's own table; it is read by
-        # its public name (``CHOICES``) once rules.py exports one.
-        choices = getattr(rules_module, "CHOICES", {})
-        found = choices.get(field.name)
+        found = CHOICES.get(field.name)
         return list(found) if found else None
     return None
 
