@@ -1,4 +1,9 @@
-"""Game records: ``toepen-record/1`` (``../shared/spec/record.md``), our PGN.
+"""Game records: ``toepen-record/1``, our PGN.
+
+A record is a JSON object: the format, the rules (as options), the players, the first
+dealer, the decks in dealing order (or the seed they are drawn from) and every decision
+in record notation (``"2 play Th"``; see ``docs/rules.md``). The engine knows nothing of
+records: this module converts both ways (:func:`to_record`, :func:`replay`).
 
 >>> from toepen.engine import Game
 >>> g = Game.new("rulebook", ["Ann", "Bas", "Cor", "Dirk"], seed=11)

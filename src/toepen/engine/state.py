@@ -70,6 +70,7 @@ _DEAL, _REDEAL, _HAND, _TELL = _E.DEAL, _E.REDEAL, _E.HAND, _E.TELL
 _PELT, _KNOCK, _STAY, _FOLD, _PLAY = _E.PELT, _E.KNOCK, _E.STAY, _E.FOLD, _E.PLAY
 _TRICK = _E.TRICK
 _P_ANSWER, _P_PLAY, _P_DEAL, _P_OVER = Phase.ANSWER, Phase.PLAY, Phase.DEAL, Phase.OVER
+_PLAYING = (_P_ANSWER, _P_PLAY)
 _CHALLENGE_PASS = (CHALLENGE, PASS)
 
 _NONE, _AT_LEAST = "none", "lives_at_least_stake"
@@ -120,7 +121,23 @@ def _seat_param(seat: Any) -> int | str:
 
 
 class Game(Declarations, Settlement):
-    """One session of Toepen: rules, table, decks and every decision."""
+    """One session of Toepen: rules, table, decks and every decision.
+
+    ``repr()`` sums the position up in a line; ``str()`` shows it whole, every hand
+    included (it is the omniscient picture, for logs and debugging):
+
+    >>> g = Game.new("rulebook", ["Ann", "Bas", "Cor", "Dirk"], seed=11)
+    >>> g
+    <Game rulebook 4 players: hand 1, claim, seat 1 to act, stake 1>
+    >>> print(g)
+    rulebook: 4 players, 10 lives, session elimination, last trick loses
+    hand 1, phase claim, stake 1, seat 1 to act
+      0 Ann   lives 10  Ad Th 9h 8h  dealer
+      1 Bas   lives 10  9d Jd Ah Qh  to act
+      2 Cor   lives 10  Td 7h Jh Qs
+      3 Dirk  lives 10  9c 7c 9s Js
+    stock: 16 cards
+    """
 
     __slots__ = ()
 
@@ -1003,8 +1020,9 @@ class Game(Declarations, Settlement):
         lines = [
             f"{rules.name}: {self._n} players, {rules.lives} lives, session {rules.session}, "
             f"last trick {rules.last_trick}" + (", teams" if self._teams else ""),
-            f"hand {self._hand_no}, trick {self._trick_no + 1 if self._phase is _P_PLAY else '-'}"
-            f", phase {self._phase}, stake {self._stake}, "
+            f"hand {self._hand_no}, "
+            + (f"trick {self._trick_no + 1}, " if self._phase in _PLAYING else "")
+            + f"phase {self._phase}, stake {self._stake}, "
             + (f"seat {self._turn} to act" if self._turn >= 0 else "nobody to act")
             + (f", winner seat {self._winner}" if self._winner is not None else ""),
         ]
@@ -1024,7 +1042,7 @@ class Game(Declarations, Settlement):
             hand = cards_str(self._hands[s]) or "-"
             lines.append(
                 f"  {s} {self._players[s]:<{width}}  lives {self.lives(s):>2}  "
-                f"{hand:<11}  {' '.join(marks)}".rstrip()
+                f"{hand:<11}  {', '.join(marks)}".rstrip()
             )
         if self._trick or self._led >= 0:
             played = ", ".join(f"{s}:{card_str(c)}" for s, c in self._trick)
