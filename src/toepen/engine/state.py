@@ -742,6 +742,7 @@ class Game(Declarations, Settlement):
 
     def _refuse(self, seat: Any, act: Action) -> Refusal:
         """The refusal of ``act`` by ``seat`` (the slow path; the action may be legal)."""
+        act = ACTIONS[act]  # an equal Action built elsewhere is refused as the action it is
         if isinstance(seat, bool) or not isinstance(seat, int):
             return Refusal("not_a_seat", {"seat": repr(seat)})
         phase = self._phase
