@@ -624,7 +624,7 @@ class Game(Declarations, Settlement):
             legal = (_KNOCK_PLAYS_CACHE if may else _PLAYS_CACHE).get(hand)
             if legal is None:
                 legal = _knock_plays(hand) if may else _plays(hand)
-        else:  # a declaration round, or nobody to act (no dict: an Enum hashes slowly)
+        else:  # a declaration round, or nobody to act (two identity checks beat a dict)
             decl = self._decl
             if decl is None:
                 legal = ()
