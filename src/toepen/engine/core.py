@@ -175,6 +175,10 @@ class GameCore:
         """The declarations are over: pelt, or the first lead. In :mod:`.state`."""
         raise NotImplementedError
 
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Legal actions of the seat to act. In :mod:`.state`."""
+        raise NotImplementedError
+
     def _lose(self, seat: int, amount: int, reason: str) -> None:
         """``seat``'s side loses ``amount`` lives. In :mod:`.settle`."""
         raise NotImplementedError

@@ -2,7 +2,10 @@
 
 The engine decides once why an action is illegal; every consumer (the server's error,
 the terminal, the browser) shows :attr:`Refusal.code` through its own catalog
-(``refusal.<code>``) or :meth:`Refusal.english`, and re-derives nothing.
+(``refusal.<code>``) or :meth:`Refusal.english`, and re-derives nothing. The checks
+themselves (:class:`Refusals`, a mixin of ``Game``) are the slow path, kept apart from
+the hot one in :mod:`.state`: ``legal_actions`` inlines the knock test that
+:meth:`Refusals._knock_refusal` spells out, and a property test holds the two equal.
 
 >>> r = Refusal("must_follow_suit", {"seat": 2, "card": "9c", "suit": "h"})
 >>> r.english()
@@ -18,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SUIT_NAMES, SUITS
+from ..cards import SUIT_MASKS, SUIT_NAMES, SUITS, card_str
+from .actions import ACTIONS, KNOCK, Action, ActionError, action
+from .core import GameCore
 from .phase import Phase
 
-__all__ = ["REFUSAL_CODES", "IllegalAction", "Refusal", "PHASE_TASKS"]
+__all__ = ["PHASE_TASKS", "REFUSAL_CODES", "IllegalAction", "Refusal", "Refusals", "bad_action"]
 
 _KNOCK = "seat {seat} may not knock "
 _TEXT: dict[str, str] = {
@@ -96,3 +101,102 @@ class IllegalAction(ValueError):
 
     def __reduce__(self) -> tuple[type[IllegalAction], tuple[Refusal]]:
         return IllegalAction, (self.refusal,)
+
+
+def bad_action(seat: Any, error: str) -> Refusal:
+    """The refusal of something that is not an action (``error`` says why)."""
+    return Refusal("bad_action", {"seat": seat if type(seat) is int else str(seat), "error": error})
+
+
+_PLAY, _ANSWER, _OVER, _DEAL = Phase.PLAY, Phase.ANSWER, Phase.OVER, Phase.DEAL
+
+
+class Refusals(GameCore):
+    """Why an action is illegal: the slow path, apart from the hot one (a mixin of ``Game``)."""
+
+    __slots__ = ()
+
+    def refusal(self, seat: int, act: Action | int | str) -> Refusal | None:
+        """Why ``seat`` may not take ``act`` now, or None if it may."""
+        if type(act) is not Action:
+            try:
+                act = action(act)
+            except ActionError as e:
+                return bad_action(seat, str(e))
+        if seat == self._turn and act in self.legal_actions():
+            return None
+        return self._refuse(seat, act)
+
+    def explain(self, seat: int, act: Action | int | str) -> str:
+        """Why ``act`` by ``seat`` is not allowed now, in English (:meth:`refusal`'s text).
+
+        For an action that is legal it names the decision awaited.
+        """
+        if type(act) is not Action:
+            try:
+                act = action(act)
+            except ActionError as e:
+                return bad_action(seat, str(e)).english()
+        return self._refuse(seat, act).english()
+
+    def _refuse(self, seat: Any, act: Action) -> Refusal:
+        """The refusal of ``act`` by ``seat`` (the slow path; the action may be legal)."""
+        act = ACTIONS[act]  # an equal Action built elsewhere is refused as the action it is
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return Refusal("not_a_seat", {"seat": repr(seat)})
+        phase = self._phase
+        if phase is _OVER:
+            return Refusal("session_over", {"seat": seat, "action": str(act)})
+        if phase is _DEAL:
+            return Refusal("deal_awaited", {"seat": seat, "action": str(act)})
+        if not 0 <= seat < self._n:
+            return Refusal("no_such_seat", {"seat": seat, "players": self._n})
+        if seat != self._turn:
+            if not self._in_session >> seat & 1:
+                return Refusal("out_of_session", {"seat": seat})
+            if not self._active >> seat & 1:
+                return Refusal("folded", {"seat": seat})
+            return Refusal("not_your_turn", {"seat": seat, "turn": self._turn})
+        if act is KNOCK:
+            if phase is _PLAY or phase is _ANSWER:
+                reason = self._knock_refusal(seat)
+                if reason is not None:
+                    return reason
+            return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
+        if act < 32:
+            card = card_str(act)
+            if phase is not _PLAY:
+                return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
+            hand = self._hands[seat]
+            if not hand >> act & 1:
+                return Refusal("card_not_held", {"seat": seat, "card": card})
+            if self._led >= 0 and hand & SUIT_MASKS[self._led]:
+                return Refusal(
+                    "must_follow_suit", {"seat": seat, "card": card, "suit": SUITS[self._led]}
+                )
+            return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
+        return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
+
+    def _knock_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not knock now, or None if it may (the slow twin of the check
+        inlined in :meth:`legal_actions`)."""
+        stake = self._stake
+        if seat == self._last_knocker:
+            return Refusal("knock_own_latest", {"seat": seat})
+        if stake + 1 > self._max_stake:
+            return Refusal("knock_stake_capped", {"seat": seat, "max_stake": self._max_stake})
+        limit = self._limit
+        if limit != "none":
+            lives = self._pools[self._team_of[seat]]
+            if limit == "lives_at_least_stake":
+                if lives < stake:
+                    return Refusal(
+                        "knock_lives_below_stake", {"seat": seat, "lives": lives, "stake": stake}
+                    )
+            elif stake + 1 > lives:
+                return Refusal(
+                    "knock_exceeds_lives", {"seat": seat, "new_stake": stake + 1, "lives": lives}
+                )
+        if not self._early and not self._any_card_played and seat == self._leader:
+            return Refusal("knock_before_first_card", {"seat": seat})
+        return None

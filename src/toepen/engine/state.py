@@ -29,7 +29,7 @@ read through explicit omniscient methods (:meth:`Game.hand_mask`, :meth:`Game.st
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..cards import (
     FULL_MASK,
@@ -59,7 +59,7 @@ from .deck import DeckError, check_deck, seeded_deck
 from .declare import DECLARATIONS, Declarations, rounds_of
 from .events import Event, EventKind, redact
 from .phase import Phase
-from .refusal import IllegalAction, Refusal
+from .refusal import IllegalAction, Refusal, Refusals, bad_action
 from .settle import Settlement
 
 __all__ = ["Game", "Phase", "IllegalAction", "DeckError", "Refusal", "check_deck"]
@@ -116,11 +116,7 @@ def _knock_plays(mask: int) -> tuple[Action, ...]:
     return acts
 
 
-def _seat_param(seat: Any) -> int | str:
-    return seat if type(seat) is int else str(seat)
-
-
-class Game(Declarations, Settlement):
+class Game(Declarations, Settlement, Refusals):
     """One session of Toepen: rules, table, decks and every decision.
 
     ``repr()`` sums the position up in a line; ``str()`` shows it whole, every hand
@@ -650,7 +646,7 @@ class Game(Declarations, Settlement):
                 act = action(act)
             except ActionError as e:
                 raise IllegalAction(
-                    Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)})
+                    bad_action(seat, str(e))
                 ) from None
         legal = self._legal or self.legal_actions()
         if seat != self._turn or act not in legal:
@@ -714,93 +710,6 @@ class Game(Declarations, Settlement):
         self._legal = None
         self._ev = []
         return ev
-
-    # -- refusals ---------------------------------------------------------------------------
-
-    def refusal(self, seat: int, act: Action | int | str) -> Refusal | None:
-        """Why ``seat`` may not take ``act`` now, or None if it may."""
-        if type(act) is not Action:
-            try:
-                act = action(act)
-            except ActionError as e:
-                return Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)})
-        if seat == self._turn and act in self.legal_actions():
-            return None
-        return self._refuse(seat, act)
-
-    def explain(self, seat: int, act: Action | int | str) -> str:
-        """Why ``act`` by ``seat`` is not allowed now, in English (:meth:`refusal`'s text).
-
-        For an action that is legal it names the decision awaited.
-        """
-        if type(act) is not Action:
-            try:
-                act = action(act)
-            except ActionError as e:
-                return Refusal("bad_action", {"seat": _seat_param(seat), "error": str(e)}).english()
-        return self._refuse(seat, act).english()
-
-    def _refuse(self, seat: Any, act: Action) -> Refusal:
-        """The refusal of ``act`` by ``seat`` (the slow path; the action may be legal)."""
-        act = ACTIONS[act]  # an equal Action built elsewhere is refused as the action it is
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            return Refusal("not_a_seat", {"seat": repr(seat)})
-        phase = self._phase
-        if phase is _P_OVER:
-            return Refusal("session_over", {"seat": seat, "action": str(act)})
-        if phase is _P_DEAL:
-            return Refusal("deal_awaited", {"seat": seat, "action": str(act)})
-        if not 0 <= seat < self._n:
-            return Refusal("no_such_seat", {"seat": seat, "players": self._n})
-        if seat != self._turn:
-            if not self._in_session >> seat & 1:
-                return Refusal("out_of_session", {"seat": seat})
-            if not self._active >> seat & 1:
-                return Refusal("folded", {"seat": seat})
-            return Refusal("not_your_turn", {"seat": seat, "turn": self._turn})
-        if act is KNOCK:
-            if phase is _P_PLAY or phase is _P_ANSWER:
-                reason = self._knock_refusal(seat)
-                if reason is not None:
-                    return reason
-            return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
-        if act < 32:
-            card = card_str(act)
-            if phase is not _P_PLAY:
-                return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
-            hand = self._hands[seat]
-            if not hand >> act & 1:
-                return Refusal("card_not_held", {"seat": seat, "card": card})
-            if self._led >= 0 and hand & SUIT_MASKS[self._led]:
-                return Refusal(
-                    "must_follow_suit", {"seat": seat, "card": card, "suit": SUITS[self._led]}
-                )
-            return Refusal("card_not_now", {"seat": seat, "card": card, "phase": phase.value})
-        return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
-
-    def _knock_refusal(self, seat: int) -> Refusal | None:
-        """Why ``seat`` may not knock now, or None if it may (the slow twin of the check
-        inlined in :meth:`legal_actions`)."""
-        stake = self._stake
-        if seat == self._last_knocker:
-            return Refusal("knock_own_latest", {"seat": seat})
-        if stake + 1 > self._max_stake:
-            return Refusal("knock_stake_capped", {"seat": seat, "max_stake": self._max_stake})
-        limit = self._limit
-        if limit != "none":
-            lives = self._pools[self._team_of[seat]]
-            if limit == "lives_at_least_stake":
-                if lives < stake:
-                    return Refusal(
-                        "knock_lives_below_stake", {"seat": seat, "lives": lives, "stake": stake}
-                    )
-            elif stake + 1 > lives:
-                return Refusal(
-                    "knock_exceeds_lives", {"seat": seat, "new_stake": stake + 1, "lives": lives}
-                )
-        if not self._early and not self._any_card_played and seat == self._leader:
-            return Refusal("knock_before_first_card", {"seat": seat})
-        return None
 
     # -- hands and deals -----------------------------------------------------------------
 
