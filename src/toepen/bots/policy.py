@@ -20,14 +20,13 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..cards import HIGH_CARDS_MASK
+from .datafile import entries, load_data_json, save_json
 from .knowledge import strength
 
 __all__ = [
@@ -36,7 +35,6 @@ __all__ = [
     "Policy",
     "bucket",
     "decision_key",
-    "load_data_json",
     "load_policy",
     "KIND_ACTIONS",
 ]
@@ -115,11 +113,7 @@ class Policy:
     @classmethod
     def from_json(cls, data: Any) -> Policy:
         """A policy from its JSON form (ValueError naming what is wrong)."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} document")
-        tables = data.get("tables")
-        if not isinstance(tables, dict):
-            raise ValueError("policy: 'tables' must be an object")
+        tables = entries(data, FORMAT, "tables", "policy")
         out: dict[str, dict[str, float]] = {}
         for key, table in tables.items():
             parts = key.split("|")
@@ -132,18 +126,7 @@ class Policy:
         return cls(out, int(data.get("iterations", 0)), int(data.get("seed", 0)))
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-
-
-def load_data_json(name: str, path: Path | None = None) -> Any:
-    """The JSON of the shipped ``toepen/bots/data/NAME``, or of ``path`` if given."""
-    if path is None:
-        text = resources.files("toepen.bots").joinpath(f"data/{name}").read_text(
-            encoding="utf-8"
-        )
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-    return json.loads(text)
+        save_json(self.to_json(), path)
 
 
 def load_policy(path: Path | None = None) -> Policy:

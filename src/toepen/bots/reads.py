@@ -28,12 +28,11 @@ True
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .policy import load_data_json
+from .datafile import entries, load_data_json, save_json
 
 __all__ = ["FORMAT", "KINDS", "Reads", "load_reads", "read_key", "RATIO_MIN", "RATIO_MAX"]
 
@@ -115,11 +114,7 @@ class Reads:
     @classmethod
     def from_json(cls, data: Any) -> Reads:
         """A table from its JSON form (ValueError naming what is wrong)."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} document")
-        counts = data.get("counts")
-        if not isinstance(counts, dict):
-            raise ValueError("reads: 'counts' must be an object")
+        counts = entries(data, FORMAT, "counts", "reads")
         out: dict[str, list[int]] = {}
         for key, pair in counts.items():
             parts = str(key).split("|")
@@ -134,7 +129,7 @@ class Reads:
                    str(data.get("bot", "pimc")))
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        save_json(self.to_json(), path)
 
 
 def load_reads(path: Path | None = None) -> Reads:
