@@ -489,8 +489,7 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
         if len(knowledge) != len(decks):
             raise RuntimeError("the event log does not match the decks")  # pragma: no cover
         history = self.full_history()
-        tells = self._s.config.rules.tells
-        tell_ranks = {"off": (), "tens": (0,), "tens_and_jacks": (0, 7)}[tells]
+        tell_ranks = self._s.config.rules.tell_ranks
         for _ in range(_RESAMPLE_TRIES):
             # Each deal is redrawn until it passes the cheap checks (voids, tells) on its
             # own; the replay then checks everything together.
