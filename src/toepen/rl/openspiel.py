@@ -59,7 +59,7 @@ from ..engine.actions import ACTIONS, NUM_ACTIONS
 from ..engine.events import Event, EventKind, redact
 from ..engine.state import Game, Phase
 from ..record import to_record
-from ..rules import Rules, RulesError
+from ..rules import TELL_WORDS, Rules, RulesError
 from ..view import View, observe
 from .encoding import HistoryEncoder, ObservationEncoder
 from .limits import hand_decision_bound, hand_loss_bound, stake_cap
@@ -507,6 +507,7 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
 
 
 _RESAMPLE_TRIES = 200
+_RANK_OF_WORD = {word: rank for rank, word in TELL_WORDS.items()}
 _DEAL_TRIES = 100_000
 
 
@@ -548,7 +549,7 @@ def _deal_knowledge(events: Sequence[Event], seat: int) -> list[_DealKnowledge]:
         elif k is EventKind.EXCHANGE:
             cur.exchangers.append(e.seat)
         elif k is EventKind.TELL:
-            rank = 0 if e.detail == "tens" else 7
+            rank = _RANK_OF_WORD[e.detail]
             cur.tells.setdefault(e.seat, {})[rank] = e.value
         elif k is EventKind.PLAY:
             card = e.cards[0]
