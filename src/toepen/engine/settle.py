@@ -31,7 +31,7 @@ class Settlement(GameCore):
         rules = self._rules
         self._hands_played += 1
         self._ev.append(_new(Event, (_HAND_RES, last, stake, (), rules.last_trick, False)))
-        if rules.last_trick == "loses":
+        if rules.last_trick_loses:
             self._hands_lost[last] += 1
             for s in range(self._n):
                 if self._active >> s & 1 and s != last:

@@ -33,16 +33,14 @@ from typing import TYPE_CHECKING
 
 from ..cards import (
     FULL_MASK,
-    JACK,
     RANK_MASKS,
     SUIT_MASKS,
     SUITS,
-    TEN,
     card_str,
     cards_of,
     cards_str,
 )
-from ..rules import Rules
+from ..rules import TELL_WORDS, Rules
 from .actions import (
     ACTIONS,
     CHALLENGE,
@@ -765,17 +763,14 @@ class Game(Declarations, Settlement, Refusals):
             ev.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
         self._stock_pos = 4 * m
         self._active = self._in_session
-        tells = self._rules.tells
-        if tells != "off":
-            ranks = ((TEN, "tens"), (JACK, "jacks")) if tells == "tens_and_jacks" else (
-                (TEN, "tens"),
-            )
+        ranks = self._rules.tell_ranks
+        if ranks:
             for seat in order:
-                for rank, word in ranks:
+                for rank in ranks:
                     count = (hands[seat] & RANK_MASKS[rank]).bit_count()
                     if count >= 3:
                         self._tells.append((seat, count, rank))
-                        ev.append(Event(_TELL, seat, count, (), word))
+                        ev.append(Event(_TELL, seat, count, (), TELL_WORDS[rank]))
         self._start_declarations(order)
 
     # -- play ---------------------------------------------------------------------------------
