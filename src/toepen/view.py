@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import HIGH_CARDS_MASK, card_str, cards_of
+from .cards import HIGH_CARDS_MASK, card_str, cards_of, mask_of
 from .engine.actions import CHALLENGE, CLAIM, PASS, Action, format_move
 from .engine.events import Event, redact
 from .engine.phase import Phase
@@ -97,36 +97,21 @@ class View:
     @property
     def hand_mask(self) -> int:
         """The seat's own cards as a mask (0 for a spectator)."""
-        mask = 0
-        for c in self.hand:
-            mask |= 1 << c
-        return mask
+        return mask_of(self.hand)
 
     @property
     def played_mask(self) -> int:
         """Every card played this deal, as a mask."""
-        mask = 0
-        for _, c in self.played:
-            mask |= 1 << c
-        return mask
+        return mask_of(c for _, c in self.played)
 
     def played_mask_of(self, seat: int) -> int:
         """The cards ``seat`` has played this deal, as a mask."""
-        mask = 0
-        for s, c in self.played:
-            if s == seat:
-                mask |= 1 << c
-        return mask
+        return mask_of(c for s, c in self.played if s == seat)
 
     @property
     def discarded_mask(self) -> int:
         """Exchanged-away hands shown by a challenge this deal: out of play."""
-        mask = 0
-        for _, cards, why in self.revealed:
-            if why == "exchange":
-                for c in cards:
-                    mask |= 1 << c
-        return mask
+        return mask_of(c for _, cards, why in self.revealed if why == "exchange" for c in cards)
 
     @property
     def gone_mask(self) -> int:

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..cards import FULL_MASK, HIGH_CARDS_MASK, RANK_MASKS, SUIT_MASKS
+from ..cards import FULL_MASK, HIGH_CARDS_MASK, RANK_MASKS, SUIT_MASKS, mask_of
 from ..engine.actions import CHALLENGE, CLAIM, FOLD, KNOCK, PASS, STAY
 from ..view import View
 
@@ -217,10 +217,7 @@ def pick_cards(mask: int, k: int, rng: random.Random) -> int | None:
     cards = [c for c in range(32) if mask >> c & 1]
     if len(cards) < k:
         return None
-    out = 0
-    for c in rng.sample(cards, k):
-        out |= 1 << c
-    return out
+    return mask_of(rng.sample(cards, k))
 
 
 # -- positions -----------------------------------------------------------------------------

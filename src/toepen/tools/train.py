@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bots.knowledge import strength
 from ..bots.policy import KIND_ACTIONS, Policy, decision_key
+from ..cards import mask_of
 from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.state import Game, Phase
 from ..rules import Rules
@@ -40,10 +41,7 @@ def _mode(rules: Rules) -> str:
 
 
 def _gone(game: Game) -> int:
-    gone = 0
-    for _, c, _ in game.plays:
-        gone |= 1 << c
-    return gone
+    return mask_of(c for _, c, _ in game.plays)
 
 
 def _quick_card(game: Game, seat: int, legal: Sequence[Action]) -> Action:
