@@ -93,6 +93,8 @@ def load(path: str | Path) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise RecordError(f"file: cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"file: not UTF-8 text (byte {e.start})") from None
     return loads(text)
 
 

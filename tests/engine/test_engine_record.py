@@ -121,6 +121,13 @@ def test_not_json_is_refused_naming_the_file(tmp_path: Path) -> None:
         loads("[1, 2]")
 
 
+def test_a_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"players": ["Jos\u00e9"]}'.encode("latin-1"))
+    with pytest.raises(RecordError, match=r"^file: not UTF-8 text \(byte 17\)$"):
+        load(path)
+
+
 def test_a_record_may_stop_where_a_deck_is_missing_but_not_go_on() -> None:
     stopped = with_(actions=["1 claim", "2 pass", "3 pass", "0 pass"])
     g = replay(stopped)
