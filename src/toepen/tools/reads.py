@@ -28,6 +28,7 @@ from ..engine.phase import Phase
 from ..engine.state import Game
 from ..match import hand_over
 from ..rules import Rules
+from ..seeds import derive_seed
 from ..view import View, observe
 
 __all__ = ["measure", "MAX_NODES", "RATIO_MAX"]
@@ -52,7 +53,7 @@ def _measure_hand(args: tuple[str, int, int, str, int]) -> dict[str, list[int]]:
     rules = Rules.preset(preset)
     mode = "W" if rules.last_trick_wins else "L"
     game = Game(rules, players, seed=seed, dealer=index % players)
-    bots = [make_bot(bot, seed=seed * 31 + s) for s in range(players)]
+    bots = [make_bot(bot, seed=derive_seed("reads bot", seed, s, bits=32)) for s in range(players)]
     stop = hand_over(game)
     counts: dict[str, list[int]] = {}
     while game.turn >= 0 and not stop(game):
@@ -86,8 +87,8 @@ def measure(
 
     Deterministic for given arguments (whatever ``jobs``): each hand has its own seed.
     """
-    tasks = [(p, players, (seed * 1_000_003 + i * 7_919 + k * 104_729) & 0x7FFF_FFFF, bot, i)
-             for k, p in enumerate(presets) for i in range(hands)]
+    tasks = [(p, players, derive_seed("reads", seed, p, i, bits=32) & 0x7FFF_FFFF, bot, i)
+             for p in presets for i in range(hands)]
     total = Reads(hands=0, seed=seed, bot=bot)
     workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
 

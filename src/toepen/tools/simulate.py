@@ -19,6 +19,7 @@ from rich.table import Table
 from ..engine import EventKind, Game
 from ..record import save, to_record
 from ..rules import Rules
+from ..seeds import derive_seed
 
 _COUNTED = {
     EventKind.KNOCK: "knocks",
@@ -91,7 +92,7 @@ def play_random_session(
     rules: Rules, players: int, seed: int, dealer: int | None = None
 ) -> tuple[Game, Counter[str]]:
     """One complete session between random legal players; the game and its event counts."""
-    rng = random.Random(seed ^ 0x5EED)
+    rng = random.Random(derive_seed("simulate", seed))
     game = Game(rules, players, seed=seed, dealer=dealer if dealer is not None else seed % players)
     counts: Counter[str] = Counter(_COUNTED[e.kind] for e in game.opening_events(omniscient=True)
                                   if e.kind in _COUNTED)
