@@ -282,3 +282,25 @@ def test_limits(strict_server: Server) -> None:
     assert {m["code"] for m in got if m["type"] == "error"} == {"rate_limited"}
     assert srv.get("/api/health").json() == {"ok": True, "protocol": 1}
     p.close()
+
+
+def test_emoji_names_count_as_people_see_them(long_names: Server) -> None:
+    """Pub names with emoji are welcome; an emoji (skin tone, family, flag) is one
+    character of the limit; control and formatting characters are still refused."""
+    srv = long_names
+    host = "Jan 🍺"
+    t = create(srv, name=host, size=4)
+    tid = t["table"]["id"]
+    assert t["table"]["seats"][0]["name"] == host
+    family = "👨\u200d👩\u200d👧"  # one character as people see it, five code points
+    for name in ("Els 👍🏽", "🇳🇱 Fien", family * 30):
+        r = srv.post(f"/api/tables/{tid}/join", {"name": name})
+        assert r.status_code == 200, (name, r.text)
+    names = [s["name"] for s in srv.get(f"/api/tables/{tid}").json()["seats"]]
+    assert names == [host, "Els 👍🏽", "🇳🇱 Fien", family * 30]
+    refused = srv.post("/api/tables", {"name": "🍺" * 31})
+    assert refused.status_code == 400 and "1 to 30 characters, not 31" in refused.text
+    for bad, shown in (("Ann\x00", "U+0000"), ("Ann\nBo", "U+000A"), ("Ann\u202eBo", "U+202E"),
+                       ("A\u200bnn", "U+200B"), ("Ann\x7f", "U+007F")):
+        r = srv.post("/api/tables", {"name": bad})
+        assert r.status_code == 400 and shown in r.text, (bad, r.text)

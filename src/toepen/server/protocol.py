@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,11 +70,60 @@ class Limits:
     send_queue: int = 512
 
 
+def _emoji_part(ch: str) -> bool:
+    """A code point that only builds an emoji: the zero-width joiner, a variation
+    selector, a skin tone or a tag (of a flag such as England's)."""
+    cp = ord(ch)
+    return (cp == 0x200D or 0xFE00 <= cp <= 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF
+            or 0xE0020 <= cp <= 0xE007F)
+
+
+def name_length(name: str) -> int:
+    """How many characters a name has as people see them (grapheme clusters, closely
+    enough for names): a letter with its accents, a family emoji joined by zero-width
+    joiners, a flag of two regional indicators or a skin-toned hand count once each.
+
+    >>> [name_length(n) for n in ("Zoë", "Ann 👍🏽", "👨\u200d👩\u200d👧", "🇳🇱")]
+    [3, 5, 1, 1]
+    """
+    count = 0
+    joined = False
+    regional = False
+    for ch in name:
+        cp = ord(ch)
+        if joined:  # the code point after a joiner belongs to the one before
+            joined = False
+        elif unicodedata.category(ch).startswith("M") or _emoji_part(ch):
+            pass
+        elif 0x1F1E6 <= cp <= 0x1F1FF and regional:  # the second half of a flag
+            regional = False
+            continue
+        else:
+            count += 1
+        regional = 0x1F1E6 <= cp <= 0x1F1FF
+        if cp == 0x200D:
+            joined = True
+    return count
+
+
+def _name_char(ch: str) -> bool:
+    """Letters, accents, digits, the punctuation of names, and emoji (symbols of the
+    category ``So`` with their joiners, selectors, skin tones and tags); never a control
+    or formatting character, a line break or markup such as ``<``."""
+    if ch in NAME_PUNCTUATION or _emoji_part(ch):
+        return True
+    category = unicodedata.category(ch)
+    return category[0] in "LMN" or category == "So"
+
+
 def check_name(name: Any, limit: int, what: str = "name") -> str:
-    """A display name of 1 to ``limit`` characters, or Refused naming what is wrong.
+    """A display name of 1 to ``limit`` characters (as people see them: an emoji is one),
+    or Refused naming what is wrong.
 
     >>> check_name("Ann-Sophie", 24)
     'Ann-Sophie'
+    >>> check_name("Jan 🍺", 5)
+    'Jan 🍺'
     >>> check_name("Annemarie", 8)
     Traceback (most recent call last):
     ...
@@ -82,18 +132,25 @@ def check_name(name: Any, limit: int, what: str = "name") -> str:
     Traceback (most recent call last):
     ...
     toepen.server.protocol.Refused: name: no space at the start or end
+    >>> check_name("Ann\u202e", 24)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: name: letters, digits, emoji, ... (not U+202E)
     """
     if not isinstance(name, str):
         raise Refused("bad_message", f"{what}: must be text")
-    if not 1 <= len(name) <= limit:
-        raise Refused("bad_message", f"{what}: 1 to {limit} characters, not {len(name)}")
+    if len(name) > 8 * limit:  # however they are joined, no name needs more
+        raise Refused("bad_message", f"{what}: too long ({len(name)} code points)")
+    length = name_length(name)
+    if not 1 <= length <= limit:
+        raise Refused("bad_message", f"{what}: 1 to {limit} characters, not {length}")
     if name != name.strip():
         raise Refused("bad_message", f"{what}: no space at the start or end")
-    bad = sorted({ch for ch in name if not (ch.isalnum() or ch in NAME_PUNCTUATION)})
+    bad = sorted({ch for ch in name if not _name_char(ch)})
     if bad:
-        shown = " ".join(repr(ch) for ch in bad)
+        shown = " ".join(repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}" for ch in bad)
         raise Refused("bad_message",
-                      f"{what}: letters, digits, space and ' - _ . only (not {shown})")
+                      f"{what}: letters, digits, emoji, space and ' - _ . only (not {shown})")
     return name
 
 

@@ -52,7 +52,7 @@ export async function showLobby(app) {
     <section class="panel create" aria-labelledby="h-create">
       <h1 id="h-create" data-i18n="web.create_table"></h1>
       <form id="create-form">
-        <label><span data-i18n="web.your_name"></span> <input name="name" id="name" maxlength="24" required autocomplete="nickname"></label>
+        <label><span data-i18n="web.your_name"></span> <input name="name" id="name" required autocomplete="nickname"></label>
         <label><span data-i18n="web.preset"></span> <select name="preset" id="preset">${presetOptions}</select></label>
         <p class="note" id="preset-about"></p>
         <label><span data-i18n="web.size"></span> <select name="size" id="size"></select></label>
@@ -152,7 +152,7 @@ export async function showJoin(app, code) {
   const who = table.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
   app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>
     <p>${esc(table.preset)} · ${table.size} · ${who}</p>
-    <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" maxlength="24" required autocomplete="nickname"></label>
+    <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" required autocomplete="nickname"></label>
     <button class="big primary" type="submit" id="join-btn" data-i18n="web.join"></button></form>
     <p><a class="button" href="/?table=${esc(table.id)}" data-i18n="web.watch"></a></p></section>`;
   translateStatic(app);

@@ -159,7 +159,7 @@ export async function showTable(app, tableId, setConn) {
     const full = tb.seats.every((s) => s.kind !== "open");
     const startBtn = st.host ? `<button class="big primary" id="start" ${full ? "" : "disabled"}>${esc(t("web.start"))}</button>` : "";
     const leaveBtn = st.seat !== null && st.seat !== undefined && !st.host ? `<button class="small" id="leave">${esc(t("web.leave"))}</button>` : "";
-    const nameIn = (st.seat === null || st.seat === undefined) && !st.host ? `<label>${esc(t("web.your_name"))} <input id="take-name" maxlength="24" value="${esc(savedName())}"></label>` : "";
+    const nameIn = (st.seat === null || st.seat === undefined) && !st.host ? `<label>${esc(t("web.your_name"))} <input id="take-name" value="${esc(savedName())}"></label>` : "";
     els.waiting.innerHTML = `<section class="panel waiting"><h1>${esc(t("web.waiting_room"))} <span class="code">${esc(tb.code)}</span></h1>` +
       `<p>${esc(tb.preset)} · ${esc(t("web.players_n", { n: tb.size }))}</p>${nameIn}<ol class="seatlist">${rows}</ol>` +
       `<p class="hintline">${esc(full ? (st.host ? t("web.ready_to_start") : t("web.waiting_for_host")) : t("web.waiting_for_players"))}</p>${startBtn}${leaveBtn}</section>`;
