@@ -103,3 +103,47 @@ def test_language_from_the_locale(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert f"Partita salvata in {save}" in result.output
     assert load(save)["meta"]["lang"] == "it"
+
+
+def test_games_started_in_the_same_second_with_one_seed_get_their_own_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toepen.rules import Rules
+    from toepen.tui import session as session_mod
+
+    monkeypatch.setattr(session_mod, "_stamp", lambda: "20260101-120000")
+    folder = tmp_path / "games"
+    sessions = []
+    for name in ("Ann", "Bob", "Cas"):
+        s = session_mod.PlaySession.new(Rules.preset("rulebook"), players=3, bots=["random"],
+                                        name=name, seed=42, path=None)
+        s.path = session_mod.default_path(s.seed, folder)
+        sessions.append(s)
+    paths = [s.path for s in sessions]
+    assert len(set(paths)) == 3, paths
+    for s in sessions:  # each saves (the .tmp rename included) into its own file
+        s.save()
+    for s in sessions:
+        assert s.path is not None
+        assert load(s.path)["players"][0] == s.game.players[0]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in paths
+                                                               if p is not None)
+
+
+def test_two_plays_in_the_same_second_do_not_overwrite_each_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toepen.tui import session as session_mod
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(session_mod, "_stamp", lambda: "20260101-120000")
+    monkeypatch.setattr(PlayApp, "run", _headless_run(2, False))
+    saved = []
+    for name in ("Ann", "Bob"):
+        result = runner.invoke(cli, ["play", "--bots", "random", "--seed", "5", "--lang", "en",
+                                     "--name", name, "--fast", "--players", "3"])
+        assert result.exit_code == 0, result.output
+        line = next(x for x in result.output.splitlines() if x.startswith("Game saved"))
+        saved.append(Path(line.split(" ", 3)[-1]))
+    assert saved[0] != saved[1]
+    assert [load(p)["players"][0] for p in saved] == ["Ann", "Bob"]

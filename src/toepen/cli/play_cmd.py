@@ -83,6 +83,7 @@ def play_cmd(
                 path=None, lang=language,
             )
             session.path = save if save is not None else default_path(session.seed)
+            session.save()  # the reserved name holds the record from the start
     except PlayError as e:
         raise typer.BadParameter(t(e.key, **e.values)) from None
     except RulesError as e:

@@ -90,10 +90,30 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("toepen")) / "games"
 
 
-def default_path(seed: int) -> Path:
-    """A fresh file name for a new game's record in the data folder."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return default_data_dir() / f"play-{stamp}-{seed}.json"
+def _stamp() -> str:
+    """The time part of a default file name (UTC, to the second)."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+
+
+def default_path(seed: int, folder: Path | None = None) -> Path:
+    """A fresh file name for a new game's record in the data folder (or ``folder``).
+
+    The name is reserved on disk (created empty, exclusively), so that two games started
+    in the same second with the same seed never share a file: the second one gets
+    ``-2``, the third ``-3``... The first save replaces the empty file.
+    """
+    folder = default_data_dir() if folder is None else folder
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"play-{_stamp()}-{seed}"
+    n = 1
+    while True:
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        try:
+            path.open("x", encoding="utf-8").close()
+        except FileExistsError:
+            n += 1
+            continue
+        return path
 
 
 class PlaySession:
