@@ -304,3 +304,13 @@ def test_emoji_names_count_as_people_see_them(long_names: Server) -> None:
                        ("A\u200bnn", "U+200B"), ("Ann\x7f", "U+007F")):
         r = srv.post("/api/tables", {"name": bad})
         assert r.status_code == 400 and shown in r.text, (bad, r.text)
+
+
+def test_an_invite_link_of_no_table_opens_the_page_not_json(server: Server) -> None:
+    """A mistyped or expired invite link sends the browser to the join page, which says
+    so in the reader's language; the server never answers it with a JSON error."""
+    for code, to in (("QQ", "QQ"), ("zzzzzz", "ZZZZZZ"), ("a b&c", "A%20B%26C")):
+        r = httpx.get(server.url + f"/join/{code}", follow_redirects=False)
+        assert r.status_code == 307, (code, r.text)
+        assert r.headers["location"] == f"/?join={to}"
+        assert "detail" not in r.text

@@ -344,3 +344,29 @@ def test_server_restart_mid_hand_is_survived(browser: Browser, server: Server) -
         click_action(page, choose(after["legal"], ("stay", "pass")))
     finally:
         ctx.close()
+
+
+def test_a_bad_invite_or_table_link_says_so_with_the_way_back(page: Page, server: Server) -> None:
+    """A mistyped or expired invite link and an unknown table id: a translated page (no
+    raw JSON) with a link back to the lobby that works."""
+    page.goto(server.url + "/join/QQ")
+    wait_ready(page)
+    assert "?join=QQ" in page.url
+    expect(page.locator("h1")).to_have_text("No such table")
+    expect(page.locator(".notfound p")).to_contain_text("No table has the code QQ")
+    assert "detail" not in page.content()
+    page.select_option("#lang", "nl")
+    expect(page.locator("h1")).to_have_text("Deze tafel bestaat niet")
+    expect(page.locator(".notfound p")).to_contain_text("Geen tafel heeft de code QQ")
+    expect(page.locator("#back")).to_have_text("Terug naar de lobby")
+    page.click("#back")
+    page.wait_for_selector("#h-create")
+    expect(page.locator("#h-create")).to_have_text("Nieuwe tafel")
+    page.select_option("#lang", "en")
+    page.goto(server.url + "/?table=0123456789ab")
+    wait_ready(page)
+    expect(page.locator(".notfound h1")).to_have_text("No such table")
+    expect(page.locator(".notfound p")).to_contain_text("does not exist")
+    page.click("#back")
+    page.wait_for_selector("#h-create")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, RedirectResponse
@@ -161,6 +162,11 @@ async def record(table_id: str, lobby: LobbyDep) -> JSONResponse:
 
 @router.get("/join/{code}")
 async def invite(code: str, lobby: LobbyDep) -> RedirectResponse:
-    """The invite link: the browser client with the code to join."""
-    table = lobby.by_code(code)
-    return RedirectResponse(f"/?join={table.row.code}", status_code=307)
+    """The invite link: the browser client with the code to join. A code of no table
+    (mistyped, or its game gone) goes to the same page, which says so in the reader's
+    language with the way back to the lobby (never a JSON error in a browser)."""
+    try:
+        code = lobby.by_code(code).row.code
+    except Refused:
+        code = code.strip().upper()[:20]
+    return RedirectResponse(f"/?join={quote(code, safe='')}", status_code=307)

@@ -145,9 +145,13 @@ export async function showLobby(app) {
 export async function showJoin(app, code) {
   let table;
   try { table = await api("GET", `/api/codes/${encodeURIComponent(code)}`); } catch (e) {
-    app.innerHTML = `<section class="panel"><h1 data-i18n="web.no_such_table"></h1><p>${esc(code)}: ${esc(e.message)}</p><a class="button" href="/" data-i18n="web.back_to_lobby"></a></section>`;
-    translateStatic(app);
-    return { relabel: () => translateStatic(app) };
+    // a mistyped or expired invite: said in the page's language, with the way back
+    const draw = () => {
+      app.innerHTML = `<section class="panel notfound"><h1>${esc(t("web.no_such_table"))}</h1>` +
+        `<p>${esc(t("web.no_such_code", { code }))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
+    };
+    draw();
+    return { relabel: draw };
   }
   const who = table.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
   app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>

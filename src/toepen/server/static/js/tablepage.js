@@ -47,7 +47,8 @@ export async function showTable(app, tableId, setConn) {
         toast(t("web.token_refused"));
         setTimeout(() => location.reload(), 800);
       } else if (s === "closed" && detail === 4004) {
-        els.board.innerHTML = `<p class="panel">${esc(t("web.no_such_table"))}</p>`;
+        st.missing = true;
+        drawMissing();
       }
     },
     onMessage: (msg) => handle(msg),
@@ -110,7 +111,14 @@ export async function showTable(app, tableId, setConn) {
     }
   }
 
+  // an unknown table id: said in the page's language, with the way back to the lobby
+  function drawMissing() {
+    els.board.innerHTML = `<section class="panel notfound"><h1>${esc(t("web.no_such_table"))}</h1>` +
+      `<p>${esc(t("web.no_such_table_id"))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
+  }
+
   function drawAll() {
+    if (st.missing) { drawMissing(); return; }
     drawInvite();
     drawWaiting();
     drawBoard();
