@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
-FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / "play_cmd.py"]
+FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
+                                                                  "rules_cmd.py")]
 NARRATION = SRC / "narration.py"
 CALLERS = {"t", "N_"}
 ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")

@@ -29,7 +29,8 @@ def test_bad_options_are_refused_before_the_screen_opens() -> None:
         (["--lang", "fr"], "'fr' is not available (one of en, nl, de, it, nb)"),
         (["--bots", "nobody"], "unknown bot 'nobody'"),
         (["--bots", "random,random", "--players", "4"], "give one name or 3 names"),
-        (["--preset", "teams", "--players", "5"], "teams: needs 4 or 6 players, not 5"),
+        (["--preset", "teams", "--players", "5"],
+         "--players: teams is played by 4, 6 players, not 5"),
         (["--option", "lives=0"], "option lives: must be an integer >= 1"),
         (["--preset", "nope"], "unknown preset 'nope'"),
         (["--resume", "/nonexistent/game.json"], "cannot read /nonexistent/game.json"),
@@ -147,3 +148,74 @@ def test_two_plays_in_the_same_second_do_not_overwrite_each_other(
         saved.append(Path(line.split(" ", 3)[-1]))
     assert saved[0] != saved[1]
     assert [load(p)["players"][0] for p in saved] == ["Ann", "Bob"]
+
+
+def test_help_lists_choices_and_shows_no_type_after_flags() -> None:
+    from toepen.bots.base import BUILTIN
+    from toepen.rules import Rules
+
+    for args in (["play", "--help"], ["rules", "--help"], ["--help"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert "<bool>" not in result.output, (args, result.output)
+    text = flat(runner.invoke(cli, ["play", "--help"]).output)
+    assert "--fast Bots move" in text and "--help Show this" in text
+    for name in Rules.preset_names():
+        assert name in text, name
+    for spec in BUILTIN:
+        assert spec.name in text, spec.name
+    assert "--delay <float range>" in text  # options that take a value still show it
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it", "nb"])
+def test_option_errors_name_the_option_once_in_the_language(lang: str) -> None:
+    from toepen.i18n import Translator
+
+    t = Translator(lang, strict=True)
+    cases = [
+        (["--players", "9"], t("error.players", preset="rulebook", n=9,
+                                sizes="2, 3, 4, 5, 6, 7, 8"), "--players"),
+        (["--preset", "teams", "--players", "5"],
+         t("error.players", preset="teams", n=5, sizes="4, 6"), "--players"),
+        (["--preset", "gezinstoepen", "--players", "6"],
+         t("error.players", preset="gezinstoepen", n=6, sizes="3, 4"), "--players"),
+        (["--name", ""], t("cli.bad_name"), "--name"),
+        (["--name", "x" * 30], t("cli.bad_name"), "--name"),
+        (["--bots", ","], t("cli.no_bots", bots="random, heuristic, pimc, expert, cmd:COMMAND"),
+         "--bots"),
+    ]
+    for args, message, option in cases:
+        result = runner.invoke(cli, ["play", "--lang", lang, *args])
+        assert result.exit_code == 2, (args, result.output)
+        out = flat(result.output)
+        assert message in out, (args, out)
+        assert "table_sizes" not in out and "Invalid value" not in out, out
+        assert out.count(option) == 1, out  # once, in the localised message
+
+
+def test_rules_command_lists_presets_and_options_in_the_language() -> None:
+    from toepen.i18n import LANGUAGES, Translator
+    from toepen.rules import Rules
+
+    for lang in LANGUAGES:
+        t = Translator(lang, strict=True)
+        result = runner.invoke(cli, ["rules", "--lang", lang])
+        assert result.exit_code == 0, result.output
+        out = result.output
+        assert t("rules_cmd.presets") in out and t("rules_cmd.more") in out
+        for name in Rules.preset_names():
+            assert f"{t(f'preset.{name}')}: {t(f'preset.{name}.about')}" in out, (lang, name)
+        for option in Rules.option_names():
+            assert option in out and t(f"option.{option}") in out, (lang, option)
+        assert t("rules_cmd.facts", sizes="4, 6", lives=10) in out  # teams
+        assert t("rules_cmd.choices", choices="loses, wins") in out
+    result = runner.invoke(cli, ["rules", "--preset", "classic", "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    t = Translator("it", strict=True)
+    assert result.output.startswith(f"classic: {t('preset.classic')}\n")
+    assert t("rules.exchange") in result.output and t("rules.pelt") in result.output
+    assert "last_trick=wins" in result.output and "session=rubber" in result.output
+    result = runner.invoke(cli, ["rules", "--preset", "nope", "--lang", "nl"])
+    assert result.exit_code == 2
+    assert Translator("nl")("cli.unknown_preset", preset="nope",
+                            presets=", ".join(Rules.preset_names())) in flat(result.output)

@@ -9,9 +9,13 @@ from typing import Annotated
 
 import typer
 
+from ..bots.base import BUILTIN, CMD_PREFIX
 from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
 from ..rules import Rules, RulesError
 from .common import parse_options
+from .rules_cmd import PRESETS_HELP, Refused
+
+BOTS_HELP = ", ".join([*(spec.name for spec in BUILTIN), CMD_PREFIX + "COMMAND"])
 
 
 def _default_name(t: Translator) -> str:
@@ -25,12 +29,15 @@ def _default_name(t: Translator) -> str:
 
 
 def play_cmd(
-    preset: Annotated[str, typer.Option("--preset", "-p", help="Rule preset.")] = "rulebook",
-    players: Annotated[int, typer.Option("--players", "-n", help="Table size, you included.")] = 4,
+    preset: Annotated[str, typer.Option(
+        "--preset", "-p", help=f"Rule preset: {PRESETS_HELP} (see toepen rules).")] = "rulebook",
+    players: Annotated[int, typer.Option(
+        "--players", "-n", help="Table size, you included (sizes by preset: toepen rules).")] = 4,
     lives: Annotated[int | None, typer.Option("--lives", "-l", help="Lives per player.")] = None,
     bots: Annotated[
         str,
-        typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, comma-separated."),
+        typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, "
+                     f"comma-separated: {BOTS_HELP}."),
     ] = "expert",
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language: en, nl, de, it, nb (default: locale).")
@@ -74,10 +81,10 @@ def play_cmd(
                 option, lives, bad=lambda item: t("error.option", item=item)))
             lineup = [b.strip() for b in bots.split(",") if b.strip()]
             if not lineup:
-                raise typer.BadParameter(t("cli.no_bots"), param_hint="--bots")
+                raise Refused(t("cli.no_bots", bots=BOTS_HELP))
             human = name if name is not None else _default_name(t)
             if not human.strip() or not human.isprintable() or len(human) > 24:
-                raise typer.BadParameter(t("cli.bad_name"), param_hint="--name")
+                raise Refused(t("cli.bad_name"))
             session = PlaySession.new(
                 rules, players=players, bots=lineup, name=human, seed=seed,
                 path=None, lang=language,
@@ -85,9 +92,9 @@ def play_cmd(
             session.path = save if save is not None else default_path(session.seed)
             session.save()  # the reserved name holds the record from the start
     except PlayError as e:
-        raise typer.BadParameter(t(e.key, **e.values)) from None
+        raise Refused(t(e.key, **e.values)) from None
     except RulesError as e:
-        raise typer.BadParameter(t("error.rules", reason=str(e))) from None
+        raise Refused(t("error.rules", reason=str(e))) from None
     from ..tui.app import PlayApp
 
     history = session.history() if resume is not None else None

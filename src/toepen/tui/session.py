@@ -164,9 +164,13 @@ class PlaySession:
         ``bots`` is one name for every bot or one per bot seat. Missing planned bots
         fall back (``expert`` -> ``heuristic`` -> ``random``) with a notice.
         """
+        sizes = rules.allowed_table_sizes()
+        if players not in sizes:
+            raise PlayError(N_("error.players"), preset=rules.name, n=players,
+                            sizes=", ".join(map(str, sizes)))
         try:
             rules.check_table(players)
-        except ValueError as e:
+        except ValueError as e:  # pragma: no cover - allowed_table_sizes() said it all
             raise PlayError(N_("error.rules"), reason=str(e)) from None
         wanted = list(bots)
         if len(wanted) == 1:
