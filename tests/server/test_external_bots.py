@@ -163,7 +163,8 @@ def test_a_whole_game_with_external_bots_seeing_only_their_own_cards(
     finish(server, [watcher])
 
     record = server.get(f"/api/tables/{tid}/record").json()
-    assert record["players"] == ["good bot", "random bot", "stubborn bot", "heuristic bot"]
+    assert record["meta"]["bots"] == ["good", "random", "stubborn", "heuristic"]
+    assert len(set(record["players"])) == 4
     game = replay(record)
     assert game.is_over
     games = timeline(record)
@@ -218,7 +219,7 @@ def test_crash_hang_and_illegal_answer_fall_back_to_heuristic(
     log = server.logpath.read_text()
     for mode, (tid, watcher) in tables.items():
         record = server.get(f"/api/tables/{tid}/record").json()
-        assert replay(record).is_over and record["players"][1] == f"{NAMES[mode]} bot"
+        assert replay(record).is_over and record["meta"]["bots"][1] == NAMES[mode]
         # The program answered once, then failed: heuristic played the seat from there.
         assert sum(1 for a in record["actions"] if a.startswith("1 ")) >= 2
         # The clients were told, with the kind and a fixed text only.

@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from toepen.server.table import BOT_NAMES
+
 from .conftest import Player, Server, create
 from .schema import check_server_message
 
@@ -207,7 +209,9 @@ def test_host_commands(server: Server) -> None:
     assert dan["seat"] == 2
     host.send({"v": 1, "type": "host", "command": "start"})
     state = host.wait(lambda m: m["type"] == "state")
-    assert state["view"]["players"][:3] == ["Ann", "random bot", "Dan"]
+    players = state["view"]["players"]
+    assert players[0] == "Ann" and players[1] in BOT_NAMES and players[2] == "Dan"
+    assert players[3] in BOT_NAMES and players[1] != players[3]
     assert len(state["view"]["hand"]) == 4
     host.send({"v": 1, "type": "host", "command": "add_bot", "seat": 2, "bot": "random"})
     err = host.wait(lambda m: m["type"] == "error")
@@ -314,3 +318,30 @@ def test_an_invite_link_of_no_table_opens_the_page_not_json(server: Server) -> N
         assert r.status_code == 307, (code, r.text)
         assert r.headers["location"] == f"/?join={to}"
         assert "detail" not in r.text
+
+
+def test_every_bot_seat_has_its_own_name(server: Server) -> None:
+    """Bots of one kind get distinct human-sounding names (from a fixed list, by the
+    table's seed), never one a player at the table has; their kind is beside the name
+    and in the record's meta."""
+    for host in BOT_NAMES[:6]:  # the host's name is never a bot's
+        t = create(server, name=host, size=4, bots={"1": "random", "2": "random",
+                                                    "3": "random"})
+        seats = t["table"]["seats"]
+        names = [s["name"] for s in seats]
+        assert names[0] == host and len({n.casefold() for n in names}) == 4, names
+        assert set(names[1:]) <= set(BOT_NAMES)
+        assert [s["bot"] for s in seats[1:]] == ["random"] * 3
+    t = create(server, name="Ann", size=4, bots={"1": "random", "2": "heuristic"})
+    tid = t["table"]["id"]
+    bot1 = t["table"]["seats"][1]["name"]
+    # a newcomer with a bot's name (any letter case) keeps it; the bot takes another
+    r = server.post(f"/api/tables/{tid}/join", {"name": bot1.upper()})
+    assert r.status_code == 200, r.text
+    names = [s["name"] for s in server.get(f"/api/tables/{tid}").json()["seats"]]
+    assert names[3] == bot1.upper() and names[1] != bot1 and names[1] in BOT_NAMES
+    assert len({n.casefold() for n in names}) == 4, names
+    start = server.post(f"/api/tables/{tid}/start", {},
+                        headers={"Authorization": "Bearer " + t["token"]})
+    assert start.status_code == 200, start.text
+    assert [s["name"] for s in start.json()["seats"]] == names

@@ -13,6 +13,7 @@ from websockets.sync.client import connect
 
 from toepen.engine import ACTIONS, REFUSAL_CODES
 from toepen.record import replay
+from toepen.server.table import BOT_NAMES
 
 from .audit import audit, timeline
 from .conftest import Player, Server, create
@@ -82,7 +83,13 @@ def test_whole_session_two_people_two_bots(server: Server) -> None:
     assert rec.status_code == 200
     record = rec.json()
     assert record["format"] == "toepen-record/1"
-    assert record["players"] == ["Ann", "Bas", "random bot", "random bot"]
+    # every bot seat its own human-sounding name (none repeats Ann's or Bas's), its kind
+    # beside it in the record's meta
+    assert record["players"][:2] == ["Ann", "Bas"]
+    assert set(record["players"][2:]) <= set(BOT_NAMES) and len(set(record["players"])) == 4
+    assert record["meta"]["bots"] == [None, None, "random", "random"]
+    assert [s["name"] for s in server.get(f"/api/tables/{tid}").json()["seats"]] == \
+        record["players"]
     game = replay(record)
     assert game.is_over and game.winner == a.view["winner"]
     assert len(record["actions"]) == a.view["action_count"]

@@ -370,3 +370,21 @@ def test_a_bad_invite_or_table_link_says_so_with_the_way_back(page: Page, server
     page.click("#back")
     page.wait_for_selector("#h-create")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_bots_of_one_kind_have_their_own_names(page: Page, server: Server) -> None:
+    """Three random bots: three distinct human-sounding names on the felt, each with its
+    kind beside it, and the same names in the game's players."""
+    create_table(page, server.url, "Ann", {1: "random", 2: "random", 3: "random"})
+    waiting = page.locator(".waiting").inner_text()  # the waiting room names them too
+    start_game(page)
+    v = view(page)
+    assert v is not None
+    players = v["players"]
+    assert players[0] == "Ann" and len(set(players)) == 4 and "random bot" not in players
+    for s in (1, 2, 3):
+        seat = page.locator(f".seat[data-seat='{s}']")
+        expect(seat.locator(".seat-name")).to_contain_text(players[s])
+        expect(seat.locator(".badge.bot")).to_have_text("bot: random")
+        assert players[s] in waiting
+    assert page.errors == []  # type: ignore[attr-defined]

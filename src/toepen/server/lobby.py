@@ -21,7 +21,7 @@ from .protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .scheduler import Scheduler
 from .storage import Storage
 from .store import Store, TableRow
-from .table import Seat, Table, token_hash
+from .table import Seat, Table, bot_name, token_hash
 
 log = logging.getLogger("toepen.server")
 
@@ -149,16 +149,20 @@ class Lobby:
             raise Refused("bad_message", f"idle_seconds: 0.1 to 3600, not {idle_seconds}")
         if name is not None:
             check_name(name, self.limits.name_length)
+        seed = secrets.randbits(62)  # the table's secret: every deck and bot seed comes from it
         seats = [Seat(i) for i in range(size)]
-        for seat, bot in bots.items():
+        taken = [name] if name is not None else []
+        for seat, bot in sorted(bots.items()):
             if not 0 <= seat < size:
                 raise Refused("bad_message", f"bots: no seat {seat} at a table of {size}")
             if seat == 0 and name is not None:
                 raise Refused("bad_message", "bots: seat 0 is the host's")
             try:
-                seats[seat] = Seat(seat, "bot", bot=self.bots.resolve(bot))
+                kind = self.bots.resolve(bot)
             except ValueError as e:
                 raise Refused("bad_message", f"bots: seat {seat}: {e}") from None
+            seats[seat] = Seat(seat, "bot", name=bot_name(seed, seat, taken), bot=kind)
+            taken.append(seats[seat].name or "")
         token = secrets.token_urlsafe(24)
         thash = token_hash(token)
         if name is not None:
@@ -169,7 +173,6 @@ class Lobby:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
         while code in self.codes:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-        seed = secrets.randbits(62)  # the table's secret: every deck and bot seed comes from it
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
                        autostart=autostart, creator=creator, host_hash=thash)
@@ -219,6 +222,12 @@ class Lobby:
                               f"{', '.join(map(str, open_seats))})", 409)
             token = secrets.token_urlsafe(24)
             new = Seat(seat, "human", name=name, token_hash=token_hash(token))
+            for s in table.seats:  # a bot with the newcomer's name takes another
+                if s.kind == "bot" and s.name and s.name.casefold() == name.casefold():
+                    renamed = Seat(s.seat, "bot", name=table.bot_name(s.seat, but=name),
+                                   bot=s.bot)
+                    await self.storage.set_seat(table.id, renamed.row())
+                    table.seats[s.seat] = renamed
             await self.storage.set_seat(table.id, new.row())
             table.seats[seat] = new
             self.tokens[new.token_hash or ""] = table.id
@@ -275,7 +284,8 @@ class Lobby:
                     name = self.bots.resolve(bot)
                 except ValueError as e:
                     raise Refused("bad_message", f"bot: {e}") from None
-                await self.set_seat(table, seat, Seat(seat, "bot", bot=name))
+                await self.set_seat(table, seat, Seat(seat, "bot", name=table.bot_name(seat),
+                                                      bot=name))
             elif command == "remove_bot":
                 if s.kind != "bot":
                     raise Refused("bad_command", f"seat {seat} has no bot")

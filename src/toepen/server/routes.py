@@ -155,7 +155,9 @@ async def record(table_id: str, lobby: LobbyDep) -> JSONResponse:
     if table.row.status != "over" or table.game is None:
         raise Refused("bad_command", "the game is not over: its record would show hidden "
                       "cards", 409)
-    rec = to_record(table.game, meta={"table": table.id, "server": "toepen serve"})
+    bots = [s.bot if s.kind == "bot" else None for s in table.seats]
+    rec = to_record(table.game, meta={"table": table.id, "server": "toepen serve",
+                                      "bots": bots})
     return JSONResponse(rec, headers={
         "Content-Disposition": f'attachment; filename="toepen-{table.id}.json"'})
 

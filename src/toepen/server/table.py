@@ -16,8 +16,39 @@ from typing import Any
 
 from ..engine import Game
 from ..rules import Rules
+from ..seeds import derive_seed
 from .external import ExternalSeat
 from .store import SeatRow, TableRow
+
+BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo", "Joke", "Kees",
+             "Lotte", "Maarten", "Noor", "Otto", "Pien", "Ruud", "Sanne", "Teun", "Wim",
+             "Yara", "Anouk", "Henk", "Marieke", "Sjaak")
+"""The names bot seats get (each seat its own; its bot kind is shown beside it)."""
+
+
+def bot_name(seed: int, seat: int, taken: list[str]) -> str:
+    """The name of a bot at ``seat``: from :data:`BOT_NAMES` in an order fixed by the
+    table's seed and the seat, the first that no one at the table has (letter case
+    ignored); when all are taken, a name with a number.
+
+    >>> bot_name(7, 1, []) == bot_name(7, 1, [])
+    True
+    >>> sorted({bot_name(s, 1, list(BOT_NAMES[:-1])) for s in range(5)})
+    ['Sjaak']
+    >>> bot_name(7, 2, [n.upper() for n in BOT_NAMES])
+    'Bas 2'
+    """
+    used = {n.casefold() for n in taken}
+    order = sorted(BOT_NAMES, key=lambda n: derive_seed(seed, "bot-name", seat, n))
+    for name in order:
+        if name.casefold() not in used:
+            return name
+    n = 2
+    while True:
+        for name in BOT_NAMES:
+            if f"{name} {n}".casefold() not in used:
+                return f"{name} {n}"
+        n += 1
 
 
 def token_hash(token: str) -> str:
@@ -51,8 +82,11 @@ class Seat:
 
     @property
     def label(self) -> str:
-        """The seat's name in the game's ``players``."""
-        return self.name if self.kind == "human" and self.name else f"{self.bot} bot"
+        """The seat's name in the game's ``players`` (a bot's own name; tables stored
+        before bots had names: ``"<kind> bot"``)."""
+        if self.kind == "human" and self.name:
+            return self.name
+        return self.name if self.kind == "bot" and self.name else f"{self.bot} bot"
 
     def info(self, connected: bool) -> dict[str, Any]:
         """The ``seats`` item of the protocol's ``Table``."""
@@ -134,6 +168,11 @@ class Table:
         """The game of this table at its start (its first deal)."""
         players = self.row.players or [s.label for s in self.seats]
         return Game(self.rules, players, seed=self.row.seed, dealer=self.row.dealer)
+
+    def bot_name(self, seat: int, but: str | None = None) -> str:
+        """A new name for a bot at ``seat``: none that another seat has (or ``but``)."""
+        taken = [s.name for s in self.seats if s.seat != seat and s.name]
+        return bot_name(self.row.seed, seat, taken + ([but] if but else []))
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.clients)

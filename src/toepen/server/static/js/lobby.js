@@ -40,6 +40,12 @@ function seatRows(size, bots, defaultBot) {
   return html;
 }
 
+/** Who sits at a taken seat, for the lists: a bot's name with its kind beside it. */
+function seatWho(s) {
+  if (s.kind === "bot") return `${esc(s.name || s.bot || "")} (${esc(t("web.bot"))}: ${esc(s.bot || "")})`;
+  return esc(s.name || "");
+}
+
 /** The lobby page. */
 export async function showLobby(app) {
   let meta = { presets: [], options: [], sizes: [], bots: [], default_bot: "" };
@@ -128,7 +134,7 @@ export async function showLobby(app) {
       const { tables } = await api("GET", "/api/tables?status=lobby");
       list.innerHTML = tables.length ? tables.map((tb) => {
         const free = tb.seats.filter((s) => s.kind === "open").length;
-        const who = tb.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
+        const who = tb.seats.filter((s) => s.kind !== "open").map(seatWho).join(", ");
         return `<li><span class="code">${esc(tb.code)}</span> <span>${esc(tb.preset)} · ${tb.size}</span> <span class="who">${who}</span> ` +
           `<span class="free">${esc(t("web.free_seats", { n: free }))}</span> ` +
           `<a class="button" href="/?join=${esc(tb.code)}">${esc(t("web.join"))}</a> <a class="button" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`;
@@ -153,7 +159,7 @@ export async function showJoin(app, code) {
     draw();
     return { relabel: draw };
   }
-  const who = table.seats.filter((s) => s.kind !== "open").map((s) => esc(s.name || s.bot || "")).join(", ");
+  const who = table.seats.filter((s) => s.kind !== "open").map(seatWho).join(", ");
   app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>
     <p>${esc(table.preset)} · ${table.size} · ${who}</p>
     <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" required autocomplete="nickname"></label>
