@@ -287,3 +287,27 @@ async def test_a_missing_planned_bot_falls_back_with_a_visible_notice(
         assert notice in app.log_lines
         assert load(session.path)["meta"]["bots_wanted"][1:] == ["planned"] * 3
         await pilot.press("q")
+
+
+async def test_a_rubber_session_says_why_its_winner_won(tmp_path: Path) -> None:
+    from toepen.tui.narrate import session_winner_reason
+
+    session = make_session(tmp_path, "classic", players=3, lives=2, bots="heuristic", seed=8,
+                           lang="nl", rubbers=2)
+    app = PlayApp(session, lang="nl", delay=0.0, strict=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app)
+        view = session.view()
+        reason = session_winner_reason(app.t, view)
+        assert reason is not None and view.winner is not None
+        assert " ".join(reason.split()) in " ".join(app.panel_text("status").split())
+        assert reason in app.log_lines
+        at = app.log_lines.index(reason)
+        assert app.log_lines[at - 1] == app.t("log.session_result",
+                                              name=view.players[view.winner])
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert app.t("rules.session.rubber_winner") in app.screen.lines
+        await pilot.press("r")
+        await pilot.press("q")

@@ -186,3 +186,37 @@ def test_each_message_fills_the_placeholders_of_its_text() -> None:
             assert Message.from_json(m.to_json()) == m
             for part in nested(m):
                 assert placeholders(texts[part.id]) <= set(part.params), (lang, part)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rubber_session_winner_is_explained_by_the_engines_tie_break(lang: str) -> None:
+    """Fewest drinks, then most rubbers won, then the lowest seat (rules.md D16)."""
+    import dataclasses
+
+    from toepen.tui.narrate import session_winner_reason
+
+    t = Translator(lang, strict=True)
+    game = Game.new(Rules.preset("classic", rubbers=3), 3, seed=1)
+    view = observe(game, 0)
+    names = view.players
+
+    def why(drinks: tuple[int, ...], won: tuple[int, ...], winner: int) -> str | None:
+        return session_winner_reason(t, dataclasses.replace(
+            view, drinks=drinks, rubbers_won=won, winner=winner))
+
+    assert why((1, 0, 2), (1, 1, 1), 1) == t("screen.why.drinks", name=names[1], n=0)
+    assert why((1, 1, 2), (1, 2, 0), 1) == t(
+        "screen.why.rubbers", names=f"{names[0]}, {names[1]}", drinks=1, name=names[1], n=2)
+    # Three players with one rubber each (and one round each): the lowest seat wins.
+    assert why((1, 1, 1), (1, 1, 1), 0) == t(
+        "screen.why.seat", names=", ".join(names), drinks=1, rubbers=1, name=names[0])
+    assert why((1, 1, 1), (1, 1, 1), 0) != why((0, 1, 1), (1, 1, 1), 0)
+    # Nothing to explain before the end, nor in an elimination session.
+    assert session_winner_reason(t, view) is None
+    plain = observe(Game.new(Rules.preset("rulebook"), 3, seed=1), 0)
+    assert session_winner_reason(t, dataclasses.replace(plain, winner=0)) is None
+    # The rules screen states the tie-break for rubber sessions with an end.
+    assert t("rules.session.rubber_winner") in rules_summary(t, Rules.preset("classic"), 3)
+    assert t("rules.session.rubber_winner") not in rules_summary(
+        t, Rules.preset("classic", rubbers=None), 3)
+    assert t("rules.session.rubber_winner") not in rules_summary(t, Rules.preset("rulebook"), 3)

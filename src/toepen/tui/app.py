@@ -36,6 +36,7 @@ from .narrate import (
     narrate,
     phase_text,
     rules_summary,
+    session_winner_reason,
 )
 from .session import Notice, PlaySession, resolve_bot
 
@@ -419,6 +420,10 @@ class PlayApp(App[None]):
             elif e.kind is EventKind.SESSION_RESULT:
                 style = "bold green"
             self._write_log(line, style)
+            if e.kind is EventKind.SESSION_RESULT:
+                reason = session_winner_reason(self.t, self.session.view())
+                if reason is not None:
+                    self._write_log(reason, "green")
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -543,6 +548,9 @@ class PlayApp(App[None]):
         if self.over and view.winner is not None:
             key = N_("screen.you_win") if view.winner == self.human else N_("screen.winner")
             text.append(t(key, name=view.players[view.winner]), style="bold green")
+            reason = session_winner_reason(t, view)
+            if reason is not None:
+                text.append("\n" + reason, style="green")
             text.append("  " + t("screen.press_q"))
         elif self.awaiting_human:
             text.append(t("screen.your_turn") + " ", style="bold green")

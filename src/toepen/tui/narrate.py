@@ -92,6 +92,29 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
         lines.append(t("rules.session.rubber_open"))
     else:
         lines.append(t("rules.session.rubber", n=rules.rubbers))
+        lines.append(t("rules.session.rubber_winner"))
     if rules.beer_tally:
         lines.append(t("rules.beer"))
     return lines
+
+
+def session_winner_reason(t: Translator, view: View) -> str | None:
+    """Why the winner of a finished rubber session won, in words; None otherwise.
+
+    The engine's tie-break (:meth:`toepen.engine.settle.Settlement._end_rubber`, rules.md
+    D16): the fewest drinks (rounds owed), then the most rubbers won, then the lowest
+    seat (the player listed first). This only says which of the three decided.
+    """
+    win = view.winner
+    if win is None or view.rules.session != "rubber":
+        return None
+    names, drinks, won = view.players, view.drinks, view.rubbers_won
+    level = [s for s in range(len(names)) if drinks[s] == drinks[win]]
+    if len(level) == 1:
+        return t("screen.why.drinks", name=names[win], n=drinks[win])
+    same = [s for s in level if won[s] == won[win]]
+    if len(same) == 1:
+        return t("screen.why.rubbers", names=", ".join(names[s] for s in level),
+                 drinks=drinks[win], name=names[win], n=won[win])
+    return t("screen.why.seat", names=", ".join(names[s] for s in same), drinks=drinks[win],
+             rubbers=won[win], name=names[win])
