@@ -311,3 +311,35 @@ async def test_a_rubber_session_says_why_its_winner_won(tmp_path: Path) -> None:
         assert app.t("rules.session.rubber_winner") in app.screen.lines
         await pilot.press("r")
         await pilot.press("q")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it", "nb"])
+async def test_the_knock_prompt_says_what_folding_and_staying_cost(
+    tmp_path: Path, lang: str,
+) -> None:
+    session = make_session(tmp_path, "kroegtoepen", lives=10, bots="random", seed=6, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
+    t = app.t
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            await settle(pilot, app)
+            assert not app.over
+            view = session.view()
+            if view.phase == "answer":
+                break
+            keys = app.legal_keys()
+            await pilot.press("s" if "s" in keys else
+                              first_key(app, [k for k in keys if k not in "fk"] or keys))
+        else:
+            raise AssertionError("nobody knocked")
+        costs = t("screen.answer_costs", fold=view.accepted[app.human], stake=view.stake)
+        assert view.accepted[app.human] < view.stake
+        assert costs in app.panel_text("status").replace("\n", " ")
+        assert t("act.fold") in app.panel_text("keys")
+        # And it is what the engine charges: folding costs exactly the stake accepted.
+        lives = view.lives[app.human]
+        await pilot.press("f")
+        await pilot.pause()
+        assert session.view().lives[app.human] == lives - view.accepted[app.human]
+        await pilot.press("q")
+

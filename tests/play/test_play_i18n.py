@@ -98,3 +98,17 @@ def test_translator_strict_and_fallback() -> None:
     with pytest.raises(I18nError, match="'no.such'.*de catalog"):
         Translator("de", strict=True)("no.such")
     assert Translator("de")("no.such") == "no.such"
+
+
+def test_dutch_fold_is_passen_and_the_pass_is_another_word() -> None:
+    """In Toepen Dutch "passen" is folding; the armoede/exchange/challenge pass is not."""
+    nl = catalog("nl")
+    assert nl["act.fold"] == "passen"
+    assert "pas" not in nl["act.pass"] and "pas" not in nl["log.pass.claim"]
+    for key in ("phase.claim", "phase.exchange", "phase.claim_challenge",
+                "phase.exchange_challenge", "log.pass.exchange", "log.pass.challenge"):
+        assert "pas" not in nl[key].lower(), (key, nl[key])
+    assert "passen" in nl["phase.answer"] and "passen" in nl["screen.answer_costs"].lower()
+    for lang in LANGUAGES:
+        texts = catalog(lang)
+        assert texts["act.fold"] != texts["act.pass"], lang

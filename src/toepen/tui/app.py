@@ -555,6 +555,10 @@ class PlayApp(App[None]):
         elif self.awaiting_human:
             text.append(t("screen.your_turn") + " ", style="bold green")
             text.append(phase_text(t, view))
+            if view.phase == "answer":
+                # What the engine charges: a fold pays the stake this seat had accepted.
+                text.append("\n" + t("screen.answer_costs", fold=view.accepted[view.seat],
+                                      stake=view.stake))
         elif self.thinking is not None:
             text.append(t("screen.thinking", name=view.players[self.thinking]), style="italic")
         return text
