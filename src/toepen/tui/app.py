@@ -557,7 +557,7 @@ class PlayApp(App[None]):
             text.append(phase_text(t, view))
             if view.phase == "answer":
                 # What the engine charges: a fold pays the stake this seat had accepted.
-                text.append("\n" + t("screen.answer_costs", fold=view.accepted[view.seat],
+                text.append("\n" + t("screen.answer_costs", fold=view.accepted[self.human],
                                       stake=view.stake))
         elif self.thinking is not None:
             text.append(t("screen.thinking", name=view.players[self.thinking]), style="italic")
