@@ -345,3 +345,42 @@ def test_every_bot_seat_has_its_own_name(server: Server) -> None:
                         headers={"Authorization": "Bearer " + t["token"]})
     assert start.status_code == 200, start.text
     assert [s["name"] for s in start.json()["seats"]] == names
+
+
+@pytest.fixture(scope="module")
+def quick_abandon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that leaves a table out of the open list after 1 s with no person."""
+    sqlite_db = f"sqlite:///{tmp_path_factory.mktemp('abandon') / 'toepen.sqlite3'}"
+    srv = Server(sqlite_db, "--abandoned-after", "1").start()
+    yield srv
+    srv.stop()
+
+
+def test_abandoned_tables_leave_the_open_list(quick_abandon: Server) -> None:
+    """A table not started with no person connected (a spectator does not count) for
+    --abandoned-after seconds is no longer listed as open; it can still be reached by id
+    and code, and is listed again once its host is back."""
+    srv = quick_abandon
+
+    def open_ids() -> set[str]:
+        return {t["id"] for t in srv.get("/api/tables?status=lobby").json()["tables"]}
+
+    left = create(srv, name="Ann", size=3)
+    kept = create(srv, name="Bo", size=3)
+    lid, kid = left["table"]["id"], kept["table"]["id"]
+    host = Player(srv, kid, kept["token"])
+    watcher = Player(srv, lid)  # only a spectator at the left table
+    assert {lid, kid} <= open_ids()
+    time.sleep(1.5)
+    ids = open_ids()
+    assert kid in ids and lid not in ids
+    assert srv.get(f"/api/tables/{lid}").status_code == 200
+    assert srv.get(f"/api/codes/{left['table']['code']}").status_code == 200
+    assert lid in {t["id"] for t in srv.get("/api/tables").json()["tables"]}
+    host.close()
+    time.sleep(1.5)
+    assert kid not in open_ids()
+    back = Player(srv, kid, kept["token"])
+    assert kid in open_ids()
+    back.close()
+    watcher.close()

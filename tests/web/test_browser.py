@@ -5,9 +5,12 @@ Run with ``TOEPEN_SCREENSHOTS=1`` to (re)write ``docs/screenshots/web-*.png``.
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 
@@ -388,3 +391,40 @@ def test_bots_of_one_kind_have_their_own_names(page: Page, server: Server) -> No
         expect(seat.locator(".badge.bot")).to_have_text("bot: random")
         assert players[s] in waiting
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_double_click_makes_one_table_and_full_tables_offer_no_join(
+        page: Page, server: Server) -> None:
+    """"Create table" clicked twice makes one table; a full table in the open list can be
+    watched but offers no "Join"."""
+    def tables_of(name: str) -> list[dict[str, Any]]:
+        with urllib.request.urlopen(server.url + "/api/tables", timeout=10) as r:
+            return [t for t in json.load(r)["tables"] if t["seats"][0]["name"] == name]
+
+    page.goto(server.url + "/")
+    wait_ready(page)
+    page.fill("#name", "Dubbel")
+    page.select_option("#size", "2")
+    page.select_option("select[data-seat='1']", "")
+    page.dblclick("#create")
+    page.wait_for_url(re.compile(r"\?table=[0-9a-f]{12}$"))
+    page.wait_for_selector(".waiting")
+    time.sleep(0.5)  # a second request, had one gone out, would have landed by now
+    mine = tables_of("Dubbel")
+    assert len(mine) == 1, mine
+    code = mine[0]["code"]
+    other = page.context.new_page()
+    other.goto(server.url + "/")
+    wait_ready(other)
+    row = other.locator("#tables li", has_text=code)
+    expect(row.locator("a.join")).to_have_count(1)
+    body = json.dumps({"code": code, "name": "Bas"}).encode()
+    req = urllib.request.Request(server.url + "/api/join", body,
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 200
+    other.click("#refresh")
+    expect(row.locator(".free")).to_have_text("full")
+    expect(row.locator("a.join")).to_have_count(0)
+    expect(row.locator("a.watch")).to_have_count(1)
+    other.close()

@@ -33,6 +33,10 @@ def serve_cmd(
                                       help="Messages per second per socket.")] = 20,
     name_length: Annotated[int, typer.Option("--name-length", min=1, max=64,
                                              help="Characters a display name may have.")] = 24,
+    abandoned_after: Annotated[float, typer.Option(
+        "--abandoned-after", min=0.1, max=864000.0,
+        help="Seconds a table that has not started stays in the list of open tables with "
+        "no person connected (it can still be reached by its link).")] = 600.0,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
@@ -61,7 +65,8 @@ def serve_cmd(
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="'--bot'") from None
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
-                    messages_per_second=rate, name_length=name_length)
+                    messages_per_second=rate, name_length=name_length,
+                    abandoned_after=abandoned_after)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,

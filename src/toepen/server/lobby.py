@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import Any
 
 from ..engine import Action
@@ -91,10 +92,15 @@ class Lobby:
         return self.tables[table_id]
 
     def listed(self, status: str | None = None, most: int = 200) -> list[Table]:
-        """Tables, newest first (at most ``most``), optionally of one status."""
+        """Tables, newest first (at most ``most``), optionally of one status. The open
+        tables (``lobby``) leave out the abandoned ones: no person connected for
+        ``abandoned_after`` seconds (they are still there, by id and code)."""
         if status not in (None, *STATUSES):
             raise Refused("bad_message", f"status: lobby, playing or over, not {status!r}")
         found = [t for t in self.tables.values() if status is None or t.row.status == status]
+        if status == "lobby":
+            now = time.monotonic()
+            found = [t for t in found if not t.abandoned(self.limits.abandoned_after, now)]
         found.sort(key=lambda t: t.row.created, reverse=True)
         return found[:most]
 

@@ -19,6 +19,7 @@ it calls :attr:`Master.on_change` after every change, and the bot scheduler answ
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -119,12 +120,15 @@ class Master:
             raise Refused("limit", f"this table has {self.limits.max_spectators} spectators, "
                           "its maximum", 429)
         table.clients.add(client)
+        table.seen = time.monotonic()
         client.send(protocol.welcome(table.info(), client.seat, client.host))
         if table.game is not None:
             client.send(self.state_message(table, client.seat, (), None))
         self.broadcast_table(table)
 
     def detach(self, table: Table, client: Client) -> None:
+        if client in table.clients and (client.seat is not None or client.host):
+            table.seen = time.monotonic()
         table.clients.discard(client)
         with contextlib.suppress(RuntimeError):
             self.broadcast_table(table)

@@ -67,6 +67,8 @@ class Limits:
     max_tables: int = 10000
     max_spectators: int = 100
     name_length: int = 24
+    abandoned_after: float = 600.0
+    """Seconds a table that has not started stays in the open list with no person there."""
     send_queue: int = 512
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,6 +144,8 @@ class Table:
     """Who made each action: ``player``, ``bot`` or ``standin``."""
     external: dict[int, ExternalSeat] = field(default_factory=dict)
     """The running external bots of this game, by seat."""
+    seen: float = field(default_factory=time.monotonic)
+    """When a person (a seat's player or the host) was last connected (monotonic)."""
 
     @classmethod
     def stored(cls, row: TableRow) -> Table:
@@ -173,6 +176,16 @@ class Table:
         """A new name for a bot at ``seat``: none that another seat has (or ``but``)."""
         taken = [s.name for s in self.seats if s.seat != seat and s.name]
         return bot_name(self.row.seed, seat, taken + ([but] if but else []))
+
+    def people_here(self) -> bool:
+        """A seat's player or the host is connected (spectators do not count)."""
+        return any(c.seat is not None or c.host for c in self.clients)
+
+    def abandoned(self, after: float, now: float | None = None) -> bool:
+        """Not started, and no person connected for ``after`` seconds."""
+        if self.row.status != "lobby" or self.people_here():
+            return False
+        return (time.monotonic() if now is None else now) - self.seen > after
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.clients)

@@ -102,8 +102,11 @@ export async function showLobby(app) {
   };
   preset.addEventListener("change", drawSizes);
   drawSizes();
+  const createBtn = form.querySelector("#create");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    if (createBtn.disabled) return; // one table per click: a double click makes one
+    createBtn.disabled = true;
     const name = form.name.value.trim();
     const botMap = {};
     for (const sel of rows.querySelectorAll("select")) if (sel.value) botMap[sel.dataset.seat] = sel.value;
@@ -121,7 +124,7 @@ export async function showLobby(app) {
       rememberName(name);
       saveSeat(joined.table.id, joined);
       location.assign(`/?table=${joined.table.id}`);
-    } catch (e) { toast(e.message); }
+    } catch (e) { toast(e.message); createBtn.disabled = false; }
   });
   app.querySelector("#code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -136,8 +139,9 @@ export async function showLobby(app) {
         const free = tb.seats.filter((s) => s.kind === "open").length;
         const who = tb.seats.filter((s) => s.kind !== "open").map(seatWho).join(", ");
         return `<li><span class="code">${esc(tb.code)}</span> <span>${esc(tb.preset)} · ${tb.size}</span> <span class="who">${who}</span> ` +
-          `<span class="free">${esc(t("web.free_seats", { n: free }))}</span> ` +
-          `<a class="button" href="/?join=${esc(tb.code)}">${esc(t("web.join"))}</a> <a class="button" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`;
+          `<span class="free">${esc(t(free ? "web.free_seats" : "web.table_full", { n: free }))}</span> ` +
+          (free ? `<a class="button join" href="/?join=${esc(tb.code)}">${esc(t("web.join"))}</a> ` : "") +
+          `<a class="button watch" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`;
       }).join("") : `<li class="empty">${esc(t("web.no_tables"))}</li>`;
     } catch (e) { list.innerHTML = `<li class="empty">${esc(e.message)}</li>`; }
   };
