@@ -219,3 +219,14 @@ def test_rules_command_lists_presets_and_options_in_the_language() -> None:
     assert result.exit_code == 2
     assert Translator("nl")("cli.unknown_preset", preset="nope",
                             presets=", ".join(Rules.preset_names())) in flat(result.output)
+
+
+def test_every_command_is_in_the_readmes_command_list() -> None:
+    import typer.main
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    commands = typer.main.get_command(cli).commands  # type: ignore[attr-defined]
+    assert "rules" in commands
+    for name in commands:
+        assert f"### `toepen {name}" in readme, name
