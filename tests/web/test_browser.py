@@ -428,3 +428,14 @@ def test_a_double_click_makes_one_table_and_full_tables_offer_no_join(
     expect(row.locator("a.join")).to_have_count(0)
     expect(row.locator("a.watch")).to_have_count(1)
     other.close()
+
+
+def test_an_emoji_name_is_kept_whole(page: Page, server: Server) -> None:
+    """A pub name with emoji, 24 characters as people see them (more than 24 UTF-16
+    units): the form keeps it whole and the table is made with it."""
+    name = "🍺" * 20 + " Jan"
+    create_table(page, server.url, name, {1: "random", 2: "random", 3: "random"})
+    seats = page.evaluate("() => window.toepenState.table.seats")
+    assert seats[0]["name"] == name
+    expect(page.locator(".waiting")).to_contain_text(name)
+    assert page.errors == []  # type: ignore[attr-defined]
