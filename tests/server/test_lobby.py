@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import time
 from collections.abc import Iterator
@@ -384,3 +385,27 @@ def test_abandoned_tables_leave_the_open_list(quick_abandon: Server) -> None:
     assert kid in open_ids()
     back.close()
     watcher.close()
+
+
+def test_creating_with_one_request_id_twice_makes_one_table(server: Server) -> None:
+    """A table creation sent twice with the same ``request`` id (a double click that got
+    through, a retry), even at the same moment, makes one table; a refused one is
+    forgotten, so its id can be used again; another id makes another table."""
+    body = {"name": "Idem", "size": 3, "request": "dbl-" + "a1" * 8}
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: server.post("/api/tables", body), range(4)))
+    assert all(r.status_code == 201 for r in answers), [r.text for r in answers]
+    ids = {r.json()["table"]["id"] for r in answers}
+    assert len(ids) == 1
+    assert len({r.json()["token"] for r in answers}) == 1
+    again = server.post("/api/tables", body)
+    assert again.status_code == 201 and again.json()["table"]["id"] in ids
+    mine = [t for t in server.get("/api/tables").json()["tables"]
+            if t["seats"][0]["name"] == "Idem"]
+    assert len(mine) == 1
+    bad = {"name": "Idem<", "size": 3, "request": "bad-" + "b2" * 8}
+    assert server.post("/api/tables", bad).status_code == 400
+    good = server.post("/api/tables", {**bad, "name": "Idem2"})
+    assert good.status_code == 201, good.text
+    other = server.post("/api/tables", {**body, "request": "dbl-" + "c3" * 8})
+    assert other.status_code == 201 and other.json()["table"]["id"] not in ids

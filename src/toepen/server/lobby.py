@@ -8,6 +8,7 @@ committed to storage before it is applied in memory and broadcast.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -29,6 +30,8 @@ log = logging.getLogger("toepen.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """The letters and digits of a table's code (no ``0 O 1 I``)."""
 STATUSES = ("lobby", "playing", "over")
+REQUESTS_KEPT = 1000
+"""How many recent ``request`` ids of table creations the lobby remembers."""
 
 
 class Lobby:
@@ -44,6 +47,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.codes: dict[str, str] = {}
         self.tokens: dict[str, str] = {}  # token hash -> table id
+        self.requests: dict[tuple[str, str], asyncio.Task[tuple[Table, str, int | None]]] = {}
+        """Table creations by (creator, the client's request id): a repeat gets the same."""
 
     # -- start-up and shutdown -------------------------------------------------------
 
@@ -139,8 +144,41 @@ class Lobby:
 
     async def create(self, *, preset: str, options: dict[str, Any], size: int,
                      bots: dict[int, str], name: str | None, idle_seconds: float,
-                     autostart: bool, creator: str) -> tuple[Table, str, int | None]:
-        """A new table; returns it, the host's token and the host's seat (None: not seated)."""
+                     autostart: bool, creator: str,
+                     request: str | None = None) -> tuple[Table, str, int | None]:
+        """A new table; returns it, the host's token and the host's seat (None: not seated).
+
+        ``request`` is the client's id of this creation: the same creator sending the
+        same id again (a double click, a retry) gets the same table, not a second one. A
+        creation that was refused is forgotten, so the id may be used again.
+        """
+        if request is None:
+            return await self._create(preset=preset, options=options, size=size, bots=bots,
+                                      name=name, idle_seconds=idle_seconds,
+                                      autostart=autostart, creator=creator)
+        key = (creator, request)
+        task = self.requests.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._create(
+                preset=preset, options=options, size=size, bots=bots, name=name,
+                idle_seconds=idle_seconds, autostart=autostart, creator=creator))
+            self.requests[key] = task
+
+            def forget_refused(done: asyncio.Task[tuple[Table, str, int | None]]) -> None:
+                if done.cancelled() or done.exception() is not None:
+                    self.requests.pop(key, None)
+
+            task.add_done_callback(forget_refused)
+            while len(self.requests) > REQUESTS_KEPT:
+                oldest = next(iter(self.requests))
+                if not self.requests[oldest].done():
+                    break
+                del self.requests[oldest]
+        return await asyncio.shield(task)
+
+    async def _create(self, *, preset: str, options: dict[str, Any], size: int,
+                      bots: dict[int, str], name: str | None, idle_seconds: float,
+                      autostart: bool, creator: str) -> tuple[Table, str, int | None]:
         self._check_room(creator)
         if not isinstance(options, dict):
             raise Refused("bad_message", "options: must be an object")

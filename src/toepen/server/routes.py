@@ -47,6 +47,8 @@ class CreateTable(BaseModel):
     name: str | None = None
     idle_seconds: float = 60.0
     autostart: bool = False
+    request: str | None = Field(None, min_length=8, max_length=64)
+    """The client's id of this creation: sent again, it gets the same table (idempotent)."""
 
 
 class JoinTable(BaseModel):
@@ -97,7 +99,7 @@ async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> 
     table, token, seat = await lobby.create(
         preset=body.preset, options=body.options, size=body.size, bots=body.bots,
         name=body.name, idle_seconds=body.idle_seconds, autostart=body.autostart,
-        creator=client_key(request))
+        creator=client_key(request), request=body.request)
     return joined(request, table, token, seat, True)
 
 

@@ -103,6 +103,10 @@ export async function showLobby(app) {
   preset.addEventListener("change", drawSizes);
   drawSizes();
   const createBtn = form.querySelector("#create");
+  const newId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+  let createId = newId();
+  // back from the table page (the page restored as it was): a new table may be made
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) createBtn.disabled = false; });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (createBtn.disabled) return; // one table per click: a double click makes one
@@ -116,6 +120,7 @@ export async function showLobby(app) {
       options[el.dataset.option] = el.dataset.type === "int" ? Number(el.value) : JSON.parse(el.value);
     }
     const body = {
+      request: createId, // the same id again gets the same table (a retry, a double submit)
       preset: form.preset.value, size: Number(size.value), bots: botMap, name: name || null, options,
       idle_seconds: Number(form.idle.value) || 60, autostart: form.autostart.checked,
     };
@@ -123,6 +128,7 @@ export async function showLobby(app) {
       const joined = await api("POST", "/api/tables", body);
       rememberName(name);
       saveSeat(joined.table.id, joined);
+      createId = newId(); // the next table is another
       location.assign(`/?table=${joined.table.id}`);
     } catch (e) { toast(e.message); createBtn.disabled = false; }
   });
