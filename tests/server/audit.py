@@ -106,6 +106,7 @@ def audit(messages: list[dict[str, Any]], seat: int | None, games: Timeline) -> 
             expected = observe(games.games[state], seat).to_json()
             assert msg["view"] == expected, f"state {state}: the view is not observe(game, {seat})"
             check_narration(msg["events"], seat)
+            check_narration(msg.get("history", []), seat)  # the log so far, after welcome
             checked += 1
         allowed = games.visible(state, seat)
         named = {m for s in strings(msg) for m in CARD.findall(s)}

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine import Action, ActionError, Event
+from ..engine import Action, ActionError, Event, Game
 from ..narration import refusal_message
 from ..view import observe
 from . import protocol
@@ -46,6 +46,16 @@ def parse_action(text: Any, state: Any) -> Action:
         return Action.parse(text)
     except ActionError as e:
         raise Refused("bad_action", f"action: {e}") from None
+
+
+def history(game: Game) -> list[Event]:
+    """Every event of ``game`` so far, unredacted (the caller redacts for its receiver):
+    the first deal, then what each action caused, from the game replayed on its decks."""
+    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
+    events = list(replay.opening_events(omniscient=True))
+    for seat, act in game.actions:
+        events.extend(replay.apply(seat, act))
+    return events
 
 
 class Master:
@@ -123,7 +133,9 @@ class Master:
         table.seen = time.monotonic()
         client.send(protocol.welcome(table.info(), client.seat, client.host))
         if table.game is not None:
-            client.send(self.state_message(table, client.seat, (), None))
+            # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
+            view = observe(table.game, client.seat)
+            client.send(protocol.state(view, (), None, history(table.game)))
         self.broadcast_table(table)
 
     def detach(self, table: Table, client: Client) -> None:

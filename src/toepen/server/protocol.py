@@ -226,11 +226,19 @@ def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
     return None if last is None else {"seat": last[0], "action": last[1], "by": last[2]}
 
 
-def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None) -> str:
-    """The ``state`` message of one receiver: its view and its events (redacted for it)."""
-    return dumps({"v": PROTOCOL, "type": "state", "view": view.to_json(),
-                  "events": events_json(events, view.seat), "last": last_json(last),
-                  "state": view.action_count})
+def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None,
+          history: Sequence[Event] | None = None, history_max: int = 300) -> str:
+    """The ``state`` message of one receiver: its view and its events (redacted for it).
+
+    ``history`` (the first ``state`` after ``welcome``): every event of the game so far,
+    redacted for the receiver like ``events``, of which the last ``history_max`` are sent.
+    """
+    msg = {"v": PROTOCOL, "type": "state", "view": view.to_json(),
+           "events": events_json(events, view.seat), "last": last_json(last),
+           "state": view.action_count}
+    if history is not None:
+        msg["history"] = events_json(history, view.seat)[-history_max:]
+    return dumps(msg)
 
 
 def table(info: dict[str, Any]) -> str:
