@@ -59,7 +59,7 @@ from .view import View
 
 __all__ = [
     "Cards", "Message", "Param", "Refused", "Seat", "Seats", "Translate", "VERB_KEYS",
-    "action_message", "describe", "prompt", "refusal_message", "verb_id",
+    "action_message", "describe", "prompt", "refusal_message", "turn_prompt", "verb_id",
 ]
 
 
@@ -330,6 +330,24 @@ def prompt(view: View) -> Message:
     answering, the claimer or exchanger in a challenge round.
     """
     return Message(f"phase.{view.phase}", {"name": Seat(view.target)})
+
+
+def turn_prompt(view: View) -> Message:
+    """What the viewing seat must decide now, as :func:`prompt`, but naming only what
+    :attr:`View.legal` allows: in the play phase, "Play a card." when knocking is not
+    legal (``phase.play.card``), "Play a card or knock." only when it is.
+
+    >>> from types import SimpleNamespace as V
+    >>> turn_prompt(V(phase="play", target=-1, legal=(KNOCK, Action.parse("play Th"))))
+    Message('phase.play', name=Seat(-1))
+    >>> turn_prompt(V(phase="play", target=-1, legal=(Action.parse("play Th"),)))
+    Message('phase.play.card')
+    >>> turn_prompt(V(phase="answer", target=2, legal=(STAY, FOLD)))
+    Message('phase.answer', name=Seat(2))
+    """
+    if view.phase == "play" and KNOCK not in view.legal:
+        return Message("phase.play.card")
+    return prompt(view)
 
 
 class Refused(Protocol):

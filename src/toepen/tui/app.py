@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
 from ..bots import Bot, make_bot
-from ..cards import local_card_str
+from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
 from ..rules import TELL_WORDS
@@ -60,8 +60,12 @@ class TrickTracker:
         self.current: list[tuple[int, int]] = []
         self.last: list[tuple[int, int]] = []
         self.last_winner = -1
+        self.claims: set[int] = set()
+        """The seats that claimed armoede since the last deal or redeal."""
 
     def feed(self, e: Event) -> None:
+        if e.kind is EventKind.CLAIM:
+            self.claims.add(e.seat)
         if e.kind is EventKind.PLAY:
             self.current.append((e.seat, e.cards[0]))
         elif e.kind is EventKind.TRICK:
@@ -72,6 +76,7 @@ class TrickTracker:
             self.current = [(s, c) for s, c in self.current if s != e.seat]
         elif e.kind in (EventKind.DEAL, EventKind.REDEAL):
             self.current = []
+            self.claims.clear()  # a redeal ends the armoede that caused it
 
 
 class RulesScreen(ModalScreen[None]):
@@ -480,7 +485,7 @@ class PlayApp(App[None]):
                 status.append(t("status.dealer"))
             if seat == view.last_knocker and view.in_session[seat]:
                 status.append(t("status.knocked"))
-            if seat in view.claimed:
+            if seat in view.claimed and seat in self.tricks.claims:
                 status.append(t("status.claimed"))
             if seat in view.exchanged:
                 status.append(t("status.exchanged"))
@@ -505,9 +510,20 @@ class PlayApp(App[None]):
             table.add_row(*row, style=style)
         return table
 
+    def _led_text(self, view: View) -> Text | None:
+        """The suit led of the trick in progress (it binds even when the led card left
+        the table with a folded leader), or None before the first card."""
+        if view.led_suit < 0 or view.phase not in ("play", "answer"):
+            return None
+        suit = self.t(f"suit.{SUITS[view.led_suit]}")
+        colour = "red3" if view.led_suit in _RED else ""
+        return Text(self.t("screen.led_suit",
+                           suit=f"{SUIT_SYMBOLS[view.led_suit]} {suit}"), style=colour)
+
     def _trick_text(self, view: View) -> Group:
         t = self.t
         head = Text(t("screen.trick", n=min(view.trick_no + 1, 4)), style="bold")
+        led = self._led_text(view)
         if self.narrow:
             head.append("  ")
             if not view.trick:
@@ -516,8 +532,12 @@ class PlayApp(App[None]):
                 head.append(view.players[seat] + " ")
                 head.append_text(card_text(card, self.lang))
                 head.append("  ")
+            if led is not None:
+                head.append_text(led)
             return Group(head)
         lines: list[Text] = [head]
+        if led is not None:
+            lines.append(led)
         if not view.trick:
             lines.append(Text(t("screen.no_cards"), style="dim"))
         for seat, card in view.trick:
@@ -532,8 +552,11 @@ class PlayApp(App[None]):
             return Text("")
         text = Text(t("screen.last_trick", name=view.players[self.tricks.last_winner]) + " ",
                     style="dim")
-        for _, card in self.tricks.last:
-            text.append(local_card_str(card, self.lang) + " ")
+        for i, (seat, card) in enumerate(self.tricks.last):
+            won = seat == self.tricks.last_winner
+            text.append(("" if i == 0 else ", ") + view.players[seat] + " ",
+                        style="bold" if won else "dim")
+            text.append(local_card_str(card, self.lang), style="bold" if won else "dim")
         return text
 
     def _status_text(self, view: View) -> Text:

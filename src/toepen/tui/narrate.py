@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from ..cards import LOCAL_RANKS
 from ..engine import Action, Event
 from ..i18n import N_, Translator
-from ..narration import VERB_KEYS, Refused, action_message, describe, prompt, refusal_message
+from ..narration import (
+    VERB_KEYS,
+    Refused,
+    action_message,
+    describe,
+    refusal_message,
+    turn_prompt,
+)
 from ..rules import Rules
 from ..view import View
 
@@ -47,8 +54,8 @@ def narrate(t: Translator, e: Event, names: Sequence[str], me: int) -> str | Non
 
 
 def phase_text(t: Translator, view: View) -> str:
-    """What the seat to act must decide, in words."""
-    return prompt(view).render(t, view.players)
+    """What the seat to act must decide, in words (knocking named only when legal)."""
+    return turn_prompt(view).render(t, view.players)
 
 
 def explain_refusal(t: Translator, view: View, refusal: Refused) -> str:

@@ -1,0 +1,107 @@
+"""The table of ``toepen play`` as a person follows it (issue 13): the suit led, the prompt,
+the last trick, the armoede marks, the second person, the hand summary and the standings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toepen.cards import SUIT_SYMBOLS, SUITS, local_card_str
+from toepen.engine import CLAIM, KNOCK
+from toepen.tui.app import PlayApp
+
+from .driver import first_key, make_session, play_out, settle
+
+SIZE = (120, 42)
+pytestmark = pytest.mark.asyncio
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+async def test_the_prompt_offers_knocking_only_when_it_is_legal(tmp_path: Path,
+                                                                lang: str) -> None:
+    session = make_session(tmp_path, "rulebook", lives=3, seed=12, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
+    t = app.t
+    seen: set[bool] = set()
+
+    def check(app: PlayApp) -> None:
+        view = app.session.view()
+        if view.phase != "play":
+            return
+        status = flat(app.panel_text("status"))
+        may_knock = KNOCK in view.legal
+        seen.add(may_knock)
+        if may_knock:
+            assert flat(t("phase.play")) in status
+        else:
+            assert flat(t("phase.play.card")) in status
+            assert flat(t("phase.play")) not in status
+            assert t("act.knock") not in app.panel_text("keys")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app, on_turn=check)
+        await pilot.press("q")
+    assert seen == {True, False}
+
+
+async def test_the_suit_led_is_always_shown_and_the_last_trick_names_its_players(
+    tmp_path: Path,
+) -> None:
+    session = make_session(tmp_path, "rulebook", lives=6, seed=5, lang="de")
+    app = PlayApp(session, lang="de", delay=0.0, strict=True)
+    t = app.t
+    counts = {"led": 0, "last": 0}
+
+    def check(app: PlayApp) -> None:
+        view = app.session.view()
+        trick = flat(app.panel_text("trick"))
+        if view.phase in ("play", "answer") and view.led_suit >= 0:
+            suit = f"{SUIT_SYMBOLS[view.led_suit]} {t(f'suit.{SUITS[view.led_suit]}')}"
+            assert flat(t("screen.led_suit", suit=suit)) in trick
+            counts["led"] += 1
+        elif view.phase == "play":
+            assert t("screen.led_suit", suit="").strip() not in trick
+        if app.tricks.last_winner >= 0:
+            last = flat(app.panel_text("last"))
+            assert len(app.tricks.last) >= 1
+            for seat, card in app.tricks.last:
+                assert f"{view.players[seat]} {local_card_str(card, 'de')}" in last, last
+            counts["last"] += 1
+
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app, on_turn=check)
+        await pilot.press("q")
+    assert counts["led"] > 5 and counts["last"] > 5, counts
+
+
+async def test_a_claimed_armoede_mark_leaves_with_the_redeal(tmp_path: Path) -> None:
+    session = make_session(tmp_path, "rulebook", lives=9, seed=2, lang="en")
+    app = PlayApp(session, lang="en", delay=0.0, strict=True)
+    t = app.t
+    stood = (t("log.claim.genuine", name="Ann"), t("log.claim.unchallenged", name="Ann"))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            await settle(pilot, app)
+            assert not app.over
+            view = session.view()
+            if any(line in stood for line in app.log_lines) and view.phase == "play":
+                break
+            if CLAIM in view.legal:
+                await pilot.press("a")
+                await settle(pilot, app)
+                if not app.over and session.view().phase == "play":
+                    # The bluff was called: the claim still belongs to this deal.
+                    assert t("status.claimed") in app.panel_text("players")
+                continue
+            keys = app.legal_keys()
+            await pilot.press("s" if "s" in keys else first_key(app, keys))
+        else:
+            raise AssertionError("no armoede claim stood")
+        # The claim stood and brought a new deal: the mark went with the old cards.
+        assert t("status.claimed") not in app.panel_text("players")
+        await pilot.press("q")
