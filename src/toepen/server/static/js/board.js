@@ -1,10 +1,12 @@
 // The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
-import { t, actionText, cardText, sortCards, verbKey, verbKeys } from "./i18n.js";
+import { t, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
 
 /** What the seat to act must decide, in words (view.target: who the decision is about). */
 export function phaseText(view) {
+  // playing with no knock among the legal actions (a knock limit, or knocked already): only a card
+  if (view.phase === "play" && !view.legal.includes("knock")) return t("phase.play.card");
   return t(`phase.${view.phase}`, { name: view.players[view.target] ?? "" });
 }
 
@@ -38,7 +40,9 @@ function seatBox(view, table, s, me, opts) {
   if (info && info.standin) badges.push(`<span class="badge standin">${esc(t("web.standin"))}</span>`);
   if (info && info.fallback) badges.push(`<span class="badge standin" title="${esc(info.incident || "")}">${esc(t("web.fallback", { bot: info.fallback }))}</span>`);
   if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
-  if (view.drinks && view.drinks[s]) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
+  // the score of a rubber session, always on the table: rubbers won and rounds owed
+  if (opts.rubbers) badges.push(`<span class="badge rubbers">${esc(t("web.rubbers_won_n", { n: view.rubbers_won[s] }))}</span>`);
+  if (view.drinks && (view.drinks[s] || opts.rubbers)) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
   const inTrick = new Set(view.trick.map(([ts, c]) => `${ts}${c}`));
   const played = view.played.filter(([ps, c]) => ps === s && !inTrick.has(`${ps}${c}`)).map(([, c]) => c);
   let cards = "";
@@ -70,7 +74,8 @@ function seatBox(view, table, s, me, opts) {
 
 /**
  * Draw the board.
- * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat}}
+ * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat},
+ *   rubbers: the rules play rubbers (the rubber number and rubbers won are shown)}
  */
 export function renderBoard(root, view, opts) {
   const me = opts.me;
@@ -81,7 +86,11 @@ export function renderBoard(root, view, opts) {
     return `<div class="trick-card${anim}" data-card="${c}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`;
   }).join("");
   const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
-    `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div></div>`;
+    `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div>` +
+    (opts.rubbers ? `<div class="rubberno">${esc(t("web.rubber_no", { n: view.rubber_no }))}</div>` : "") +
+    // the suit led binds even when the card that led it left the table (its player folded)
+    (view.led_suit ? `<div class="led-suit" data-suit="${esc(view.led_suit)}">${esc(t("screen.led_suit", { suit: `${t(`suit.${view.led_suit}`)} ${suitSymbol(`7${view.led_suit}`)}` }))}</div>` : "") +
+    `</div>`;
   const myTurn = me !== null && me !== undefined && view.to_act.includes(me) && !opts.readonly;
   const legal = myTurn ? view.legal : [];
   const legalPlays = new Set(legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));

@@ -30,11 +30,17 @@ function optionField(o) {
   return ""; // table sizes: the size menu above
 }
 
+/** A bot's entry in a seat menu: the strongest bot (the server's default_bot) is chosen and says so. */
+export function botOption(bot, defaultBot) {
+  const label = `${t("web.bot")}: ${bot}` + (bot === defaultBot ? ` (${t("web.bot_strongest")})` : "");
+  return `<option value="${esc(bot)}"${bot === defaultBot ? " selected" : ""}>${esc(label)}</option>`;
+}
+
 function seatRows(size, bots, defaultBot) {
   let html = "";
   for (let s = 1; s < size; s++) {
     const opts = [`<option value="">${esc(t("web.seat_open"))}</option>`]
-      .concat(bots.map((b) => `<option value="${esc(b)}"${b === "random" ? " selected" : ""}>${esc(t("web.bot"))}: ${esc(b)}</option>`));
+      .concat(bots.map((b) => botOption(b, defaultBot)));
     html += `<label class="seat-row">${esc(t("web.seat_n", { n: s + 1 }))} <select name="seat${s}" data-seat="${s}">${opts.join("")}</select></label>`;
   }
   return html;
@@ -50,8 +56,7 @@ function seatWho(s) {
 export async function showLobby(app) {
   let meta = { presets: [], options: [], sizes: [], bots: [], default_bot: "" };
   try { meta = await presets(); } catch (e) { toast(e.message); }
-  const bots = [...meta.bots];
-  if (!bots.includes("default")) bots.push("default");
+  const bots = [...meta.bots]; // "default" is not offered: the strongest bot is chosen and marked
   const presetOptions = meta.presets.map((p) => `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("");
   app.innerHTML = `
   <div class="lobby">

@@ -15,6 +15,14 @@ export function startLives(rules, meta) {
   return preset ? preset.lives : undefined;
 }
 
+/** The rules' session kind ("elimination" or "rubber"), read like startLives; undefined where unknown. */
+export function sessionKind(rules, meta) {
+  if (rules && typeof rules === "object" && typeof rules.session === "string") return rules.session;
+  const name = typeof rules === "string" ? rules : rules && rules.preset;
+  const preset = meta && meta.presets ? meta.presets.find((p) => p.name === name) : null;
+  return preset ? preset.rules.session : undefined;
+}
+
 /** Strokes as an SVG: groups of five (four upright, the fifth across). */
 export function tallySVG(strokes) {
   const groups = Math.ceil(strokes / 5);

@@ -2,8 +2,8 @@
 import { t, say, translateStatic } from "./i18n.js";
 import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, lostFromEvents, startLives } from "./scoresheet.js";
-import { toast, savedName } from "./lobby.js";
+import { scoreSheetHTML, lostFromEvents, startLives, sessionKind } from "./scoresheet.js";
+import { toast, savedName, botOption } from "./lobby.js";
 import { keepState, keptStates } from "./store.js";
 import { esc } from "./util.js";
 
@@ -14,7 +14,7 @@ export async function showTable(app, tableId, setConn) {
   const st = {
     table: null, view: null, seat: mine ? mine.seat : null, host: mine ? mine.host : false,
     token: mine ? mine.token : null, pending: false, hint: null, hintAvailable: true,
-    events: loadLog(tableId), animate: null, lost: null, bots: ["random"],
+    events: loadLog(tableId), animate: null, lost: null, bots: ["random"], defaultBot: "random", meta: null,
   };
   app.innerHTML = `<div class="tablepage">
     <div class="main-col"><div id="waiting"></div><div id="board" class="board"></div></div>
@@ -36,7 +36,10 @@ export async function showTable(app, tableId, setConn) {
       if ((r.status === 404 && (!d || d.detail === "Not Found")) || r.status === 405) { st.hintAvailable = false; drawBoard(); }
     }).catch(() => {});
   }
-  presets().then((m) => { st.bots = m.bots; if (st.table && st.table.status === "lobby") drawWaiting(); }).catch(() => {});
+  presets().then((m) => {
+    st.meta = m; st.bots = m.bots; st.defaultBot = m.default_bot || m.bots[0];
+    if (st.table && st.table.status === "lobby") drawWaiting(); else drawBoard();
+  }).catch(() => {});
 
   const conn = new Connection(tableId, st.token, {
     onStatus: (s, detail) => {
@@ -69,6 +72,8 @@ export async function showTable(app, tableId, setConn) {
       drawAll();
     } else if (msg.type === "state") {
       const names = msg.view.players;
+      // the first state after welcome brings the game's log so far, as this receiver may see it
+      if (msg.history) st.events = msg.history.map((e) => ({ e, names }));
       const plays = new Set();
       let knock = null;
       for (const e of msg.events) {
@@ -152,7 +157,7 @@ export async function showTable(app, tableId, setConn) {
       else who = `${esc(s.name)} ${s.connected ? "" : `<span class="badge away">${esc(t("web.away"))}</span>`}`;
       let ctl = "";
       if (st.host && s.kind === "open") {
-        ctl = `<select data-botsel="${s.seat}" aria-label="${esc(t("web.bot"))}">${st.bots.map((b) => `<option>${esc(b)}</option>`).join("")}</select>` +
+        ctl = `<select data-botsel="${s.seat}" aria-label="${esc(t("web.bot"))}">${st.bots.map((b) => botOption(b, st.defaultBot)).join("")}</select>` +
           `<button class="small" data-cmd="add_bot" data-seat="${s.seat}">${esc(t("web.add_bot"))}</button>`;
       } else if (st.host && s.kind === "bot") {
         ctl = `<button class="small" data-cmd="remove_bot" data-seat="${s.seat}">${esc(t("web.remove"))}</button>`;
@@ -205,7 +210,7 @@ export async function showTable(app, tableId, setConn) {
     if (!st.view) { els.board.innerHTML = ""; return; }
     renderBoard(els.board, st.view, {
       me: st.seat, table: st.table, pending: st.pending, hint: st.hint, hintAvailable: st.hintAvailable && !!st.token,
-      onAction: act, onHint: hint, animate: st.animate, knockSeat: st.animate ? st.animate.knock : null,
+      onAction: act, onHint: hint, animate: st.animate, rubbers: sessionKind(st.view.rules, st.meta) === "rubber", knockSeat: st.animate ? st.animate.knock : null,
     });
     st.animate = null;
     const standin = st.table && st.seat !== null && st.seat !== undefined && st.table.seats[st.seat] && st.table.seats[st.seat].standin;
