@@ -59,7 +59,8 @@ from .view import View
 
 __all__ = [
     "Cards", "Message", "Param", "Refused", "Seat", "Seats", "Translate", "VERB_KEYS",
-    "action_message", "describe", "prompt", "refusal_message", "turn_prompt", "verb_id",
+    "SECOND_PERSON", "action_message", "describe", "in_second_person", "prompt",
+    "refusal_message", "turn_prompt", "verb_id",
 ]
 
 
@@ -297,6 +298,70 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.SESSION_RESULT:
         return Message("log.session_result", {"name": who})
     return None
+
+
+SECOND_PERSON: dict[str, str] = {
+    "log.knock": "log.you.knock",
+    "log.stay": "log.you.stay",
+    "log.fold": "log.you.fold",
+    "log.play": "log.you.play",
+    "log.trick": "log.you.trick",
+    "log.claim": "log.you.claim",
+    "log.claim.false": "log.you.claim.false",
+    "log.claim.genuine": "log.you.claim.genuine",
+    "log.claim.unchallenged": "log.you.claim.unchallenged",
+    "log.exchange": "log.you.exchange",
+    "log.exchange.caught": "log.you.exchange.caught",
+    "log.exchange.clean": "log.you.exchange.clean",
+    "log.exchange.unchallenged": "log.you.exchange.unchallenged",
+    "log.challenge": "log.you.challenge",
+    "log.pass.challenge": "log.you.pass.challenge",
+    "log.pass.claim": "log.you.pass.claim",
+    "log.pass.exchange": "log.you.pass.exchange",
+    "log.reveal": "log.you.reveal",
+    "log.lives.stake": "log.you.lives.stake",
+    "log.lives.armoede": "log.you.lives.armoede",
+    "log.lives.exchange": "log.you.lives.exchange",
+    "log.eliminated": "log.you.eliminated",
+    "log.hand_result.loses": "log.you.hand_result.loses",
+    "log.hand_result.wins": "log.you.hand_result.wins",
+    "log.hand_result.folded": "log.you.hand_result.folded",
+    "log.pelt": "log.you.pelt",
+    "log.drinks": "log.you.drinks",
+    "log.toepkoning": "log.you.toepkoning",
+    "log.tell.stand": "log.you.tell.stand",
+    "log.tell.whistle": "log.you.tell.whistle",
+    "log.rubber": "log.you.rubber",
+    "log.session_result": "log.you.session_result",
+}
+"""The second-person form of each message about ``{name}``: "You knock: stake 2"."""
+
+
+def in_second_person(message: Message, viewer: int | None) -> Message:
+    """``message`` addressed to ``viewer`` when it is about them: "You knock", not
+    "Ann knocks" (:data:`SECOND_PERSON`; the ``name`` parameter is dropped), and
+    "Bas challenges you." when ``viewer`` is the one challenged. Anything else, and
+    every message for a spectator (``viewer`` None), is returned as it is.
+
+    >>> from toepen.engine import Event, EventKind as K
+    >>> in_second_person(describe(Event(K.KNOCK, 0, 2), 0), 0)
+    Message('log.you.knock', stake=2)
+    >>> in_second_person(describe(Event(K.KNOCK, 1, 2), 0), 0)
+    Message('log.knock', name=Seat(1), stake=2)
+    >>> in_second_person(describe(Event(K.CHALLENGE, 1, 0), 0), 0)
+    Message('log.you.challenged', name=Seat(1))
+    >>> in_second_person(describe(Event(K.KNOCK, 0, 2), None), None)
+    Message('log.knock', name=Seat(0), stake=2)
+    """
+    if viewer is None:
+        return message
+    params = dict(message.params)
+    if params.get("name") == Seat(viewer) and message.id in SECOND_PERSON:
+        del params["name"]
+        return Message(SECOND_PERSON[message.id], params)
+    if message.id == "log.challenge" and params.get("target") == Seat(viewer):
+        return Message("log.you.challenged", {"name": params["name"]})
+    return message
 
 
 VERB_KEYS: dict[Action, str] = {

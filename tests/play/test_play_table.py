@@ -83,7 +83,7 @@ async def test_a_claimed_armoede_mark_leaves_with_the_redeal(tmp_path: Path) -> 
     session = make_session(tmp_path, "rulebook", lives=9, seed=2, lang="en")
     app = PlayApp(session, lang="en", delay=0.0, strict=True)
     t = app.t
-    stood = (t("log.claim.genuine", name="Ann"), t("log.claim.unchallenged", name="Ann"))
+    stood = (t("log.you.claim.genuine"), t("log.you.claim.unchallenged"))
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(400):
             await settle(pilot, app)
@@ -105,3 +105,23 @@ async def test_a_claimed_armoede_mark_leaves_with_the_redeal(tmp_path: Path) -> 
         # The claim stood and brought a new deal: the mark went with the old cards.
         assert t("status.claimed") not in app.panel_text("players")
         await pilot.press("q")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it", "nb"])
+async def test_your_own_actions_are_told_in_the_second_person(tmp_path: Path,
+                                                              lang: str) -> None:
+    session = make_session(tmp_path, "rulebook", lives=4, seed=9, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
+    t = app.t
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app, max_presses=12)
+        await pilot.press("q")
+    mine = [act for seat, act in session.game.actions if seat == app.human and act.is_play]
+    assert mine
+    for act in mine:
+        card = local_card_str(act.card, lang)
+        assert t("log.you.play", card=card) in app.log_lines
+        assert t("log.play", name="Ann", card=card) not in app.log_lines
+    # Nothing about the human says "Ann" in the third person where a "you" form exists.
+    assert t("log.you.play", card="X") != t("log.play", name="Ann", card="X")
+    assert not [line for line in app.log_lines if line.startswith("Ann ")], app.log_lines

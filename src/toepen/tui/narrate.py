@@ -13,6 +13,8 @@ and a :class:`~toepen.view.View`.
 'Bas knocks: stake 3'
 >>> narrate(t, Event(EventKind.FOLD, 2, 2), names, me=0)
 'Cor folds and pays 2'
+>>> narrate(t, Event(EventKind.KNOCK, 0, 2), names, me=0)
+'You knock: stake 2'
 >>> narrate(Translator("it"), Event(EventKind.PLAY, 1, 0, (16,)), names, me=0)
 'Bas gioca 10♥'
 """
@@ -29,6 +31,7 @@ from ..narration import (
     Refused,
     action_message,
     describe,
+    in_second_person,
     refusal_message,
     turn_prompt,
 )
@@ -47,10 +50,11 @@ def action_label(t: Translator, act: Action) -> str:
 def narrate(t: Translator, e: Event, names: Sequence[str], me: int) -> str | None:
     """One redacted event in words, or None for events not worth a line.
 
-    ``me`` is the human seat: only its own private cards are ever named.
+    ``me`` is the human seat: only its own private cards are ever named, and its own
+    actions are told in the second person ("You knock: stake 2").
     """
     message = describe(e, me)
-    return None if message is None else message.render(t, names)
+    return None if message is None else in_second_person(message, me).render(t, names)
 
 
 def phase_text(t: Translator, view: View) -> str:
