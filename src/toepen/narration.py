@@ -59,8 +59,8 @@ from .view import View
 
 __all__ = [
     "Cards", "Message", "Param", "Refused", "Seat", "Seats", "Translate", "VERB_KEYS",
-    "SECOND_PERSON", "action_message", "describe", "in_second_person", "prompt",
-    "refusal_message", "turn_prompt", "verb_id",
+    "SECOND_PERSON", "action_message", "describe", "hand_summary", "in_second_person",
+    "prompt", "refusal_message", "standings", "turn_prompt", "verb_id",
 ]
 
 
@@ -333,6 +333,8 @@ SECOND_PERSON: dict[str, str] = {
     "log.tell.whistle": "log.you.tell.whistle",
     "log.rubber": "log.you.rubber",
     "log.session_result": "log.you.session_result",
+    "summary.paid": "summary.you.paid",
+    "summary.next_dealer": "summary.you.next_dealer",
 }
 """The second-person form of each message about ``{name}``: "You knock: stake 2"."""
 
@@ -362,6 +364,99 @@ def in_second_person(message: Message, viewer: int | None) -> Message:
     if message.id == "log.challenge" and params.get("target") == Seat(viewer):
         return Message("log.you.challenged", {"name": params["name"]})
     return message
+
+
+def hand_summary(events: Sequence[Event], viewer: int | None = None) -> list[Message]:
+    """What a finished hand came to, from its events as ``viewer`` saw them (the hand's
+    deal up to the next deal, or to the end of the session): the hand, who took the last
+    trick (or was left when the others folded), who paid how much, who is out, and who
+    deals next. Addressed to ``viewer`` (:func:`in_second_person`).
+
+    >>> from toepen.engine import Event, EventKind as K
+    >>> hand = [Event(K.DEAL, 3, 2), Event(K.FOLD, 1, 1), Event(K.LIVES, 1, 1, (), "fold"),
+    ...         Event(K.HAND_RESULT, 2, 2), Event(K.LIVES, 2, 2, (), "stake"),
+    ...         Event(K.ELIMINATED, 2, 0), Event(K.DEAL, 0, 3)]
+    >>> for m in hand_summary(hand, viewer=0):
+    ...     m
+    Message('summary.title', hand=2)
+    Message('log.hand_result.loses', name=Seat(2), stake=2)
+    Message('summary.paid', name=Seat(1), n=1)
+    Message('summary.paid', name=Seat(2), n=2)
+    Message('log.eliminated', name=Seat(2))
+    Message('summary.you.next_dealer')
+    >>> hand_summary([Event(K.DEAL, 0, 1), Event(K.HAND_RESULT, 1, 1, (), "wins")], 1)[1:]
+    [Message('log.you.hand_result.wins', stake=1), Message('summary.nobody_paid')]
+    """
+    k = EventKind
+    start = next((e for e in events if e.kind is k.DEAL), None)
+    out: list[Message] = [Message("summary.title", {"hand": start.value if start else 0})]
+    paid: dict[int, int] = {}
+    out_seats: list[int] = []
+    nxt: Event | None = None
+    for e in events:
+        if e.kind is k.HAND_RESULT:
+            line = describe(e, viewer)
+            if line is not None:
+                out.append(line)
+        elif e.kind is k.LIVES:
+            paid[e.seat] = paid.get(e.seat, 0) + e.value
+        elif e.kind is k.ELIMINATED:
+            out_seats.append(e.seat)
+        elif e.kind is k.DEAL and e is not start:
+            nxt = e
+    out.extend(Message("summary.paid", {"name": Seat(s), "n": n})
+               for s, n in sorted(paid.items()) if n)
+    if not any(paid.values()):
+        out.append(Message("summary.nobody_paid"))
+    out.extend(Message("log.eliminated", {"name": Seat(s)}) for s in out_seats)
+    if nxt is not None:
+        out.append(Message("summary.next_dealer", {"name": Seat(nxt.seat)}))
+    return [in_second_person(m, viewer) for m in out]
+
+
+def standings(events: Sequence[Event], winner: int, players: int) -> list[Message]:
+    """The final standings from a whole session's events: the winner first, then the
+    others from the last one out to the first (players never out follow in seat order),
+    each with the lives lost, the hands played and the hand they went out in.
+
+    >>> from toepen.engine import Event, EventKind as K
+    >>> game = [Event(K.DEAL, 0, 1), Event(K.LIVES, 1, 2, (), "stake"), Event(K.ELIMINATED, 1, 0),
+    ...         Event(K.DEAL, 2, 2), Event(K.LIVES, 2, 1, (), "fold"), Event(K.LIVES, 2, 1),
+    ...         Event(K.ELIMINATED, 2, 0), Event(K.SESSION_RESULT, 0, 0)]
+    >>> for m in standings(game, winner=0, players=3):
+    ...     m
+    Message('standings.title')
+    Message('standings.row', place=1, name=Seat(0), lost=0, hands=2)
+    Message('standings.row_out', place=2, name=Seat(2), lost=2, hands=2, out=2)
+    Message('standings.row_out', place=3, name=Seat(1), lost=2, hands=1, out=1)
+    """
+    k = EventKind
+    lost = [0] * players
+    hands = [0] * players
+    gone: dict[int, int] = {}
+    hand_no = 0
+    for e in events:
+        if e.kind is k.DEAL:
+            hand_no = e.value
+            for s in range(players):
+                if s not in gone:
+                    hands[s] += 1
+        elif e.kind is k.LIVES and 0 <= e.seat < players:
+            lost[e.seat] += e.value
+        elif e.kind is k.ELIMINATED and 0 <= e.seat < players:
+            gone.setdefault(e.seat, hand_no)
+    order = [winner, *(s for s in reversed(gone) if s != winner)]
+    order += [s for s in range(players) if s not in order]
+    out = [Message("standings.title")]
+    for place, s in enumerate(order, 1):
+        row: dict[str, Param] = {"place": place, "name": Seat(s), "lost": lost[s],
+                                 "hands": hands[s]}
+        if s in gone and s != winner:
+            row["out"] = gone[s]
+            out.append(Message("standings.row_out", row))
+        else:
+            out.append(Message("standings.row", row))
+    return out
 
 
 VERB_KEYS: dict[Action, str] = {

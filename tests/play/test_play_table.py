@@ -9,6 +9,7 @@ import pytest
 
 from toepen.cards import SUIT_SYMBOLS, SUITS, local_card_str
 from toepen.engine import CLAIM, KNOCK
+from toepen.narration import Message, Seat
 from toepen.tui.app import PlayApp
 
 from .driver import first_key, make_session, play_out, settle
@@ -19,6 +20,11 @@ pytestmark = pytest.mark.asyncio
 
 def flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def seat_of(m: Message, default: int = -1) -> int:
+    name = m.params.get("name")
+    return name.seat if isinstance(name, Seat) else default
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])
@@ -125,3 +131,54 @@ async def test_your_own_actions_are_told_in_the_second_person(tmp_path: Path,
     # Nothing about the human says "Ann" in the third person where a "you" form exists.
     assert t("log.you.play", card="X") != t("log.play", name="Ann", card="X")
     assert not [line for line in app.log_lines if line.startswith("Ann ")], app.log_lines
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+async def test_a_summary_between_hands_and_the_final_standings(tmp_path: Path,
+                                                               lang: str) -> None:
+    session = make_session(tmp_path, "rulebook", players=4, lives=3, seed=14, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
+    t = app.t
+    lives = session.game.rules.lives
+    shown: list[int] = []
+    paid = [0] * 4
+
+    def check(app: PlayApp) -> None:
+        view = app.session.view()
+        if not app.summary or (shown and shown[-1] == view.hand_no):
+            return
+        shown.append(view.hand_no)
+        text = flat(app.panel_text("summary"))
+        assert flat(t("summary.title", hand=view.hand_no - 1)) in text
+        dealer = (t("summary.you.next_dealer") if view.dealer == app.human
+                  else t("summary.next_dealer", name=view.players[view.dealer]))
+        assert flat(dealer) in text
+        for m in app.summary:
+            if m.id in ("summary.paid", "summary.you.paid"):
+                seat = seat_of(m, app.human)
+                n = m.params["n"]
+                assert isinstance(n, int)
+                paid[seat] += n
+        for seat in range(4):  # every life lost so far was in a summary (none after)
+            assert paid[seat] == lives - view.lives[seat], (seat, paid, view.lives)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app, on_turn=check)
+        await pilot.pause()
+        assert len(shown) >= 2, shown
+        view = session.view()
+        winner = view.winner
+        assert winner is not None
+        text = app.panel_text("summary")
+        assert t("standings.title") in text
+        rows = [m for m in app.summary if m.id.startswith("standings.row")]
+        assert seat_of(rows[0]) == winner and rows[0].id == "standings.row"
+        assert sorted(seat_of(m) for m in rows) == [0, 1, 2, 3]
+        assert [m.params["place"] for m in rows] == [1, 2, 3, 4]
+        assert rows[0].params["hands"] == view.hand_no
+        for m in rows:
+            seat = seat_of(m)
+            assert m.params["lost"] == lives - view.lives[seat], (m, view.lives)
+            assert flat(m.render(t, view.players)) in flat(text)
+            assert flat(m.render(t, view.players)) in [flat(x) for x in app.log_lines]
+        await pilot.press("q")

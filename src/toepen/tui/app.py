@@ -27,6 +27,7 @@ from ..bots import Bot, make_bot
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
+from ..narration import Message, hand_summary, standings
 from ..rules import TELL_WORDS
 from ..view import View, observe
 from .narrate import (
@@ -119,6 +120,7 @@ class PlayApp(App[None]):
     #top { height: auto; }
     #players { width: 1fr; height: auto; padding: 0 1; }
     #table { width: 46; height: auto; border: round $secondary; padding: 0 1; }
+    #summary { height: auto; padding: 0 1; border: round $success; display: none; }
     #status { height: auto; padding: 0 1; }
     #hand { height: auto; padding: 0 1; border: round $accent; }
     #keys { height: auto; padding: 0 1; }
@@ -171,6 +173,13 @@ class PlayApp(App[None]):
         self.narrow = False
         self.log_lines: list[str] = []
         """Every line written to the log (for tests and the end of game summary)."""
+        self.summary: list[Message] = []
+        """What the last finished hand came to (and, once the session is over, the final
+        standings), shown between the hands until the next trick is taken."""
+        self._events: list[Event] = []
+        """Every event the human saw (redacted), for the hand summaries and standings."""
+        self._hand_start = 0
+        """Where the hand in progress starts in :attr:`_events` (its deal)."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -181,6 +190,7 @@ class PlayApp(App[None]):
             with Vertical(id="table"):
                 yield Static(id="trick")
                 yield Static(id="last")
+        yield Static(id="summary")
         yield Static(id="status")
         yield Static(id="hand")
         yield Static(id="keys")
@@ -412,6 +422,7 @@ class PlayApp(App[None]):
         """Narrate redacted events and follow the tricks."""
         for e in events:
             self.tricks.feed(e)
+            self._follow_hands(e)
             line = narrate(self.t, e, self.names, self.human)
             if line is None:
                 continue
@@ -430,6 +441,27 @@ class PlayApp(App[None]):
                 if reason is not None:
                     self._write_log(reason, "green")
 
+    def _follow_hands(self, e: Event) -> None:
+        """Keep the events; at the end of a hand (the next deal, or the session's end) set
+        :attr:`summary` and write it to the log; the next trick taken clears it."""
+        self._events.append(e)
+        if e.kind is EventKind.TRICK:
+            self.summary = []
+        ended = e.kind in (EventKind.DEAL, EventKind.SESSION_RESULT)
+        hand = self._events[self._hand_start:]
+        if ended and any(x.kind is EventKind.HAND_RESULT for x in hand):
+            self.summary = hand_summary(hand, self.human)
+            if e.kind is EventKind.SESSION_RESULT:
+                self.summary += standings(self._events, e.seat, len(self.names))
+            for m in self.summary:
+                self._write_log(m.render(self.t, self.names), "green")
+        if e.kind is EventKind.DEAL:
+            self._hand_start = len(self._events) - 1
+
+    def summary_lines(self) -> list[str]:
+        """The summary shown now, one line per message (empty while none is shown)."""
+        return [m.render(self.t, self.names) for m in self.summary]
+
     # -- drawing --------------------------------------------------------------------------------
 
     def _render(self) -> None:
@@ -444,6 +476,9 @@ class PlayApp(App[None]):
         self.query_one("#players", Static).update(self._players_table(view))
         self.query_one("#trick", Static).update(self._trick_text(view))
         self.query_one("#last", Static).update(self._last_text(view))
+        summary = self.query_one("#summary", Static)
+        summary.display = bool(self.summary)
+        summary.update(Text("\n".join(self.summary_lines())))
         self.query_one("#status", Static).update(self._status_text(view))
         self.query_one("#hand", Static).update(self._hand_text(view))
         self.query_one("#keys", Static).update(self._keys_text(view))
