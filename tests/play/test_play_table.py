@@ -85,6 +85,27 @@ async def test_the_suit_led_is_always_shown_and_the_last_trick_names_its_players
     assert counts["led"] > 5 and counts["last"] > 5, counts
 
 
+async def test_the_suit_led_stays_when_the_leader_folds(tmp_path: Path) -> None:
+    import random
+
+    session = make_session(tmp_path, "rulebook", lives=6, seed=22, lang="nl")
+    game = session.game
+    rng = random.Random(22)
+    for _ in range(22):  # a seeded line of play where the leader folds after leading
+        game.apply(game.turn, rng.choice(game.legal(game.turn)))
+    view = session.view()
+    assert game.turn == session.human
+    assert view.phase == "play" and view.led_suit >= 0
+    assert not any(c >> 3 == view.led_suit for _, c in view.trick), "the led card is still there"
+    app = PlayApp(session, lang="nl", delay=0.0, strict=True, history=session.history())
+    t = app.t
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        suit = f"{SUIT_SYMBOLS[view.led_suit]} {t(f'suit.{SUITS[view.led_suit]}')}"
+        assert flat(t("screen.led_suit", suit=suit)) in flat(app.panel_text("trick"))
+        await pilot.press("q")
+
+
 async def test_a_claimed_armoede_mark_leaves_with_the_redeal(tmp_path: Path) -> None:
     session = make_session(tmp_path, "rulebook", lives=9, seed=2, lang="en")
     app = PlayApp(session, lang="en", delay=0.0, strict=True)
