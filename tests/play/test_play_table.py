@@ -203,3 +203,28 @@ async def test_a_summary_between_hands_and_the_final_standings(tmp_path: Path,
             assert flat(m.render(t, view.players)) in flat(text)
             assert flat(m.render(t, view.players)) in [flat(x) for x in app.log_lines]
         await pilot.press("q")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_hand_summary_is_on_screen_in_a_small_terminal(
+    tmp_path: Path, size: tuple[int, int],
+) -> None:
+    from textual.widgets import Static
+
+    session = make_session(tmp_path, "rulebook", lives=3, seed=14, lang="en")
+    app = PlayApp(session, lang="en", delay=0.0, strict=True)
+    seen: list[int] = []
+
+    def check(app: PlayApp) -> None:
+        if app.summary:
+            region = app.query_one("#summary", Static).region
+            assert region.height >= 2 and region.y + region.height <= size[1], region
+            for panel in ("#hand", "#keys", "#status"):  # and the game stays playable
+                box = app.query_one(panel, Static).region
+                assert box.height >= 1 and box.y + box.height <= size[1], (panel, box)
+            seen.append(region.height)
+
+    async with app.run_test(size=size) as pilot:
+        await play_out(pilot, app, on_turn=check)
+        await pilot.press("q")
+    assert seen

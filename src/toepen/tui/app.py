@@ -120,7 +120,7 @@ class PlayApp(App[None]):
     #top { height: auto; }
     #players { width: 1fr; height: auto; padding: 0 1; }
     #table { width: 46; height: auto; border: round $secondary; padding: 0 1; }
-    #summary { height: auto; padding: 0 1; border: round $success; display: none; }
+    #summary { height: 1fr; padding: 0 1; display: none; overflow-y: auto; }
     #status { height: auto; padding: 0 1; }
     #hand { height: auto; padding: 0 1; border: round $accent; }
     #keys { height: auto; padding: 0 1; }
@@ -190,11 +190,11 @@ class PlayApp(App[None]):
             with Vertical(id="table"):
                 yield Static(id="trick")
                 yield Static(id="last")
-        yield Static(id="summary")
         yield Static(id="status")
         yield Static(id="hand")
         yield Static(id="keys")
         yield Static(id="message")
+        yield Static(id="summary")
         yield RichLog(id="log", wrap=True, max_lines=1000, min_width=20)
 
     def on_mount(self) -> None:
@@ -476,13 +476,31 @@ class PlayApp(App[None]):
         self.query_one("#players", Static).update(self._players_table(view))
         self.query_one("#trick", Static).update(self._trick_text(view))
         self.query_one("#last", Static).update(self._last_text(view))
+        # The summary takes the log's place while it is shown (the log holds it too), so
+        # that the hand and the keys stay on screen in a small terminal.
         summary = self.query_one("#summary", Static)
         summary.display = bool(self.summary)
-        summary.update(Text("\n".join(self.summary_lines())))
+        self.query_one("#log", RichLog).display = not self.summary
+        summary.update(self._summary_text())
         self.query_one("#status", Static).update(self._status_text(view))
         self.query_one("#hand", Static).update(self._hand_text(view))
         self.query_one("#keys", Static).update(self._keys_text(view))
         self.query_one("#message", Static).update(Text(self.message))
+
+    def _summary_text(self) -> Text:
+        """The summary as short paragraphs: the hand's, then the standings row by row."""
+        text = Text()
+        lines = self.summary_lines()
+        for i, (m, line) in enumerate(zip(self.summary, lines, strict=True)):
+            if m.id in ("summary.title", "standings.title"):
+                if i:
+                    text.append("\n")
+                text.append(line + " ", style="bold green")
+            elif m.id.startswith("standings.row"):
+                text.append("\n" + line, style="green")
+            else:
+                text.append(line + " ")
+        return text
 
     def _players_table(self, view: View) -> Table:
         t = self.t
