@@ -301,6 +301,8 @@ def describe(event: Event, viewer: int | None) -> Message | None:
 
 
 SECOND_PERSON: dict[str, str] = {
+    "log.deal": "log.you.deal",
+    "log.redeal": "log.you.redeal",
     "log.knock": "log.you.knock",
     "log.stay": "log.you.stay",
     "log.fold": "log.you.fold",

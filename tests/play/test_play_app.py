@@ -39,7 +39,8 @@ def hidden_cards_shown(app: PlayApp) -> list[str]:
     if view.trick_no > 0:
         texts.append(app.panel_text("last"))
     starts = {t("log.deal", hand=view.hand_no, name=view.players[view.dealer]),
-              t("log.redeal", name=view.players[view.dealer])}
+              t("log.redeal", name=view.players[view.dealer]),
+              t("log.you.deal", hand=view.hand_no), t("log.you.redeal")}
     since = max((i for i, line in enumerate(app.log_lines) if line in starts), default=0)
     texts.extend(app.log_lines[since:])
     text = "\n".join(texts)
