@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import regex
+
 from .. import __version__
 from ..cards import card_str
 from ..engine import Event, redact
@@ -81,31 +83,18 @@ def _emoji_part(ch: str) -> bool:
 
 
 def name_length(name: str) -> int:
-    """How many characters a name has as people see them (grapheme clusters, closely
-    enough for names): a letter with its accents, a family emoji joined by zero-width
-    joiners, a flag of two regional indicators or a skin-toned hand count once each.
+    """How many characters a name has as people see them: its extended grapheme
+    clusters (Unicode's own rule, by the ``regex`` library). A letter with its accents,
+    a family emoji joined by zero-width joiners, a flag of two regional indicators or a
+    skin-toned hand count once each.
 
     >>> [name_length(n) for n in ("Zoë", "Ann 👍🏽", "👨\u200d👩\u200d👧", "🇳🇱")]
     [3, 5, 1, 1]
     """
-    count = 0
-    joined = False
-    regional = False
-    for ch in name:
-        cp = ord(ch)
-        if joined:  # the code point after a joiner belongs to the one before
-            joined = False
-        elif unicodedata.category(ch).startswith("M") or _emoji_part(ch):
-            pass
-        elif 0x1F1E6 <= cp <= 0x1F1FF and regional:  # the second half of a flag
-            regional = False
-            continue
-        else:
-            count += 1
-        regional = 0x1F1E6 <= cp <= 0x1F1FF
-        if cp == 0x200D:
-            joined = True
-    return count
+    return len(_GRAPHEME.findall(name))
+
+
+_GRAPHEME = regex.compile(r"\X")
 
 
 def _name_char(ch: str) -> bool:
