@@ -226,7 +226,7 @@ def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None
            "events": events_json(events, view.seat), "last": last_json(last),
            "state": view.action_count}
     if history is not None:
-        msg["history"] = events_json(history, view.seat)[-history_max:]
+        msg["history"] = events_json(history[-history_max:], view.seat)
     return dumps(msg)
 
 
