@@ -6,7 +6,8 @@ Also ``languages.json``: the languages, their names and the aliases of language 
 The browser client speaks the same five languages from the same catalogs as the terminal
 client (``toepen.i18n.catalog_json``: game texts such as ``log.knock`` and ``act.fold``),
 plus the texts only the web pages need (``web.*``, and the words of the rule options' choices,
-``option.<name>.<choice>``) from ``static/i18n/web-extra.json``.
+``option.<name>.<choice>``) from ``static/i18n/web-extra.json`` and the area files beside it
+(``web-extra-<area>.json``; an id may live in only one of them).
 A text of the shared catalogs wins over a ``web-extra`` one with the same id.
 
 Run after changing either source, and commit the output::
@@ -48,7 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="only check that the files are current")
     args = parser.parse_args(argv)
-    extra = json.loads(EXTRA.read_text(encoding="utf-8"))
+    extra: dict[str, dict[str, str]] = {}
+    for path in [EXTRA, *sorted(STATIC.glob("web-extra-*.json"))]:
+        for key, texts in json.loads(path.read_text(encoding="utf-8")).items():
+            if key in extra:
+                raise SystemExit(f"{path.name}: message {key!r} is also in another web-extra file")
+            extra[key] = texts
     stale = []
     outputs = {f"{lang}.json": build(lang, extra) for lang in LANGUAGES}
     outputs["languages.json"] = languages_json()

@@ -1,7 +1,9 @@
 """Message catalogs: every user-facing text of the terminal and web clients, in five languages.
 
-The catalogs are gettext ``.po`` files in ``toepen/locales/<lang>/LC_MESSAGES/toepen.po``,
-read directly with Babel (no compiled ``.mo`` and no build step: a fresh clone works).
+The catalogs are gettext ``.po`` files in ``toepen/locales/<lang>/LC_MESSAGES/``: the main
+``toepen.po`` and one file per area beside it (``house.po``, ``accounts.po``, ...; every
+``*.po`` there is read, and an id may live in only one of them), read directly with
+Babel (no compiled ``.mo`` and no build step: a fresh clone works).
 Message ids are stable symbolic keys (``log.knock``); the English text lives in the
 ``en`` catalog like every other language. Placeholders are named, in braces
 (``{name} knocks: stake {stake}``), so that the same texts serve Python's
@@ -99,8 +101,14 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> str:
 
 
 def po_path(lang: str) -> Path:
-    """Where the ``.po`` catalog of a language lives."""
+    """Where the main ``.po`` catalog of a language lives."""
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def po_paths(lang: str) -> list[Path]:
+    """Every ``.po`` file of a language: the main catalog first, then the area files by name."""
+    main = po_path(lang)
+    return [main, *sorted(p for p in main.parent.glob("*.po") if p != main)]
 
 
 @cache
@@ -109,20 +117,25 @@ def catalog(lang: str) -> dict[str, str]:
     from babel.messages.pofile import read_po
 
     lang = check_lang(lang)
-    path = po_path(lang)
-    try:
-        with path.open("rb") as f:
-            cat = read_po(f, locale=lang, domain=DOMAIN)
-    except OSError as e:
-        raise I18nError(f"catalog {lang}: cannot read {path}: {e.strerror}") from None
     out: dict[str, str] = {}
-    for message in cat:
-        if not message.id or not isinstance(message.id, str):
-            continue
-        text = message.string
-        if not isinstance(text, str) or not text:
-            continue
-        out[message.id] = text
+    where: dict[str, str] = {}
+    for path in po_paths(lang):
+        try:
+            with path.open("rb") as f:
+                cat = read_po(f, locale=lang, domain=DOMAIN)
+        except OSError as e:
+            raise I18nError(f"catalog {lang}: cannot read {path}: {e.strerror}") from None
+        for message in cat:
+            if not message.id or not isinstance(message.id, str):
+                continue
+            text = message.string
+            if not isinstance(text, str) or not text:
+                continue
+            if message.id in where:
+                raise I18nError(f"catalog {lang}: message {message.id!r} is in both "
+                                f"{where[message.id]} and {path.name}")
+            where[message.id] = path.name
+            out[message.id] = text
     return out
 
 

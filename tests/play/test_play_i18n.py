@@ -15,7 +15,7 @@ from toepen.i18n import (
     check_lang,
     detect_lang,
     placeholders,
-    po_path,
+    po_paths,
 )
 
 from .msgids import used_ids
@@ -62,10 +62,11 @@ def test_po_files_are_plain_gettext() -> None:
     from babel.messages.pofile import read_po
 
     for lang in LANGUAGES:
-        with po_path(lang).open("rb") as f:
-            cat = read_po(f)
-        assert str(cat.locale) == lang
-        assert not [m.id for m in cat if m.fuzzy and m.id]
+        for path in po_paths(lang):
+            with path.open("rb") as f:
+                cat = read_po(f)
+            assert str(cat.locale) == lang, path
+            assert not [m.id for m in cat if m.fuzzy and m.id], path
 
 
 def test_catalog_json_for_the_web_client() -> None:
