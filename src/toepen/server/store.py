@@ -175,7 +175,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Apply the shipped Alembic migrations up to ``head``."""
+    """Apply the shipped Alembic migrations up to every head (each area adds its own branch from 0001)."""
     from alembic import command
     from alembic.config import Config
 
@@ -183,7 +183,7 @@ def upgrade(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, "heads")
 
 
 class Store:
