@@ -175,7 +175,10 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Apply the shipped Alembic migrations up to every head (each area adds its own branch from 0001)."""
+    """Apply the shipped Alembic migrations up to every head.
+
+    Each area (accounts, clubs, ...) adds its own branch of revisions from ``0001``.
+    """
     from alembic import command
     from alembic.config import Config
 
