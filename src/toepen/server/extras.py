@@ -17,8 +17,10 @@ from fastapi import APIRouter
 from ..cards import card_str, cards_of
 from ..engine import Game
 from ..i18n import catalog_json
+from ..narration import action_message
 from ..seeds import derive_seed
 from ..view import observe
+from .advice import reason
 from .botpool import default_bot
 from .protocol import Refused, events_json
 from .routes import Authorization, LobbyDep
@@ -76,7 +78,9 @@ async def hint(table_id: str, lobby: LobbyDep,
     name = await asyncio.to_thread(default_bot)
     seed = derive_seed(table.row.seed, "hint", view.action_count, seat)
     act = await lobby.bots.pool.decide(name, seed, view)
-    return {"action": str(act), "bot": name, "state": view.action_count}
+    # the action and why, as catalog messages the page translates (``hint.reason.*``)
+    return {"action": str(act), "bot": name, "state": view.action_count,
+            "say": action_message(act).to_json(), "reason": reason(view, act).to_json()}
 
 
 @router.get("/api/tables/{table_id}/replay")

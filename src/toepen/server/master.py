@@ -23,11 +23,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine import Action, ActionError, Event, Game
+from ..engine import Action, ActionError, Event, EventKind, Game
 from ..narration import refusal_message
 from ..view import observe
 from . import protocol
-from .protocol import Limits, Refused
+from .protocol import Closing, Limits, Refused
 from .storage import Storage
 from .store import ActionRow
 from .table import Client, Table
@@ -56,6 +56,23 @@ def history(game: Game) -> list[Event]:
     for seat, act in game.actions:
         events.extend(replay.apply(seat, act))
     return events
+
+
+def closing(game: Game, events: Sequence[Event]) -> Closing | None:
+    """What the ``state`` after ``events`` sums up: the hand they ended (from its deal to
+    the next) and, at the end of the session, the session; None while a hand goes on."""
+    if not any(e.kind is EventKind.HAND_RESULT for e in events):
+        return None
+    past = history(game)
+    end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
+    start = max((i for i, e in enumerate(past[:end]) if e.kind is EventKind.DEAL), default=0)
+    over = game.is_over
+    return Closing(past[start:], past if over else None, game.winner if over else None)
+
+
+def final(game: Game) -> Closing | None:
+    """The standings of a finished game, for a client that connects after its end."""
+    return Closing(None, history(game), game.winner) if game.is_over else None
 
 
 class Master:
@@ -135,7 +152,8 @@ class Master:
         if table.game is not None:
             # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
             view = observe(table.game, client.seat)
-            client.send(protocol.state(view, (), None, history(table.game)))
+            client.send(protocol.state(view, (), None, history(table.game),
+                                       closing=final(table.game)))
         self.broadcast_table(table)
 
     def detach(self, table: Table, client: Client) -> None:
@@ -162,16 +180,19 @@ class Master:
             c.send(text)
 
     def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
-                      last: Last | None) -> str:
-        """The ``state`` message for ``seat`` (None: a spectator): its view, its events."""
+                      last: Last | None, ends: Closing | None = None) -> str:
+        """The ``state`` message for ``seat`` (None: a spectator): its view, its events
+        (and the summary of the hand they ended, ``ends``)."""
         assert table.game is not None
-        return protocol.state(observe(table.game, seat), events, last)
+        return protocol.state(observe(table.game, seat), events, last, closing=ends)
 
     def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
         """Every client gets the ``state`` of its own seat (encoded once per seat)."""
         cache: dict[int | None, str] = {}
+        assert table.game is not None
+        ends = closing(table.game, events)
         for c in list(table.clients):
             text = cache.get(c.seat)
             if text is None:
-                text = cache[c.seat] = self.state_message(table, c.seat, events, last)
+                text = cache[c.seat] = self.state_message(table, c.seat, events, last, ends)
             c.send(text)

@@ -25,7 +25,7 @@ import regex
 from .. import __version__
 from ..cards import card_str
 from ..engine import Event, redact
-from ..narration import Message, describe
+from ..narration import Message, describe, hand_summary, standings
 from ..view import View
 
 PROTOCOL = 1
@@ -215,18 +215,37 @@ def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
     return None if last is None else {"seat": last[0], "action": last[1], "by": last[2]}
 
 
+@dataclass(frozen=True)
+class Closing:
+    """What a ``state`` that ends a hand (or the session) sums up: the hand's events from
+    its deal, and at the end of the session all of them with the winner."""
+
+    hand: Sequence[Event] | None = None
+    session: Sequence[Event] | None = None
+    winner: int | None = None
+
+
 def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None,
-          history: Sequence[Event] | None = None, history_max: int = 300) -> str:
+          history: Sequence[Event] | None = None, history_max: int = 300,
+          closing: Closing | None = None) -> str:
     """The ``state`` message of one receiver: its view and its events (redacted for it).
 
     ``history`` (the first ``state`` after ``welcome``): every event of the game so far,
     redacted for the receiver like ``events``, of which the last ``history_max`` are sent.
+    ``closing``: the hand's ``summary`` (:func:`toepen.narration.hand_summary`) and, when
+    the session is over, its ``standings``, as messages for this receiver.
     """
     msg = {"v": PROTOCOL, "type": "state", "view": view.to_json(),
            "events": events_json(events, view.seat), "last": last_json(last),
            "state": view.action_count}
     if history is not None:
         msg["history"] = events_json(history[-history_max:], view.seat)
+    if closing is not None and closing.hand is not None:
+        seen = redact(list(closing.hand), view.seat)
+        msg["summary"] = [say_json(m) for m in hand_summary(seen, view.seat)]
+    if closing is not None and closing.session is not None and closing.winner is not None:
+        msg["standings"] = [say_json(m) for m in standings(
+            redact(list(closing.session), view.seat), closing.winner, len(view.players))]
     return dumps(msg)
 
 
