@@ -145,7 +145,8 @@ class Lobby:
     async def create(self, *, preset: str, options: dict[str, Any], size: int,
                      bots: dict[int, str], name: str | None, idle_seconds: float,
                      autostart: bool, creator: str,
-                     request: str | None = None) -> tuple[Table, str, int | None]:
+                     request: str | None = None,
+                     rated: bool = False) -> tuple[Table, str, int | None]:
         """A new table; returns it, the host's token and the host's seat (None: not seated).
 
         ``request`` is the client's id of this creation: the same creator sending the
@@ -155,13 +156,14 @@ class Lobby:
         if request is None:
             return await self._create(preset=preset, options=options, size=size, bots=bots,
                                       name=name, idle_seconds=idle_seconds,
-                                      autostart=autostart, creator=creator)
+                                      autostart=autostart, creator=creator, rated=rated)
         key = (creator, request)
         task = self.requests.get(key)
         if task is None:
             task = asyncio.ensure_future(self._create(
                 preset=preset, options=options, size=size, bots=bots, name=name,
-                idle_seconds=idle_seconds, autostart=autostart, creator=creator))
+                idle_seconds=idle_seconds, autostart=autostart, creator=creator,
+                rated=rated))
             self.requests[key] = task
 
             def forget_refused(done: asyncio.Task[tuple[Table, str, int | None]]) -> None:
@@ -178,7 +180,8 @@ class Lobby:
 
     async def _create(self, *, preset: str, options: dict[str, Any], size: int,
                       bots: dict[int, str], name: str | None, idle_seconds: float,
-                      autostart: bool, creator: str) -> tuple[Table, str, int | None]:
+                      autostart: bool, creator: str,
+                      rated: bool = False) -> tuple[Table, str, int | None]:
         self._check_room(creator)
         if not isinstance(options, dict):
             raise Refused("bad_message", "options: must be an object")
@@ -220,7 +223,7 @@ class Lobby:
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
                        autostart=autostart, creator=creator, host_hash=thash)
-        table = Table(row=row, rules=rules, seats=seats)
+        table = Table(row=row, rules=rules, seats=seats, rated=rated)
         await self.storage.create_table(row, [s.row() for s in seats])
         self._add(table)
         await self._autostart(table)

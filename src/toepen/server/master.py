@@ -19,8 +19,9 @@ it calls :attr:`Master.on_change` after every change, and the bot scheduler answ
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..engine import Action, ActionError, Event, EventKind, Game
@@ -32,6 +33,7 @@ from .storage import Storage
 from .store import ActionRow
 from .table import Client, Table
 
+log = logging.getLogger("toepen.server")
 Last = tuple[int, str, str]
 """The action a ``state`` follows: (seat, action text, by)."""
 
@@ -83,6 +85,8 @@ class Master:
         self.limits = limits
         self.on_change: Callable[[Table], None] = lambda table: None
         """Called after every change of a table's game or seats (outside its lock)."""
+        self.on_over: list[Callable[[Table], Awaitable[None]]] = []
+        """Awaited when a table's game has ended (outside its lock): results, ratings."""
 
     # -- the game --------------------------------------------------------------------
 
@@ -138,6 +142,12 @@ class Master:
             if after.is_over:
                 self.broadcast_table(table)
         self.on_change(table)
+        if after.is_over:
+            for hook in self.on_over:
+                try:
+                    await hook(table)
+                except Exception:  # the game is over and stored whatever a hook does
+                    log.exception("table %s: a game-over hook failed", table.id)
 
     # -- connections -----------------------------------------------------------------
 

@@ -73,6 +73,9 @@ class Seat:
     registered at this server), for the rest of the game."""
     incident: str | None = None
     """Why, for the table's clients (kind and a fixed text: no card can appear)."""
+    account: str | None = None
+    """The account that plays this seat (seated logged in, or claimed), if any (kept by
+    :mod:`toepen.server.accounts`, not in the seat's row)."""
 
     @classmethod
     def stored(cls, row: SeatRow) -> Seat:
@@ -97,6 +100,8 @@ class Seat:
         if self.fallback is not None:
             out["fallback"] = self.fallback
             out["incident"] = self.incident
+        if self.account is not None:
+            out["account"] = self.account
         return out
 
 
@@ -146,6 +151,8 @@ class Table:
     """The running external bots of this game, by seat."""
     seen: float = field(default_factory=time.monotonic)
     """When a person (a seat's player or the host) was last connected (monotonic)."""
+    rated: bool = False
+    """The game counts for ratings (:mod:`toepen.server.accounts`)."""
 
     @classmethod
     def stored(cls, row: TableRow) -> Table:
@@ -216,4 +223,5 @@ class Table:
             "winner": self.game.winner if self.game is not None else None,
             "created": row.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
+            "rated": self.rated,
         }
