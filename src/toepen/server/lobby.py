@@ -9,6 +9,7 @@ committed to storage before it is applied in memory and broadcast.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -70,6 +71,14 @@ class Lobby:
             if row.status != "over":
                 self.bots.check_seats(table)
             self._add(table)
+        for table in list(self.tables.values()):
+            if table.row.autostart and table.row.status == "lobby" and table.full:
+                # a full autostart table that did not start (stored by an older server
+                # that committed the last seat and the start apart): finish what was begun
+                log.warning("table %s: every seat is taken but the game had not started; "
+                            "starting it", table.id)
+                with contextlib.suppress(Refused):
+                    await self.start(table)
         for table in self.tables.values():
             self.bots.kick(table)
         return len(rows)
@@ -224,14 +233,15 @@ class Lobby:
                        size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
                        autostart=autostart, creator=creator, host_hash=thash)
         table = Table(row=row, rules=rules, seats=seats, rated=rated)
+        if autostart and table.full:  # stored started: one transaction, no window
+            row.status = "playing"
+            row.players = [s.label for s in seats]
         await self.storage.create_table(row, [s.row() for s in seats])
+        if row.status == "playing":
+            table.game = table.new_game()
         self._add(table)
-        await self._autostart(table)
+        self.bots.kick(table)
         return table, token, 0 if name is not None else None
-
-    async def _autostart(self, table: Table) -> None:
-        if table.row.autostart and table.row.status == "lobby" and table.full:
-            await self.start(table)
 
     async def start(self, table: Table) -> None:
         """Deal: the game begins with the seats as they are (every seat must be taken)."""
@@ -244,12 +254,26 @@ class Lobby:
                               "players or add bots", 409)
             players = [s.label for s in table.seats]
             await self.storage.start(table.id, players)
-            table.row.players = players
-            table.row.status = "playing"
-            table.game = table.new_game()
-            self.master.broadcast_table(table)
-            self.master.broadcast_state(table, table.game.opening_events(omniscient=True), None)
+            self._begin(table, players)
         self.bots.kick(table)
+
+    def _starts(self, table: Table, taken: dict[int, Seat]) -> list[str] | None:
+        """The players of the game if seating ``taken`` starts it (``autostart`` and then
+        every seat taken), else None."""
+        if not table.row.autostart or table.row.status != "lobby":
+            return None
+        seats = [taken.get(s.seat, s) for s in table.seats]
+        if any(s.kind == "open" for s in seats):
+            return None
+        return [s.label for s in seats]
+
+    def _begin(self, table: Table, players: list[str]) -> None:
+        """The game begins in memory (its start is committed): deal and tell everyone."""
+        table.row.players = players
+        table.row.status = "playing"
+        table.game = table.new_game()
+        self.master.broadcast_table(table)
+        self.master.broadcast_state(table, table.game.opening_events(omniscient=True), None)
 
     # -- seats -----------------------------------------------------------------------
 
@@ -269,17 +293,25 @@ class Lobby:
                               f"{', '.join(map(str, open_seats))})", 409)
             token = secrets.token_urlsafe(24)
             new = Seat(seat, "human", name=name, token_hash=token_hash(token))
+            changed: dict[int, Seat] = {}
             for s in table.seats:  # a bot with the newcomer's name takes another
                 if s.kind == "bot" and s.name and s.name.casefold() == name.casefold():
-                    renamed = Seat(s.seat, "bot", name=table.bot_name(s.seat, but=name),
-                                   bot=s.bot)
-                    await self.storage.set_seat(table.id, renamed.row())
-                    table.seats[s.seat] = renamed
-            await self.storage.set_seat(table.id, new.row())
-            table.seats[seat] = new
+                    changed[s.seat] = Seat(s.seat, "bot", name=table.bot_name(s.seat, but=name),
+                                           bot=s.bot)
+            changed[seat] = new
+            players = self._starts(table, changed)
+            # the seats and (a full autostart table) the start: one transaction
+            await self.storage.set_seats(table.id, [c.row() for c in changed.values()],
+                                         players)
+            for c in changed.values():
+                table.seats[c.seat] = c
             self.tokens[new.token_hash or ""] = table.id
-            self.master.broadcast_table(table)
-        await self._autostart(table)
+            if players is not None:
+                self._begin(table, players)
+            else:
+                self.master.broadcast_table(table)
+        if players is not None:
+            self.bots.kick(table)
         return token, seat
 
     async def set_seat(self, table: Table, seat: int, new: Seat) -> None:
@@ -288,7 +320,8 @@ class Lobby:
         if table.row.status != "lobby":
             raise Refused("bad_command", "seats change only before the start", 409)
         old = table.seats[seat]
-        await self.storage.set_seat(table.id, new.row())
+        players = self._starts(table, {seat: new})
+        await self.storage.set_seats(table.id, [new.row()], players)  # one transaction
         table.seats[seat] = new
         self.bots.release(table, seat)
         if old.token_hash and old.token_hash != new.token_hash:
@@ -299,7 +332,10 @@ class Lobby:
                     c.seat = None
                     if not c.host:
                         c.close()
-        self.master.broadcast_table(table)
+        if players is not None:
+            self._begin(table, players)
+        else:
+            self.master.broadcast_table(table)
 
     async def leave(self, table: Table, seat: int) -> None:
         """A player gives up a seat before the start."""
@@ -343,4 +379,4 @@ class Lobby:
                 if table.connected(seat):
                     raise Refused("bad_command", f"seat {seat}'s player is still here")
                 await self.set_seat(table, seat, Seat(seat))
-        await self._autostart(table)
+        self.bots.kick(table)  # a seat that filled an autostart table started its game

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
+import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +22,16 @@ from .store import ActionRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("toepen.server")
 T = TypeVar("T")
+
+
+FAILPOINT = os.environ.get("TOEPEN_FAILPOINT", "")
+"""For crash tests only: ``after:METHOD`` SIGKILLs this process right after the store's
+``METHOD`` committed, before anyone is told (e.g. ``after:set_seats``)."""
+
+
+def _failpoint(name: str) -> None:
+    if FAILPOINT and f"after:{name}" == FAILPOINT:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _failed(e: BaseException) -> Refused:
@@ -39,10 +51,12 @@ class Storage:
         """``fn(*args)`` in the storage thread; a failure is Refused ``server_error``."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.thread, fn, *args)
+            out = await loop.run_in_executor(self.thread, fn, *args)
         except Exception as e:
             log.exception("storage failed")
             raise _failed(e) from None
+        _failpoint(getattr(fn, "__name__", ""))
+        return out
 
     # -- the writes and reads the lobby needs ------------------------------------------
 
@@ -56,7 +70,12 @@ class Storage:
         await self.run(self.store.create_table, row, seats)
 
     async def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        await self.run(self.store.set_seat, table_id, seat)
+        await self.run(self.store.set_seats, table_id, [seat])
+
+    async def set_seats(self, table_id: str, seats: list[SeatRow],
+                        players: list[str] | None = None) -> None:
+        """Seats, and with ``players`` the start: one transaction."""
+        await self.run(self.store.set_seats, table_id, seats, players)
 
     async def start(self, table_id: str, players: list[str]) -> None:
         await self.run(self.store.start, table_id, players)

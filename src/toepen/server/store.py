@@ -218,12 +218,15 @@ class Store:
     # -- writes ----------------------------------------------------------------------
 
     def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        """Store a new table with its seats; a row already ``playing`` (every seat taken
+        at creation, ``autostart``) is stored started, in the same transaction."""
         with Session(self.engine) as s, s.begin():
             s.add(TableModel(
                 id=row.id, code=row.code, preset=row.preset, rules=json.dumps(row.rules),
                 size=row.size, seed=row.seed, dealer=row.dealer, idle_seconds=row.idle_seconds,
-                autostart=row.autostart, status=row.status, players=None, creator=row.creator,
-                host_hash=row.host_hash, winner=None, created=row.created,
+                autostart=row.autostart, status=row.status,
+                players=json.dumps(row.players) if row.players is not None else None,
+                creator=row.creator, host_hash=row.host_hash, winner=None, created=row.created,
             ))
             s.flush()
             for seat in seats:
@@ -231,11 +234,22 @@ class Store:
                                 bot=seat.bot, token_hash=seat.token_hash))
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        self.set_seats(table_id, [seat])
+
+    def set_seats(self, table_id: str, seats: list[SeatRow],
+                  players: list[str] | None = None) -> None:
+        """Change seats and, with ``players``, start the game: one transaction, so that a
+        crash leaves either nothing changed or the seats taken and the game begun (never a
+        full ``autostart`` table that did not start)."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(SeatModel)
-                      .where(SeatModel.table_id == table_id, SeatModel.seat == seat.seat)
-                      .values(kind=seat.kind, name=seat.name, bot=seat.bot,
-                              token_hash=seat.token_hash))
+            for seat in seats:
+                s.execute(update(SeatModel)
+                          .where(SeatModel.table_id == table_id, SeatModel.seat == seat.seat)
+                          .values(kind=seat.kind, name=seat.name, bot=seat.bot,
+                                  token_hash=seat.token_hash))
+            if players is not None:
+                s.execute(update(TableModel).where(TableModel.id == table_id)
+                          .values(status="playing", players=json.dumps(players)))
 
     def start(self, table_id: str, players: list[str]) -> None:
         with Session(self.engine) as s, s.begin():
