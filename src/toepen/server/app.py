@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import connection, extras, routes
+from . import clubs, connection, extras, routes
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
@@ -69,6 +69,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=cfg.limits.max_body)
     for module in (routes, extras, connection):
         app.include_router(module.router)
+    clubs.install(app)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

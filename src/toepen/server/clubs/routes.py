@@ -1,0 +1,520 @@
+"""The clubs' and tournaments' HTTP endpoints (``docs/clubs.md``).
+
+Reading is open to all; changing needs ``Authorization: Bearer KEY``: a club admin's key
+for a club, the organiser's key (or a club admin's) for a tournament. Keys are handed
+out once, when made; the server keeps only their hashes and never logs them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel, Field
+from sqlalchemy.engine import Engine
+
+from ... import tourney
+from ...engine import Game
+from ..lobby import Lobby
+from ..protocol import Refused, check_name
+from ..table import Table, token_hash
+from . import store
+from .store import Club, Member, TournamentRow
+from .tournament import ClubRefused, Tournament, check_rules, key, rules_options
+
+router = APIRouter()
+Authorization = Annotated[str | None, Header()]
+T = TypeVar("T")
+CREATOR = "tournament:"
+"""The ``creator`` of a tournament's online tables, before the tournament's id."""
+NAME_LENGTH = 60
+"""Characters a club's or a tournament's name may have."""
+
+
+class Clubs:
+    """The running server's clubs: the storage thread, the lobby, a lock per tournament."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.locks: dict[str, asyncio.Lock] = {}
+        lobby.master.on_over.append(self.game_over)
+
+    async def game_over(self, table: Table) -> None:
+        """A game has ended: if it is a tournament's table, its result is taken now (a
+        result missed, by a restart between the game's end and this, is taken on the
+        tournament's next read)."""
+        creator = table.row.creator
+        if creator.startswith(CREATOR):
+            await current(self, creator[len(CREATOR):])
+
+    @property
+    def engine(self) -> Engine:
+        return self.lobby.storage.store.engine
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.lobby.storage.run(fn, self.engine, *args)
+
+    def lock(self, tournament_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(tournament_id, asyncio.Lock())
+
+
+def clubs_of(request: Request) -> Clubs:
+    state = request.app.state
+    found: Clubs | None = getattr(state, "clubs", None)
+    if found is None or found.lobby is not state.lobby:  # a new lifespan: a new lobby
+        found = state.clubs = Clubs(state.lobby)
+    return found
+
+
+def new_id() -> str:
+    return secrets.token_hex(6)
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def season_now() -> str:
+    return str(datetime.now(UTC).year)
+
+
+def checked_name(name: Any, limit: int) -> str:
+    try:
+        return check_name(name, limit)
+    except Refused as e:
+        raise ClubRefused("bad_name", f"name: {e.message}", name=str(name)[:80],
+                          n=limit) from None
+
+
+def bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise ClubRefused("auth", "Authorization: Bearer KEY (an admin's or the organiser's "
+                          "key) is needed", 401)
+    return token_hash(authorization[7:].strip())
+
+
+# -- clubs -------------------------------------------------------------------------
+
+
+class HouseRules(BaseModel):
+    """A named house-rule set: a preset and its options, checked by ``toepen.rules``."""
+
+    name: str = "house rules"
+    preset: str = "rulebook"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class CreateClub(BaseModel):
+    name: str
+    admin: str
+    """The founding admin's name (a member of the club)."""
+    house_rules: HouseRules = HouseRules()
+    scheme: Any = "beaten"
+
+
+class UpdateClub(BaseModel):
+    house_rules: HouseRules | None = None
+    scheme: Any = None
+
+
+class AddMember(BaseModel):
+    name: str
+    admin: bool = False
+
+
+def house_json(h: HouseRules) -> dict[str, Any]:
+    rules = check_rules(h.preset, h.options)
+    name = checked_name(h.name, NAME_LENGTH)
+    return {"name": name, "rules": rules.to_json()}
+
+
+def scheme_of(data: Any) -> tourney.Scheme:
+    try:
+        return tourney.Scheme.from_json(data)
+    except ValueError as e:
+        raise ClubRefused("scheme", str(e), detail=str(e)) from None
+
+
+async def club_or_404(clubs: Clubs, club_id: str) -> Club:
+    found = await clubs.db(store.club, club_id)
+    if found is None:
+        raise ClubRefused("no_club", f"no club {club_id!r}", 404, id=club_id[:20])
+    return found
+
+
+async def club_admin(clubs: Clubs, club_id: str, authorization: str | None) -> Member:
+    thash = bearer(authorization)
+    for m in await clubs.db(store.members, club_id):
+        if m.admin and m.key_hash and secrets.compare_digest(m.key_hash, thash):
+            return m
+    raise ClubRefused("forbidden", "this key is not an admin's of this club", 403)
+
+
+def member_json(m: Member) -> dict[str, Any]:
+    return {"id": m.id, "name": m.name, "admin": m.admin, "account": m.account}
+
+
+def rows_json(rows: list[tourney.Row]) -> list[dict[str, Any]]:
+    return [{"place": r.place, "player": r.player, "points": r.points, "wins": r.wins,
+             "opponents": r.opponents, "played": r.played} for r in rows]
+
+
+async def club_json(clubs: Clubs, c: Club, season: str | None = None) -> dict[str, Any]:
+    members = await clubs.db(store.members, c.id)
+    everything = await clubs.db(store.tournaments, c.id, None)
+    seasons = sorted({t.season for t in everything} | {season_now()}, reverse=True)
+    season = season or seasons[0]
+    names = {m.id: m.name for m in members}
+    rounds: list[list[list[str]]] = []
+    for t in everything:
+        if t.season != season:
+            continue
+        doc = Tournament(t.state)
+        alias = {p["name"]: names.get(p["member"] or "", p["name"]) for p in doc.players}
+        for r in doc.results():
+            rounds.append([[alias.get(n, n) for n in order] for order in r])
+    scheme = scheme_of(c.scheme)
+    house = c.house_rules
+    return {
+        "id": c.id, "name": c.name, "created": c.created.isoformat(),
+        "house_rules": {"name": house["name"], "rules": house["rules"],
+                        "preset": house["rules"] if isinstance(house["rules"], str)
+                        else house["rules"].get("preset", "rulebook")},
+        "scheme": scheme.to_json(),
+        "members": [member_json(m) for m in members],
+        "tournaments": [{"id": t.id, "name": t.name, "season": t.season, "status": t.status,
+                         "created": t.created.isoformat()} for t in everything],
+        "seasons": seasons, "season": season, "tie_breaks": list(tourney.TIE_BREAKS),
+        "standings": rows_json(tourney.standings(rounds, scheme)),
+    }
+
+
+@router.get("/api/clubs")
+async def list_clubs(request: Request) -> dict[str, Any]:
+    """Every club, by name."""
+    clubs = clubs_of(request)
+    return {"clubs": [{"id": c.id, "name": c.name} for c in await clubs.db(store.clubs)]}
+
+
+@router.post("/api/clubs", status_code=201)
+async def create_club(body: CreateClub, request: Request) -> dict[str, Any]:
+    """A new club; the answer holds its founding admin's key (shown once: keep it)."""
+    clubs = clubs_of(request)
+    name = checked_name(body.name, NAME_LENGTH)
+    admin = checked_name(body.admin, clubs.lobby.limits.name_length)
+    house = house_json(body.house_rules)
+    scheme = scheme_of(body.scheme)
+    secret = new_key()
+    c = Club(new_id(), name, house, scheme.to_json(), datetime.now(UTC))
+    founder = Member(new_id(), c.id, admin, True, None, token_hash(secret))
+    if not await clubs.db(store.create_club, c, founder):
+        raise ClubRefused("club_taken", f"there is a club called {name} already", 409,
+                          name=name)
+    return {"club": await club_json(clubs, c), "key": secret, "member": member_json(founder)}
+
+
+@router.get("/api/clubs/{club_id}")
+async def get_club(club_id: str, request: Request, season: str | None = None) -> dict[str, Any]:
+    """A club: members, house rules, tournaments and the standings of a season."""
+    clubs = clubs_of(request)
+    return await club_json(clubs, await club_or_404(clubs, club_id), season)
+
+
+@router.put("/api/clubs/{club_id}")
+async def update_club(club_id: str, body: UpdateClub, request: Request,
+                      authorization: Authorization = None) -> dict[str, Any]:
+    """Change the club's default rules (a named house-rule set) or scoring scheme."""
+    clubs = clubs_of(request)
+    c = await club_or_404(clubs, club_id)
+    await club_admin(clubs, club_id, authorization)
+    house = house_json(body.house_rules) if body.house_rules is not None else c.house_rules
+    scheme = scheme_of(body.scheme).to_json() if body.scheme is not None else c.scheme
+    await clubs.db(store.set_club, club_id, house, scheme)
+    return await club_json(clubs, await club_or_404(clubs, club_id))
+
+
+@router.post("/api/clubs/{club_id}/members", status_code=201)
+async def add_member(club_id: str, body: AddMember, request: Request,
+                     authorization: Authorization = None) -> dict[str, Any]:
+    """A member by name; an admin gets a key (in the answer, once)."""
+    clubs = clubs_of(request)
+    await club_or_404(clubs, club_id)
+    await club_admin(clubs, club_id, authorization)
+    name = checked_name(body.name, clubs.lobby.limits.name_length)
+    secret = new_key() if body.admin else None
+    m = Member(new_id(), club_id, name, body.admin, None, token_hash(secret) if secret else None)
+    if not await clubs.db(store.add_member, m):
+        raise ClubRefused("member_taken", f"{name} is a member already", 409, name=name)
+    out: dict[str, Any] = {"member": member_json(m)}
+    if secret:
+        out["key"] = secret
+    return out
+
+
+@router.delete("/api/clubs/{club_id}/members/{member_id}")
+async def remove_member(club_id: str, member_id: str, request: Request,
+                        authorization: Authorization = None) -> dict[str, Any]:
+    """A member leaves the club (their results stay, under their name)."""
+    clubs = clubs_of(request)
+    await club_or_404(clubs, club_id)
+    await club_admin(clubs, club_id, authorization)
+    members = await clubs.db(store.members, club_id)
+    target = next((m for m in members if m.id == member_id), None)
+    if target is None:
+        raise ClubRefused("no_member", f"no member {member_id!r}", 404, id=member_id[:20])
+    if target.admin and sum(m.admin for m in members) == 1:
+        raise ClubRefused("last_admin", "the last admin cannot leave the club", 409)
+    await clubs.db(store.remove_member, member_id)
+    return {"removed": member_id}
+
+
+# -- tournaments -------------------------------------------------------------------
+
+
+class CreateTournament(BaseModel):
+    name: str
+    club: str | None = Field(None, max_length=20)
+    """The club it counts for (its admin's key is needed; its house rules are the default)."""
+    season: str | None = Field(None, max_length=20)
+    house_rules: HouseRules | None = None
+    scheme: Any = None
+    target: int = tourney.DEFAULT_TARGET
+
+
+class PlayerName(BaseModel):
+    name: str
+
+
+class DrawRound(BaseModel):
+    mode: str = "cards"
+
+
+class TableResult(BaseModel):
+    round: int
+    table: int
+    order: list[str]
+
+
+class TakeSeat(BaseModel):
+    round: int
+    table: int
+    name: str
+
+
+async def tournament_or_404(clubs: Clubs, tournament_id: str) -> TournamentRow:
+    found = await clubs.db(store.tournament, tournament_id)
+    if found is None:
+        raise ClubRefused("no_tournament", f"no tournament {tournament_id!r}", 404,
+                          id=tournament_id[:20])
+    return found
+
+
+async def organiser(clubs: Clubs, row: TournamentRow, authorization: str | None) -> None:
+    thash = bearer(authorization)
+    if secrets.compare_digest(row.key_hash, thash):
+        return
+    if row.club_id is not None:
+        for m in await clubs.db(store.members, row.club_id):
+            if m.admin and m.key_hash and secrets.compare_digest(m.key_hash, thash):
+                return
+    raise ClubRefused("forbidden", "this key is not the organiser's", 403)
+
+
+def finishing_order(game: Game) -> list[int]:
+    """The seats of a finished game in finishing order: the winner, then the last out
+    to the first out, then any still in by lives left."""
+    order = [game.winner] if game.winner is not None else []
+    order += [s for s in reversed(game.eliminated) if s not in order]
+    lives = game.lives_by_seat()
+    order += sorted((s for s in range(len(game.players)) if s not in order),
+                    key=lambda s: -lives[s])
+    return order
+
+
+def sync_online(clubs: Clubs, doc: Tournament) -> bool:
+    """Take the results of the online tables that have finished; whether any came."""
+    changed = False
+    for r in doc.rounds:
+        for t in r["tables"]:
+            if t["table_id"] is None or t["result"] is not None:
+                continue
+            table = clubs.lobby.tables.get(t["table_id"])
+            if table is None or table.row.status != "over" or table.game is None:
+                continue
+            t["result"] = [t["seats"][s] for s in finishing_order(table.game)]
+            t["by"] = "game"
+            changed = True
+    return changed
+
+
+def status_of(doc: Tournament) -> str:
+    return "over" if doc.state["finished"] else "open"
+
+
+async def current(clubs: Clubs, tournament_id: str) -> tuple[TournamentRow, Tournament]:
+    """The tournament, with finished online tables' results taken in (and stored)."""
+    row = await tournament_or_404(clubs, tournament_id)
+    doc = Tournament(row.state)
+    if any(t["table_id"] and t["result"] is None for r in doc.rounds for t in r["tables"]):
+        async with clubs.lock(tournament_id):
+            row = await tournament_or_404(clubs, tournament_id)
+            doc = Tournament(row.state)
+            if sync_online(clubs, doc):
+                await clubs.db(store.save_tournament, row.id, doc.state, status_of(doc))
+    return row, doc
+
+
+async def tournament_json(clubs: Clubs, row: TournamentRow, doc: Tournament) -> dict[str, Any]:
+    club = await clubs.db(store.club, row.club_id) if row.club_id else None
+    return {"id": row.id, "name": row.name, "season": row.season, "status": status_of(doc),
+            "club": {"id": club.id, "name": club.name} if club else None,
+            "created": row.created.isoformat(), **doc.public()}
+
+
+@router.post("/api/tournaments", status_code=201)
+async def create_tournament(body: CreateTournament, request: Request,
+                            authorization: Authorization = None) -> dict[str, Any]:
+    """A tournament (an evening or a season); the answer holds the organiser's key."""
+    clubs = clubs_of(request)
+    name = checked_name(body.name, NAME_LENGTH)
+    season = checked_name(body.season, 20) if body.season is not None else season_now()
+    club: Club | None = None
+    if body.club is not None:
+        club = await club_or_404(clubs, body.club)
+        await club_admin(clubs, club.id, authorization)
+    if body.house_rules is not None:
+        house = house_json(body.house_rules)
+    elif club is not None:
+        house = club.house_rules
+    else:
+        house = house_json(HouseRules())
+    scheme = scheme_of(body.scheme if body.scheme is not None
+                       else (club.scheme if club else "beaten"))
+    rules = check_rules(*_preset_options(house["rules"]))
+    doc = Tournament.new(rules, house["name"], scheme, secrets.randbits(62), body.target)
+    secret = new_key()
+    row = TournamentRow(new_id(), club.id if club else None, name, season, "open",
+                        token_hash(secret), doc.state, datetime.now(UTC))
+    await clubs.db(store.create_tournament, row)
+    return {"tournament": await tournament_json(clubs, row, doc), "key": secret}
+
+
+def _preset_options(data: Any) -> tuple[str, dict[str, Any]]:
+    if isinstance(data, str):
+        return data, {}
+    options = dict(data)
+    return str(options.pop("preset", "rulebook")), options
+
+
+@router.get("/api/tournaments/{tournament_id}")
+async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """A tournament: players, rounds and tables, results, standings, the next round's
+    table sizes and the measured spread of opponents."""
+    clubs = clubs_of(request)
+    row, doc = await current(clubs, tournament_id)
+    return await tournament_json(clubs, row, doc)
+
+
+async def change(request: Request, tournament_id: str, authorization: str | None,
+                 what: Callable[[Clubs, TournamentRow, Tournament], Any]) -> dict[str, Any]:
+    """Apply ``what`` to a copy of the tournament under its lock and store it whole; a
+    refusal stores nothing."""
+    clubs = clubs_of(request)
+    row = await tournament_or_404(clubs, tournament_id)
+    await organiser(clubs, row, authorization)
+    async with clubs.lock(tournament_id):
+        row = await tournament_or_404(clubs, tournament_id)
+        doc = Tournament(row.state).copy()
+        sync_online(clubs, doc)
+        result = what(clubs, row, doc)
+        if asyncio.iscoroutine(result):
+            await result
+        await clubs.db(store.save_tournament, row.id, doc.state, status_of(doc))
+    return await tournament_json(clubs, row, doc)
+
+
+@router.post("/api/tournaments/{tournament_id}/players")
+async def register(tournament_id: str, body: PlayerName, request: Request,
+                   authorization: Authorization = None) -> dict[str, Any]:
+    """Register a player (before the first round or between rounds: a late arrival
+    plays from the next round); a player who left comes back the same way."""
+
+    async def go(clubs: Clubs, row: TournamentRow, doc: Tournament) -> None:
+        name = checked_name(body.name, clubs.lobby.limits.name_length)
+        member = None
+        if row.club_id is not None:
+            for m in await clubs.db(store.members, row.club_id):
+                if key(m.name) == key(name):
+                    member, name = m.id, m.name
+        doc.register(name, member)
+
+    return await change(request, tournament_id, authorization, go)
+
+
+@router.post("/api/tournaments/{tournament_id}/drop")
+async def drop(tournament_id: str, body: PlayerName, request: Request,
+               authorization: Authorization = None) -> dict[str, Any]:
+    """A player leaves between rounds: not drawn again, results kept."""
+    return await change(request, tournament_id, authorization,
+                        lambda _c, _r, doc: doc.drop(body.name))
+
+
+@router.post("/api/tournaments/{tournament_id}/rounds")
+async def draw_round(tournament_id: str, body: DrawRound, request: Request,
+                     authorization: Authorization = None) -> dict[str, Any]:
+    """Draw the next round (``mode``: ``cards``, results entered by the organiser, or
+    ``online``, a lobby table per table of the round)."""
+
+    async def go(clubs: Clubs, row: TournamentRow, doc: Tournament) -> None:
+        new = doc.draw(body.mode)
+        if body.mode == "online":
+            rules = doc.rules
+            for t in new["tables"]:
+                table, _host_key, _seat = await clubs.lobby.create(
+                    preset=rules.name, options=rules_options(rules), size=len(t["seats"]),
+                    bots={}, name=None, idle_seconds=120.0, autostart=True,
+                    creator=f"{CREATOR}{row.id}")
+                t["table_id"], t["code"] = table.id, table.row.code
+
+    return await change(request, tournament_id, authorization, go)
+
+
+@router.post("/api/tournaments/{tournament_id}/results")
+async def enter_result(tournament_id: str, body: TableResult, request: Request,
+                       authorization: Authorization = None) -> dict[str, Any]:
+    """A table's finishing order (winner first), entered by the organiser (a real-card
+    table, or an online one that could not finish); may correct an earlier entry."""
+    return await change(request, tournament_id, authorization,
+                        lambda _c, _r, doc: doc.enter(body.round, body.table, body.order,
+                                                      "organiser"))
+
+
+@router.post("/api/tournaments/{tournament_id}/finish")
+async def finish(tournament_id: str, request: Request,
+                 authorization: Authorization = None) -> dict[str, Any]:
+    """Close the tournament: no more players, rounds or results."""
+    return await change(request, tournament_id, authorization,
+                        lambda _c, _r, doc: doc.finish())
+
+
+@router.post("/api/tournaments/{tournament_id}/seat")
+async def take_seat(tournament_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
+    """A drawn player takes their seat at their online table (the lobby's ``Joined``)."""
+    clubs = clubs_of(request)
+    _row, doc = await current(clubs, tournament_id)
+    t = doc.table(body.round, body.table)
+    seats = [key(s) for s in t["seats"]]
+    if not isinstance(body.name, str) or key(body.name) not in seats:
+        raise ClubRefused("not_at_table", f"{body.name} does not sit at table {body.table}",
+                          409, name=str(body.name)[:80], table=body.table)
+    if t["table_id"] is None:
+        raise ClubRefused("not_online", f"table {body.table} plays with real cards", 409,
+                          table=body.table)
+    table = clubs.lobby.get(t["table_id"])
+    seat = seats.index(key(body.name))
+    token, seat = await clubs.lobby.join(table, t["seats"][seat], seat)
+    return {"table": table.info(), "seat": seat, "token": token, "host": False}

@@ -1,0 +1,190 @@
+"""Clubs and tournaments over HTTP against a real server on real SQLite: refusals that
+change nothing, keys never shown again, rounds, drop-outs and late arrivals, standings,
+a SIGKILL and restart on the same file, and a round of online tables through the lobby."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from toepen import tourney
+
+from .conftest import Player, Server
+from .test_session import calm, over, play_until
+
+
+def ok(r: Any, status: int = 200) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def refused(r: Any, status: int, why: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    body: dict[str, Any] = r.json()
+    assert body["code"] == why and body["say"]["id"] == f"web.club.error.{why}", body
+    assert isinstance(body["detail"], str) and body["detail"]
+    return body
+
+
+def auth(key: str) -> dict[str, dict[str, str]]:
+    return {"headers": {"Authorization": f"Bearer {key}"}}
+
+
+def test_a_club_season_of_tournaments_survives_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "clubs.sqlite3"
+    srv = Server(f"sqlite:///{db}").start()
+    try:
+        # bad clubs change nothing, each refusal names what is wrong
+        refused(srv.post("/api/clubs", {"name": "De Kroeg", "admin": "Ann",
+                                        "house_rules": {"preset": "nope"}}), 400, "rules")
+        refused(srv.post("/api/clubs", {"name": "De Kroeg", "admin": "Ann",
+                                        "house_rules": {"options": {"lives": 0}}}), 400,
+                "rules")
+        refused(srv.post("/api/clubs", {"name": "De Kroeg", "admin": " Ann"}), 400, "bad_name")
+        refused(srv.post("/api/clubs", {"name": "De Kroeg", "admin": "Ann",
+                                        "scheme": {"points": [1, 5]}}), 400, "scheme")
+        refused(srv.post("/api/clubs", {"name": "De Kroeg", "admin": "Ann",
+                                        "house_rules": {"preset": "teams"}}), 400, "teams")
+        assert ok(srv.get("/api/clubs"))["clubs"] == []
+        made = ok(srv.post("/api/clubs", {
+            "name": "De Kroeg", "admin": "Ann", "scheme": "ladder",
+            "house_rules": {"name": "Kroegregels", "preset": "classic",
+                            "options": {"lives": 15}}}), 201)
+        club, key = made["club"], made["key"]
+        refused(srv.post("/api/clubs", {"name": "de kroeg", "admin": "Bas"}), 409, "club_taken")
+        assert club["house_rules"]["name"] == "Kroegregels"
+        assert club["house_rules"]["rules"] == {"preset": "classic", "lives": 15}
+        assert [m["name"] for m in club["members"]] == ["Ann"] and club["members"][0]["admin"]
+        cid = club["id"]
+        # admins only; keys are hashed: never in any answer again
+        refused(srv.post(f"/api/clubs/{cid}/members", {"name": "Bas"}), 401, "auth")
+        refused(srv.post(f"/api/clubs/{cid}/members", {"name": "Bas"}, **auth("x" * 32)), 403,
+                "forbidden")
+        for name in ("Bas", "Cor", "Dirk"):
+            ok(srv.post(f"/api/clubs/{cid}/members", {"name": name}, **auth(key)), 201)
+        els = ok(srv.post(f"/api/clubs/{cid}/members", {"name": "Els", "admin": True},
+                          **auth(key)), 201)
+        refused(srv.post(f"/api/clubs/{cid}/members", {"name": "bas"}, **auth(key)), 409,
+                "member_taken")
+        refused(httpx.put(f"{srv.url}/api/clubs/{cid}", timeout=10,
+                          json={"house_rules": {"options": {"x": 1}}}, **auth(key)),
+                400, "rules")
+        page = ok(srv.get(f"/api/clubs/{cid}"))
+        assert key not in json.dumps(page) and els["key"] not in json.dumps(page)
+        assert "key_hash" not in json.dumps(page)
+
+        # a tournament of the club: its house rules and scheme by default
+        refused(srv.post("/api/tournaments", {"name": "Vrijdag", "club": cid}), 401, "auth")
+        t = ok(srv.post("/api/tournaments", {"name": "Vrijdag", "club": cid},
+                        **auth(els["key"])), 201)
+        tid, tkey = t["tournament"]["id"], t["key"]
+        assert t["tournament"]["rules"] == {"preset": "classic", "lives": 15}
+        assert t["tournament"]["scheme"]["name"] == "ladder"
+        base = f"/api/tournaments/{tid}"
+        names = ["Ann", "bas", "Cor", "Dirk", "Fien", "Gijs", "Hanna"]
+        for n in names:
+            ok(srv.post(f"{base}/players", {"name": n}, **auth(tkey)))
+        before = ok(srv.get(base))
+        assert [p["name"] for p in before["players"]][1] == "Bas"  # the member's own name
+        assert before["players"][1]["member"] is not None and before["players"][4]["member"] is None
+        refused(srv.post(f"{base}/players", {"name": "ANN"}, **auth(tkey)), 409, "name_taken")
+        refused(srv.post(f"{base}/rounds", {"mode": "chess"}, **auth(tkey)), 400, "mode")
+        assert ok(srv.get(base)) == before
+        assert before["next_sizes"] == [4, 3]
+
+        def play_round(r: int, seed: int) -> list[list[str]]:
+            state = ok(srv.post(f"{base}/rounds", {"mode": "cards"}, **auth(tkey)))
+            tables = state["rounds"][r - 1]["tables"]
+            refused(srv.post(f"{base}/rounds", {}, **auth(tkey)), 409, "round_open")
+            rng = random.Random(seed)
+            orders = []
+            for table in tables:
+                order = list(table["seats"])
+                rng.shuffle(order)
+                bad = order[:-1] + ["Nobody"]
+                refused(srv.post(f"{base}/results", {"round": r, "table": table["no"],
+                                                     "order": bad}, **auth(tkey)), 400, "order")
+                ok(srv.post(f"{base}/results", {"round": r, "table": table["no"],
+                                                "order": order}, **auth(tkey)))
+                orders.append(order)
+            return orders
+
+        results = [play_round(1, 1)]
+        # a drop-out and a late arrival between rounds
+        ok(srv.post(f"{base}/drop", {"name": "cor"}, **auth(tkey)))
+        refused(srv.post(f"{base}/drop", {"name": "Cor"}, **auth(tkey)), 409, "already_dropped")
+        refused(srv.post(f"{base}/drop", {"name": "Zed"}, **auth(tkey)), 404, "unknown_player")
+        ok(srv.post(f"{base}/players", {"name": "Ivo"}, **auth(tkey)))
+        ok(srv.post(f"{base}/players", {"name": "Joke"}, **auth(tkey)))
+        results.append(play_round(2, 2))
+        seated = {p for t in results[1] for p in t}
+        assert "Cor" not in seated and {"Ivo", "Joke"} <= seated
+        state = ok(srv.post(f"{base}/rounds", {"mode": "cards"}, **auth(tkey)))
+        refused(srv.post(f"{base}/drop", {"name": "Ivo"}, **auth(tkey)), 409, "plays_now")
+        before_kill = ok(srv.get(base))
+
+        # SIGKILL, then the same file: everything is there, and the evening goes on
+        srv.kill()
+        srv.start()
+        assert ok(srv.get(base)) == before_kill
+        tables = state["rounds"][2]["tables"]
+        third = []
+        for table in tables:
+            ok(srv.post(f"{base}/results", {"round": 3, "table": table["no"],
+                                            "order": table["seats"]}, **auth(tkey)))
+            third.append(table["seats"])
+        results.append(third)
+        final = ok(srv.post(f"{base}/finish", {}, **auth(tkey)))
+        expected = tourney.standings(results, tourney.SCHEMES["ladder"],
+                                     [p["name"] for p in final["players"]])
+        assert [(s["place"], s["player"], s["points"], s["wins"], s["opponents"])
+                for s in final["standings"]] == [
+            (r.place, r.player, r.points, r.wins, r.opponents) for r in expected]
+        assert [s for s in final["standings"] if s["player"] == "Cor"][0]["played"] == 1
+        refused(srv.post(f"{base}/players", {"name": "Kees"}, **auth(tkey)), 409, "finished")
+
+        # the club's season standings count the tournament, members by their names
+        page = ok(srv.get(f"/api/clubs/{cid}"))
+        assert page["tournaments"][0]["status"] == "over"
+        assert {r["player"]: r["points"] for r in page["standings"]} == {
+            r.player: r.points for r in expected}
+        other = ok(srv.get(f"/api/clubs/{cid}?season=1999"))
+        assert other["standings"] == []
+    finally:
+        srv.stop()
+
+
+def test_an_online_round_is_played_at_lobby_tables(server: Server) -> None:
+    made = ok(server.post("/api/tournaments", {
+        "name": "Online", "house_rules": {"preset": "rulebook", "options": {"lives": 2}}}), 201)
+    tid, key = made["tournament"]["id"], made["key"]
+    base = f"/api/tournaments/{tid}"
+    for n in ("Ann", "Bas", "Cor"):
+        ok(server.post(f"{base}/players", {"name": n}, **auth(key)))
+    state = ok(server.post(f"{base}/rounds", {"mode": "online"}, **auth(key)))
+    table = state["rounds"][0]["tables"][0]
+    assert table["table_id"] and table["code"]
+    lobby = ok(server.get(f"/api/tables/{table['table_id']}"))
+    assert lobby["size"] == 3 and lobby["preset"] == "rulebook"
+    refused(server.post(f"{base}/seat", {"round": 1, "table": 1, "name": "Zed"}), 409,
+            "not_at_table")
+    players = []
+    for name in table["seats"]:
+        joined = ok(server.post(f"{base}/seat", {"round": 1, "table": 1, "name": name}))
+        assert joined["seat"] == table["seats"].index(name)
+        players.append(Player(server, table["table_id"], joined["token"]))
+    rng = random.Random(3)
+    play_until(players, rng, lambda: over(players[0]), choose=calm)
+    winner = players[0].view["winner"]
+    done = ok(server.get(base))
+    result = done["rounds"][0]["tables"][0]
+    assert result["by"] == "game" and result["result"][0] == table["seats"][winner]
+    assert sorted(result["result"]) == sorted(table["seats"])
+    assert done["standings"][0]["player"] == table["seats"][winner]
+    for p in players:
+        p.close()
