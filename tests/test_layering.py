@@ -15,7 +15,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "toepen"
 
-CORE = ("cards", "rules", "engine", "view", "record", "narration", "seeds")
+CORE = ("cards", "rules", "engine", "view", "record", "narration", "seeds", "tally")
 """The pure core: no I/O, no bots, no clients."""
 OUTER = ("bots", "match", "server", "tui", "cli", "tools", "rl", "i18n")
 

@@ -114,6 +114,12 @@ def start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, Action]]]:
         raise RecordError("file: a record is a JSON object")
     if record.get("format") != FORMAT:
         raise RecordError(f"format: must be {FORMAT!r}, not {record.get('format')!r}")
+    kind = record.get("kind", "game")
+    if kind != "game":
+        raise RecordError(
+            "kind: a score sheet (entries, no decks) is read by toepen.tally.Sheet.from_record"
+            if kind == "sheet" else f"kind: must be 'game' or 'sheet', not {kind!r}"
+        )
     try:
         rules = Rules.from_json(record.get("rules", "rulebook"))
     except RulesError as e:

@@ -1,0 +1,40 @@
+"""Games played through the engine by bots, as a spectator saw them, for the sheet tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toepen.bots import make_bot
+from toepen.engine import Event, EventKind, Game, redact
+from toepen.match import decide
+from toepen.rules import Rules
+
+K = EventKind
+SHEET_KINDS = frozenset({
+    K.DEAL, K.REDEAL, K.CLAIM, K.EXCHANGE, K.CHALLENGE, K.CLAIM_RESULT, K.EXCHANGE_RESULT,
+    K.PELT, K.KNOCK, K.STAY, K.FOLD, K.LIVES, K.ELIMINATED, K.HAND_RESULT, K.RUBBER, K.DRINKS,
+    K.TOEPKONING, K.SUDDEN_DEATH, K.SESSION_RESULT,
+})
+"""The kinds of event a sheet works out: everything public but the cards and passes."""
+
+
+@dataclass
+class Played:
+    game: Game
+    events: list[Event]
+    """Every event of the session as a spectator was told it, in order."""
+
+
+def play_session(rules: Rules, players: int, seed: int, bot: str = "random") -> Played:
+    """A whole session between bots; the spectator's events of all of it."""
+    game = Game(rules, players, seed=seed, dealer=seed % players)
+    bots = [make_bot(bot, seed=seed * 10 + s) for s in range(players)]
+    events = redact(game.opening_events(None), None)
+    while game.turn >= 0:
+        seat = game.turn
+        events += redact(game.apply(seat, decide(bots[seat], game, seat)), None)
+    return Played(game, events)
+
+
+def sheet_events(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.kind in SHEET_KINDS]
