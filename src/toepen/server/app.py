@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import clubs, connection, extras, routes
+from . import accounts, clubs, connection, extras, routes
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
@@ -45,6 +45,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     count = await lobby.load()
     log.info("toepen server: %d tables loaded from storage", count)
     app.state.lobby = lobby
+    await accounts.start(app, lobby)
     try:
         yield
     finally:
@@ -69,6 +70,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=cfg.limits.max_body)
     for module in (routes, extras, connection):
         app.include_router(module.router)
+    accounts.install(app)
     clubs.install(app)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")

@@ -18,6 +18,7 @@ it calls :attr:`Master.on_change` after every change, and the bot scheduler answ
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -86,7 +87,9 @@ class Master:
         self.on_change: Callable[[Table], None] = lambda table: None
         """Called after every change of a table's game or seats (outside its lock)."""
         self.on_over: list[Callable[[Table], Awaitable[None]]] = []
-        """Awaited when a table's game has ended (outside its lock): results, ratings."""
+        """Run when a table's game has ended, in a task of their own (not the caller's,
+        which a change may cancel): results, ratings."""
+        self._over_tasks: set[asyncio.Task[None]] = set()
 
     # -- the game --------------------------------------------------------------------
 
@@ -141,13 +144,18 @@ class Master:
             self.broadcast_state(table, events, (seat, str(act), by))
             if after.is_over:
                 self.broadcast_table(table)
+        if after.is_over and self.on_over:
+            task = asyncio.get_running_loop().create_task(self._ended(table))
+            self._over_tasks.add(task)
+            task.add_done_callback(self._over_tasks.discard)
         self.on_change(table)
-        if after.is_over:
-            for hook in self.on_over:
-                try:
-                    await hook(table)
-                except Exception:  # the game is over and stored whatever a hook does
-                    log.exception("table %s: a game-over hook failed", table.id)
+
+    async def _ended(self, table: Table) -> None:
+        for hook in self.on_over:
+            try:
+                await hook(table)
+            except Exception:  # the game is over and stored whatever a hook does
+                log.exception("table %s: a game-over hook failed", table.id)
 
     # -- connections -----------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
 from ..record import to_record
+from .accounts import routes as accounts
 from .botpool import available_bots, default_bot
 from .lobby import Lobby
 from .presets import presets_json
@@ -49,6 +50,8 @@ class CreateTable(BaseModel):
     autostart: bool = False
     request: str | None = Field(None, min_length=8, max_length=64)
     """The client's id of this creation: sent again, it gets the same table (idempotent)."""
+    rated: bool = False
+    """The game counts for ratings: only logged-in players and bots sit (docs/accounts.md)."""
 
 
 class JoinTable(BaseModel):
@@ -95,11 +98,16 @@ async def presets(lobby: LobbyDep) -> dict[str, Any]:
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request, lobby: LobbyDep) -> dict[str, Any]:
-    """Create a table; the answer holds the host's token (keep it)."""
+    """Create a table; the answer holds the host's token (keep it). A logged-in host
+    sits under the account's name."""
+    user = await accounts.player(request)
+    accounts.check_rated(body.rated, user)
     table, token, seat = await lobby.create(
         preset=body.preset, options=body.options, size=body.size, bots=body.bots,
-        name=body.name, idle_seconds=body.idle_seconds, autostart=body.autostart,
-        creator=client_key(request), request=body.request)
+        name=user.name if user and body.name is not None else body.name,
+        idle_seconds=body.idle_seconds, autostart=body.autostart,
+        creator=client_key(request), request=body.request, rated=body.rated)
+    await accounts.created(request, table, seat, user)
     return joined(request, table, token, seat, True)
 
 
@@ -126,7 +134,9 @@ async def join_table(table_id: str, body: JoinTable, request: Request,
                      lobby: LobbyDep) -> dict[str, Any]:
     """Take a seat; the answer holds the seat's token (keep it)."""
     table = lobby.get(table_id)
-    token, seat = await lobby.join(table, body.name, body.seat)
+    user = await accounts.joining(request, table)
+    token, seat = await lobby.join(table, user.name if user else body.name, body.seat)
+    await accounts.created(request, table, seat, user)
     return joined(request, table, token, seat, False)
 
 
@@ -134,7 +144,9 @@ async def join_table(table_id: str, body: JoinTable, request: Request,
 async def join_code(body: JoinCode, request: Request, lobby: LobbyDep) -> dict[str, Any]:
     """Take a seat at the table of a code."""
     table = lobby.by_code(body.code)
-    token, seat = await lobby.join(table, body.name)
+    user = await accounts.joining(request, table)
+    token, seat = await lobby.join(table, user.name if user else body.name)
+    await accounts.created(request, table, seat, user)
     return joined(request, table, token, seat, False)
 
 

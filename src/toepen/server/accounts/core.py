@@ -1,0 +1,147 @@
+"""The accounts of a running server: :class:`Accounts` ties the account store to the
+lobby (seats of accounts, rated tables, results and ratings at every game's end).
+
+Other parts of the server (clubs, tallies) use :meth:`Accounts.get_user` /
+:meth:`Accounts.user` and :func:`accounts_of`; see ``docs/accounts.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import FastAPI
+
+from ..lobby import Lobby
+from ..protocol import Refused
+from ..table import Table
+from .results import seat_results
+from .security import Attempts
+from .service import AccountStore, SeatEntry, User
+
+log = logging.getLogger("toepen.server")
+T = TypeVar("T")
+
+
+class Accounts:
+    """Accounts, ratings and results of one server (``app.state.accounts``)."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.db = AccountStore(lobby.storage.store.engine)
+        self.failed_names = Attempts(5, 300.0)
+        """Failed logins per user name: 5 in 5 minutes."""
+        self.failed_addresses = Attempts(20, 300.0)
+        """Failed logins per client address: 20 in 5 minutes."""
+        self.registrations = Attempts(30, 3600.0)
+        """New accounts per client address: 30 an hour."""
+        self._background: set[asyncio.Task[None]] = set()
+        self.ready = asyncio.Event()
+        """Set once the loaded tables are marked (a game that ends before waits for it)."""
+        lobby.master.on_over.append(self.game_over)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store call in the storage thread (failure: Refused ``server_error``)."""
+        return await self.lobby.storage.run(fn, *args)
+
+    # -- the API for the rest of the server ---------------------------------------------
+
+    def get_user(self, name: str) -> User | None:
+        """The account of a name (a person or a bot), letter case ignored, or None.
+        Synchronous: call it from a thread (``asyncio.to_thread``) or use :meth:`user`."""
+        return self.db.user(name)
+
+    async def user(self, name: str) -> User | None:
+        """:meth:`get_user` in the storage thread."""
+        return await self.run(self.db.user, name)
+
+    def bot_names(self) -> tuple[str, ...]:
+        """The operator's external bots (nobody may register their names)."""
+        return tuple(self.lobby.bots.external.names())
+
+    # -- start-up ----------------------------------------------------------------------
+
+    async def attach(self) -> None:
+        """Mark the loaded tables: rated ones, seats of accounts; record games that
+        ended but were not recorded (a crash in between, or before accounts existed)."""
+        rated = await self.run(self.db.rated_tables)
+        seats = await self.run(self.db.seat_accounts)
+        recorded = await self.run(self.db.recorded_tables)
+        for table in self.lobby.tables.values():
+            table.rated = table.id in rated
+            for s in table.seats:
+                s.account = seats.get((table.id, s.seat))
+        self.ready.set()
+        missing = [t for t in self.lobby.tables.values()
+                   if t.row.status == "over" and t.game is not None and t.id not in recorded]
+        if missing:
+            task = asyncio.get_running_loop().create_task(self._record_all(missing))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _record_all(self, tables: list[Table]) -> None:
+        for table in tables:
+            await self.game_over(table)
+
+    # -- tables ------------------------------------------------------------------------
+
+    async def created(self, table: Table, seat: int | None, user: User | None) -> None:
+        """A table was made (or joined): keep its rated flag and the seat's account."""
+        if table.rated:
+            await self.run(self.db.set_rated, table.id)
+        if user is not None and seat is not None:
+            await self.seated(table, seat, user)
+
+    async def seated(self, table: Table, seat: int, user: User, claimed: bool = False) -> None:
+        """``user`` plays ``seat`` (logged in, or claiming it afterwards)."""
+        await self.run(self.db.link_seat, table.id, seat, user.id, claimed)
+        table.seats[seat].account = user.name
+        self.lobby.master.broadcast_table(table)
+
+    def check_seat_free(self, table: Table, user: User) -> None:
+        if any(s.account == user.name for s in table.seats):
+            raise Refused("bad_command", f"{user.name} already plays at this table", 409)
+
+    async def game_over(self, table: Table) -> None:
+        """Record a finished game's result per seat; a rated game moves the ratings."""
+        await self.ready.wait()
+        game = table.game
+        if game is None or not game.is_over:
+            return
+        results = await asyncio.to_thread(seat_results, game)
+        entries = [SeatEntry(r, table.seats[r.seat].kind == "human") for r in results]
+        bots = {s.seat: s.bot for s in table.seats if s.kind == "bot" and s.bot}
+        await self.run(self.db.record, table.id, table.row.preset, table.row.size,
+                       table.rated, entries, bots)
+
+    # -- deleting an account -------------------------------------------------------------
+
+    async def delete(self, user: User) -> int:
+        """Delete ``user``: its games stay, its seats renamed (in storage and in memory;
+        a game is rebuilt under its new names). How many seats were renamed."""
+        anon, seats = await self.run(self.db.delete, user.id)
+        for table_id, seat in seats:
+            table = self.lobby.tables.get(table_id)
+            if table is None:
+                continue
+            async with table.lock:
+                s = table.seats[seat]
+                s.name = anon
+                s.account = None
+                if table.row.players and seat < len(table.row.players):
+                    table.row.players[seat] = anon
+                if table.game is not None:
+                    game = table.new_game()
+                    for who, act in table.game.actions:
+                        game.apply(who, act)
+                    table.game = game
+            self.lobby.master.broadcast_table(table)
+        return len(seats)
+
+
+def accounts_of(app: FastAPI) -> Accounts:
+    """The running server's accounts."""
+    accounts: Accounts = app.state.accounts
+    return accounts

@@ -1,0 +1,121 @@
+"""What a finished game says about each seat: its place, its figures and, in rated
+games, its new OpenSkill rating.
+
+The place comes from the game's events as :func:`toepen.narration.standings` orders
+them: the winner first, then the others from the last one out to the first; seats that
+never went out and did not win share the place after the winner's (e.g. a team's
+partner). The figures per seat: hands played, hands won (the engine's count), lives lost
+(the engine's count), knocks, and knocks that every other player folded to (the bluffs
+that worked; the profile shows them as a share of the knocks).
+
+>>> from toepen.engine import Game
+>>> from toepen.rules import Rules
+>>> from toepen.bots import make_bot
+>>> from toepen.view import observe
+>>> g = Game(Rules.preset("rulebook", lives=3), ["A", "B", "C"], seed=4)
+>>> bots = [make_bot("random", seed=s) for s in range(3)]
+>>> while not g.is_over:
+...     _ = g.apply(g.turn, bots[g.turn].act(observe(g, g.turn)))
+>>> rs = seat_results(g)
+>>> sorted(r.place for r in rs), rs[g.winner].place, rs[g.winner].won
+([1, 2, 3], 1, True)
+>>> new = rate([(25.0, 25 / 3)] * 3, [r.place for r in rs])
+>>> new[g.winner][0] > 25.0 > min(mu for mu, _ in new)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from ...engine import EventKind, Game
+from ..master import history
+
+MODEL = PlackettLuce()
+"""The rating model: OpenSkill's Plackett-Luce (mu 25, sigma 25/3 for a newcomer)."""
+MU, SIGMA = MODEL.mu, MODEL.sigma
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    place: int
+    won: bool
+    hands: int
+    hands_won: int
+    lives_lost: int
+    knocks: int
+    bluffs: int
+
+
+def places(game: Game) -> list[int]:
+    """Each seat's place (1 = the winner; seats never out share the place after it)."""
+    out_order: list[int] = []
+    for e in history(game):
+        if e.kind is EventKind.ELIMINATED and 0 <= e.seat < game.n and e.seat not in out_order:
+            out_order.append(e.seat)
+    winner = game.winner
+    place = [0] * game.n
+    if winner is not None:
+        place[winner] = 1
+    rest = [s for s in range(game.n) if s != winner and s not in out_order]
+    for s in rest:
+        place[s] = 2
+    nxt = 2 + (1 if rest else 0)
+    for s in reversed(out_order):
+        if s != winner:
+            place[s] = nxt
+            nxt += 1
+    return place
+
+
+def seat_results(game: Game) -> list[SeatResult]:
+    """What the finished ``game`` says about each seat."""
+    events = history(game)
+    n = game.n
+    hands = [0] * n
+    knocks = [0] * n
+    bluffs = [0] * n
+    gone: set[int] = set()
+    open_knock: int | None = None  # the last knock, while only folds answered it
+    folded_to = False
+    for e in events:
+        k = e.kind
+        if k is EventKind.KNOCK:
+            open_knock, folded_to = e.seat, False
+            knocks[e.seat] += 1
+        elif k is EventKind.FOLD and open_knock is not None:
+            folded_to = True
+        elif k in (EventKind.STAY, EventKind.PLAY, EventKind.DEAL, EventKind.REDEAL):
+            open_knock = None
+        elif k is EventKind.HAND_RESULT:
+            if open_knock is not None and folded_to and e.detail == "folded" \
+                    and e.seat == open_knock:
+                bluffs[open_knock] += 1
+            open_knock = None
+        if k is EventKind.DEAL:
+            for s in range(n):
+                if s not in gone:
+                    hands[s] += 1
+        elif k is EventKind.ELIMINATED and 0 <= e.seat < n:
+            gone.add(e.seat)
+    place = places(game)
+    return [SeatResult(seat=s, place=place[s], won=s == game.winner, hands=hands[s],
+                       hands_won=game.hands_won[s], lives_lost=game.lives_lost[s],
+                       knocks=knocks[s], bluffs=bluffs[s]) for s in range(n)]
+
+
+def rate(before: Sequence[tuple[float, float]], place: Sequence[int]) -> list[tuple[float,
+                                                                                  float]]:
+    """Each player's (mu, sigma) after a game they finished in ``place`` (ties allowed)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    new = MODEL.rate(teams, ranks=[float(p) for p in place])
+    return [(t[0].mu, t[0].sigma) for t in new]
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating people see: mu - 3 sigma (a newcomer starts at 0 and climbs)."""
+    return mu - 3 * sigma
