@@ -179,8 +179,6 @@ def _refused(e: Refused) -> AccountError:
         return AccountError(e.status, "account.error.name_bot", text)
     if text.startswith("name: ") and "reserved" in text:
         return AccountError(e.status, "account.error.name_reserved", text)
-    if text.startswith("name: ") and "taken" in text:
-        return AccountError(e.status, "account.error.name_taken", text)
     if text.startswith("name: ") and "characters, not" in text:
         return AccountError(e.status, "account.error.name_length", text, min=3, max=20)
     if text.startswith("name: "):
@@ -226,12 +224,9 @@ async def register(body: Credentials, request: Request, response: Response,
                            "too many new accounts from here: try again later",
                            seconds=int(wait) + 1)
     hashed = await asyncio.to_thread(hash_password, password)
-    try:
-        user = await accounts.run(accounts.db.register, name, hashed)
-    except Refused as e:
-        if e.code != "taken":
-            raise
-        raise _refused(e) from None
+    user = await accounts.run(accounts.db.register, name, hashed)
+    if user is None:
+        raise AccountError(409, "account.error.name_taken", f"name: {name!r} is taken")
     accounts.registrations.fail(_address(request))
     response.status_code = 201
     return await _log_in(request, response, accounts, user)

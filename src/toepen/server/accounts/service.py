@@ -4,12 +4,10 @@ the server runs every call in its storage thread, :meth:`Storage.run`).
 >>> from toepen.server.store import Store
 >>> db = AccountStore(Store.open("sqlite://").engine)
 >>> ann = db.register("Ann", "$argon2id$...")
->>> db.user("ANN") == ann, db.user("Bob")
+>>> ann is not None and db.user("ANN") == ann, db.user("Bob")
 (True, None)
->>> db.register("aNN", "x")
-Traceback (most recent call last):
-...
-toepen.server.protocol.Refused: name: 'aNN' is taken
+>>> db.register("aNN", "x") is None
+True
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..protocol import Refused
 from ..store import SeatModel, TableModel
 from .models import (
     RatedTableModel,
@@ -83,7 +80,8 @@ class AccountStore:
 
     # -- users -----------------------------------------------------------------------
 
-    def register(self, name: str, password_hash: str | None, kind: str = "person") -> User:
+    def register(self, name: str, password_hash: str | None, kind: str = "person") -> User | None:
+        """A new account, or None: the name (folded) is taken."""
         now = datetime.now(UTC)
         try:
             with Session(self.engine) as s, s.begin():
@@ -93,7 +91,7 @@ class AccountStore:
                 s.flush()
                 return _user(m)
         except IntegrityError:
-            raise Refused("taken", f"name: {name!r} is taken", 409) from None
+            return None
 
     def user(self, name: str) -> User | None:
         with Session(self.engine) as s:
