@@ -1,0 +1,336 @@
+"""Score sheets for real cards over HTTP (``docs/tally.md``): one phone keeps the sheet,
+everyone else follows it by its link.
+
+A sheet is a :class:`toepen.tally.Sheet` kept as its record (migration ``t1_sheets``):
+``POST /api/sheets`` makes one and hands out its keeper's key once (the server keeps only
+its hash); entries and undo need ``Authorization: Bearer KEY``; reading is open to anyone
+with the link, and ``GET /api/sheets/{id}?after=VERSION`` waits (long poll) until the sheet
+has changed, so followers see every entry at once. Every state carries the log in
+narration's messages and what may be entered next: the page holds no rule.
+
+For other parts of the server (a tournament's real-card tables), the same in Python:
+:func:`create_sheet`, :func:`load_sheet` and :func:`sheet_result` run in the storage
+thread (``await storage.run(create_sheet, engine, sheet)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Header, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import DateTime, Integer, String, Text, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ..narration import Message, describe
+from ..record import dumps
+from ..rules import Rules, RulesError
+from ..tally import IllegalEntry, Sheet, english
+from ..tally import refusal_message as sheet_refusal_message
+from .protocol import Refused, check_name
+from .store import Base
+from .table import token_hash
+
+__all__ = [
+    "SheetModel", "SheetRefused", "create_sheet", "install", "load_sheet", "router",
+    "save_sheet", "sheet_result", "sheet_state",
+]
+
+router = APIRouter()
+
+
+class SheetRefused(Refused):
+    """A sheet's refusal: ``{"detail": English, "code", "say": {id, params}}``, and for
+    an entry the rules forbid ``"refusal": {code, params}``."""
+
+
+async def refused(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, SheetRefused)
+    body: dict[str, Any] = {"detail": exc.message, "code": exc.code, "say": exc.say_json()}
+    if exc.refusal is not None:
+        body["refusal"] = exc.refusal
+    return JSONResponse(body, status_code=exc.status)
+
+
+def install(app: FastAPI) -> None:
+    """The sheets' endpoints and their refusals' shape."""
+    app.add_exception_handler(SheetRefused, refused)
+    app.include_router(router)
+
+
+Authorization = Annotated[str | None, Header()]
+WAIT_LIMIT = 30.0
+"""The longest a follower's read waits for a change (seconds)."""
+NAME_LENGTH = 24
+
+
+class SheetModel(Base):
+    __tablename__ = "toepen_sheets"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    """How many entries the record holds (a change must name the version it saw)."""
+    record: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- storage: one transaction each, in the storage thread -------------------------------
+
+
+def create_sheet(engine: Engine, sheet: Sheet) -> tuple[str, str]:
+    """Store a new sheet; return its id and its keeper's key (not kept: only its hash)."""
+    sheet_id, key = secrets.token_hex(6), secrets.token_urlsafe(24)
+    now = datetime.now(UTC)
+    with Session(engine) as s, s.begin():
+        s.add(SheetModel(id=sheet_id, key_hash=token_hash(key), version=len(sheet.entries),
+                         record=json.dumps(sheet.to_record(), ensure_ascii=False),
+                         created=now, updated=now))
+    return sheet_id, key
+
+
+def load_sheet(engine: Engine, sheet_id: str) -> tuple[Sheet, str] | None:
+    """The stored sheet and its key's hash, or None if there is no such sheet."""
+    with Session(engine) as s:
+        row = s.get(SheetModel, sheet_id)
+        if row is None:
+            return None
+        return Sheet.from_record(json.loads(row.record)), row.key_hash
+
+
+def save_sheet(engine: Engine, sheet_id: str, sheet: Sheet, version: int) -> bool:
+    """Store the sheet if the stored one is still at ``version``; False if it was not."""
+    with Session(engine) as s, s.begin():
+        done = s.execute(
+            update(SheetModel)
+            .where(SheetModel.id == sheet_id, SheetModel.version == version)
+            .values(record=json.dumps(sheet.to_record(), ensure_ascii=False),
+                    version=len(sheet.entries), updated=datetime.now(UTC))
+        )
+        return bool(getattr(done, "rowcount", 0))
+
+
+def sheet_ids(engine: Engine) -> list[str]:
+    with Session(engine) as s:
+        return list(s.scalars(select(SheetModel.id)))
+
+
+def sheet_result(sheet: Sheet) -> dict[str, Any]:
+    """What a sheet came to: over or not, the winner and the places (for standings)."""
+    return {
+        "over": sheet.is_over,
+        "winner": sheet.winner,
+        "hands": sheet.hand_no if not sheet.is_over else sheet.hands_played,
+        "lives": sheet.lives,
+        "eliminated": sheet.eliminated,
+        "drinks": sheet.drinks,
+        "rubbers_won": sheet.rubbers_won,
+        "toepkoning": sheet.toepkoning,
+        "standings": [asdict(s) for s in sheet.standings()],
+    }
+
+
+def sheet_state(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
+    """A sheet as every client gets it: its state, its log (each event's ``say``)."""
+    log = []
+    for entry_no, event in sheet.events():
+        say = describe(event, None)
+        if say is not None:
+            log.append({"entry": entry_no, "kind": event.kind.value, "say": say.to_json()})
+    return {"id": sheet_id, "version": len(sheet.entries), "sheet": sheet.to_json(),
+            "log": log, "result": sheet_result(sheet)}
+
+
+# -- the running server's sheets ---------------------------------------------------------
+
+
+class Sheets:
+    """Sheets in memory (by id, with their version), a lock and a change signal each."""
+
+    def __init__(self, request: Request) -> None:
+        self.lobby = request.app.state.lobby
+        self.cache: dict[str, tuple[Sheet, str]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.changed: dict[str, asyncio.Event] = {}
+
+    @property
+    def engine(self) -> Engine:
+        engine: Engine = self.lobby.storage.store.engine
+        return engine
+
+    async def get(self, sheet_id: str) -> tuple[Sheet, str]:
+        found = self.cache.get(sheet_id)
+        if found is None:
+            loaded = await self.lobby.storage.run(load_sheet, self.engine, sheet_id) if (
+                _plausible(sheet_id)) else None
+            if loaded is None:
+                raise SheetRefused("sheet_not_found", f"no sheet {sheet_id!r}", 404,
+                              say=Message("web.tally.error.not_found"))
+            found = self.cache[sheet_id] = loaded
+        return found
+
+    def signal(self, sheet_id: str) -> None:
+        event = self.changed.pop(sheet_id, None)
+        if event is not None:
+            event.set()
+
+    async def wait(self, sheet_id: str, timeout: float) -> None:
+        event = self.changed.setdefault(sheet_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+
+def _plausible(sheet_id: str) -> bool:
+    return 1 <= len(sheet_id) <= 16 and sheet_id.isalnum()
+
+
+def sheets_of(request: Request) -> Sheets:
+    state = request.app.state
+    found: Sheets | None = getattr(state, "sheets", None)
+    if found is None or found.lobby is not state.lobby:  # a new lifespan: a new lobby
+        found = state.sheets = Sheets(request)
+    return found
+
+
+def _bad(message: str) -> SheetRefused:
+    return SheetRefused("bad_sheet", message, 400,
+                   say=Message("web.tally.error.bad", {"detail": message}))
+
+
+class NewSheet(BaseModel):
+    preset: str = "rulebook"
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: list[str]
+    dealer: int = 0
+    display: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class NewEntry(BaseModel):
+    entry: str
+    version: int | None = None
+    """The version the keeper saw; a change to a newer sheet is refused as stale."""
+
+
+class Undo(BaseModel):
+    version: int | None = None
+
+
+def build_sheet(body: NewSheet, name_length: int = NAME_LENGTH) -> Sheet:
+    """The sheet a request asks for (Refused ``bad_sheet`` naming the fault)."""
+    try:
+        rules = Rules.preset(body.preset, **body.options)
+    except (RulesError, TypeError) as e:
+        raise _bad(f"rules: {e}") from None
+    names = []
+    for name in body.players:
+        try:
+            names.append(check_name(name, name_length))
+        except Refused as e:
+            raise _bad(f"players: {e.message}") from None
+    if len({n.casefold() for n in names}) != len(names):
+        raise _bad("players: two players have the same name")
+    try:
+        rules.check_table(len(names))
+        return Sheet.new(rules, names, dealer=body.dealer, display=body.display,
+                         meta=body.meta)
+    except (RulesError, ValueError) as e:
+        raise _bad(f"players: {e}" if isinstance(e, RulesError) else str(e)) from None
+
+
+@router.post("/api/sheets", status_code=201)
+async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
+    """Make a sheet: ``{preset, options, players, dealer, display, meta}``; the answer
+    holds its ``key`` (once) and the links to keep and to follow it."""
+    sheets = sheets_of(request)
+    limit = request.app.state.config.limits.name_length
+    sheet = build_sheet(body, limit)
+    sheet_id, key = await sheets.lobby.storage.run(create_sheet, sheets.engine, sheet)
+    sheets.cache[sheet_id] = (sheet, token_hash(key))
+    return {**sheet_state(sheet_id, sheet), "key": key,
+            "follow": f"/sheet.html#{sheet_id}", "keep": f"/sheet.html#{sheet_id}:{key}"}
+
+
+@router.get("/api/sheets/{sheet_id}")
+async def read_sheet(sheet_id: str, request: Request, after: int | None = None,
+                     wait: float = 0.0) -> dict[str, Any]:
+    """The sheet; with ``after=VERSION`` and ``wait=S`` (at most 30), wait until it is
+    at another version than ``after`` or ``S`` seconds have passed."""
+    sheets = sheets_of(request)
+    sheet, _ = await sheets.get(sheet_id)
+    if after is not None and len(sheet.entries) == after and wait > 0:
+        await sheets.wait(sheet_id, min(wait, WAIT_LIMIT))
+        sheet, _ = await sheets.get(sheet_id)
+    return sheet_state(sheet_id, sheet)
+
+
+@router.get("/api/sheets/{sheet_id}/result")
+async def read_result(sheet_id: str, request: Request) -> dict[str, Any]:
+    """What the sheet came to (also while in progress): winner, lives, standings."""
+    sheet, _ = await sheets_of(request).get(sheet_id)
+    return sheet_result(sheet)
+
+
+@router.get("/api/sheets/{sheet_id}/record")
+async def download_record(sheet_id: str, request: Request) -> Response:
+    """The sheet's record (``toepen-record/1`` of kind ``sheet``) as a download."""
+    sheet, _ = await sheets_of(request).get(sheet_id)
+    return Response(dumps(sheet.to_record()), media_type="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="toepen-sheet-{sheet_id}.json"'})
+
+
+async def _change(request: Request, sheet_id: str, authorization: str | None,
+                  version: int | None, change: str) -> dict[str, Any]:
+    sheets = sheets_of(request)
+    async with sheets.locks.setdefault(sheet_id, asyncio.Lock()):
+        sheet, key_hash = await sheets.get(sheet_id)
+        given = authorization[7:].strip() if authorization and authorization.startswith(
+            "Bearer ") else ""
+        if not given or not secrets.compare_digest(token_hash(given), key_hash):
+            raise SheetRefused("sheet_key", "Authorization: Bearer KEY (the keeper's key) is "
+                               "needed", 403, say=Message("web.tally.error.key"))
+        before = len(sheet.entries)
+        if version is not None and version != before:
+            raise SheetRefused("stale", f"the sheet is at version {before}, not {version}", 409,
+                          say=Message("web.tally.error.stale"))
+        copy = Sheet.from_record(sheet.to_record())
+        try:
+            if change == "undo":
+                copy.undo()
+            else:
+                copy.add(change)
+        except IllegalEntry as e:
+            raise SheetRefused("illegal_entry", english(e.refusal), 409,
+                               refusal=e.refusal.to_json(),
+                               say=sheet_refusal_message(e.refusal)) from None
+        ok = await sheets.lobby.storage.run(save_sheet, sheets.engine, sheet_id, copy, before)
+        if not ok:  # another server process changed it: read it again
+            sheets.cache.pop(sheet_id, None)
+            raise SheetRefused("stale", "the sheet changed meanwhile", 409,
+                          say=Message("web.tally.error.stale"))
+        sheets.cache[sheet_id] = (copy, key_hash)
+    sheets.signal(sheet_id)
+    return sheet_state(sheet_id, copy)
+
+
+@router.post("/api/sheets/{sheet_id}/entries")
+async def add_entry(sheet_id: str, body: NewEntry, request: Request,
+                    authorization: Authorization = None) -> dict[str, Any]:
+    """Enter one fact (``{"entry": "2 knock", "version": 7}``); the keeper's key."""
+    return await _change(request, sheet_id, authorization, body.version, body.entry)
+
+
+@router.post("/api/sheets/{sheet_id}/undo")
+async def undo_entry(sheet_id: str, body: Undo, request: Request,
+                     authorization: Authorization = None) -> dict[str, Any]:
+    """Take back the last entry; the keeper's key."""
+    return await _change(request, sheet_id, authorization, body.version, "undo")
