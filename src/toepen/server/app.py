@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import accounts, clubs, connection, extras, routes
+from . import accounts, clubs, connection, extras, routes, sheets
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
@@ -72,6 +72,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)
+    sheets.install(app)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
