@@ -4,6 +4,8 @@ import { esc } from "./util.js";
 import { showLobby, showJoin } from "./lobby.js";
 import { showTable } from "./tablepage.js";
 import { showReplay } from "./replay.js";
+import { showClubs, showClub } from "./club.js";
+import { showTournament, showProjector } from "./tournament.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -27,8 +29,13 @@ async function main() {
   if (q.get("table")) page = await showTable(app, q.get("table"), setConn);
   else if (q.get("join")) page = await showJoin(app, q.get("join").toUpperCase());
   else if (q.get("replay")) page = await showReplay(app, q.get("replay"));
+  else if (q.get("tournament")) page = await showTournament(app, q.get("tournament"));
+  else if (q.get("projector")) page = await showProjector(app, q.get("projector"));
+  else if (q.get("club")) page = await showClub(app, q.get("club"));
+  else if (q.has("clubs")) page = await showClubs(app);
   else page = await showLobby(app);
-  document.body.dataset.page = q.get("table") ? "table" : q.get("join") ? "join" : q.get("replay") ? "replay" : "lobby";
+  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs"];
+  document.body.dataset.page = pages.find((p) => q.has(p)) || "lobby";
   langSel.addEventListener("change", () => setLang(langSel.value));
   onLangChange(() => { setConn(connState); if (page && page.relabel) page.relabel(); });
   document.body.dataset.ready = "1";

@@ -1,0 +1,215 @@
+// Clubs: the list of clubs with forms for a new club and a tournament without a club, and
+// a club's page (house rules, members, tournaments, the season's standings). Every check
+// is the server's; its refusals come with a catalog message (say) shown in the language.
+import { t, translateStatic } from "./i18n.js";
+import { presets } from "./net.js";
+import { toast, savedName } from "./lobby.js";
+import { esc } from "./util.js";
+
+const SCHEMES = ["beaten", "ladder", "winner"];
+
+/** The admin and organiser keys this browser holds, by "club:ID" / "tournament:ID". */
+export function keyOf(what) {
+  try { return JSON.parse(localStorage.getItem("toepen.keys") || "{}")[what] || null; } catch { return null; }
+}
+export function saveKey(what, key) {
+  const all = JSON.parse(localStorage.getItem("toepen.keys") || "{}");
+  all[what] = key;
+  localStorage.setItem("toepen.keys", JSON.stringify(all));
+}
+
+/** JSON over HTTP; a refusal becomes an Error with the server's message in the language. */
+export async function call(method, path, body, key) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    let text;
+    if (data && data.say && typeof data.say.id === "string") text = t(data.say.id, data.say.params || {});
+    else if (data && Array.isArray(data.detail)) {
+      text = t("web.club.error.form", { fields: data.detail.map((d) => (d.loc || []).slice(1).join(".")).join(", ") });
+    } else text = t("web.club.error.http", { status: r.status });
+    const err = new Error(text);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+export function schemeName(scheme) {
+  return SCHEMES.includes(scheme.name) && (!scheme.points.length || scheme.name !== "beaten")
+    ? t(`web.club.scheme.${scheme.name}`) : `${scheme.name} (${scheme.points.join("-")})`;
+}
+
+/** The standings as a table: place, player, points, wins, opponents' points, tables played. */
+export function standingsHTML(rows, extra = "") {
+  if (!rows.length) return `<p class="note">${esc(t("web.club.no_results"))}</p>`;
+  return `<table class="standings ${extra}"><thead><tr><th>#</th><th>${esc(t("web.player"))}</th>` +
+    `<th>${esc(t("web.club.points"))}</th><th>${esc(t("web.club.wins"))}</th>` +
+    `<th>${esc(t("web.club.opponents"))}</th><th>${esc(t("web.club.played"))}</th></tr></thead><tbody>` +
+    rows.map((r) => `<tr${r.active === false ? ' class="gone"' : ""}><td>${r.place}</td><td>${esc(r.player)}</td>` +
+      `<td class="num">${r.points}</td><td class="num">${r.wins}</td><td class="num">${r.opponents}</td><td class="num">${r.played}</td></tr>`).join("") +
+    "</tbody></table>";
+}
+
+function presetSelect(meta, id) {
+  return `<select id="${id}">` + meta.presets.filter((p) => p.name !== "teams")
+    .map((p) => `<option value="${esc(p.name)}">${esc(t(p.label))}</option>`).join("") + "</select>";
+}
+
+function schemeSelect(id) {
+  return `<select id="${id}">` + SCHEMES.map((s) => `<option value="${s}">${esc(t(`web.club.scheme.${s}`))}</option>`).join("") + "</select>";
+}
+
+/** The house-rule fields of a form as the API's {name, preset, options}. */
+function houseRules(form, prefix) {
+  const options = {};
+  const lives = form.querySelector(`#${prefix}-lives`).value;
+  if (lives !== "") options.lives = Number(lives);
+  return { name: form.querySelector(`#${prefix}-rules-name`).value.trim() || t("web.club.house_rules_default"),
+    preset: form.querySelector(`#${prefix}-preset`).value, options };
+}
+
+function rulesFields(meta, prefix) {
+  return `<label><span>${esc(t("web.club.house_rules_name"))}</span> <input id="${prefix}-rules-name" maxlength="60" placeholder="${esc(t("web.club.house_rules_default"))}"></label>
+    <label><span>${esc(t("web.preset"))}</span> ${presetSelect(meta, `${prefix}-preset`)}</label>
+    <label><span>${esc(t("web.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>
+    <label><span>${esc(t("web.club.scheme"))}</span> ${schemeSelect(`${prefix}-scheme`)}</label>`;
+}
+
+/** A key shown once, to keep. */
+function showKey(key) {
+  return `<p class="keynote" role="status">${esc(t("web.club.key_once"))} <code class="key">${esc(key)}</code></p>`;
+}
+
+/** /?clubs: every club, a new club, a tournament without a club. */
+export async function showClubs(app) {
+  let meta = { presets: [] };
+  try { meta = await presets(); } catch (e) { toast(e.message); }
+  const draw = async () => {
+    let clubs = [];
+    try { clubs = (await call("GET", "/api/clubs")).clubs; } catch (e) { toast(e.message); }
+    app.innerHTML = `<div class="clubs">
+      <section class="panel"><h1>${esc(t("web.club.clubs"))}</h1>
+        <ul class="tables" id="club-list">${clubs.length ? clubs.map((c) => `<li><a href="/?club=${esc(c.id)}">${esc(c.name)}</a></li>`).join("")
+          : `<li class="empty">${esc(t("web.club.no_clubs"))}</li>`}</ul></section>
+      <section class="panel"><h2>${esc(t("web.club.new_tournament"))}</h2>
+        <p class="note">${esc(t("web.club.evening_about"))}</p>
+        <form id="tourney-form">
+          <label><span>${esc(t("web.club.tournament_name"))}</span> <input id="tn-name" required maxlength="60"></label>
+          ${rulesFields(meta, "tn")}
+          <button class="big primary" type="submit" id="tn-create">${esc(t("web.club.create_tournament"))}</button>
+        </form></section>
+      <section class="panel"><h2>${esc(t("web.club.new_club"))}</h2>
+        <form id="club-form">
+          <label><span>${esc(t("web.club.club_name"))}</span> <input id="cl-name" required maxlength="60"></label>
+          <label><span>${esc(t("web.your_name"))}</span> <input id="cl-admin" required autocomplete="nickname"></label>
+          ${rulesFields(meta, "cl")}
+          <button class="big" type="submit" id="cl-create">${esc(t("web.club.create_club"))}</button>
+        </form></section>
+    </div>`;
+    app.querySelector("#cl-admin").value = savedName();
+    app.querySelector("#club-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const form = ev.target;
+      try {
+        const made = await call("POST", "/api/clubs", { name: form.querySelector("#cl-name").value.trim(),
+          admin: form.querySelector("#cl-admin").value.trim(), house_rules: houseRules(form, "cl"),
+          scheme: form.querySelector("#cl-scheme").value });
+        saveKey(`club:${made.club.id}`, made.key);
+        sessionStorage.setItem("toepen.newkey", made.key);
+        location.assign(`/?club=${made.club.id}`);
+      } catch (e) { toast(e.message); }
+    });
+    app.querySelector("#tourney-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const form = ev.target;
+      try {
+        const made = await call("POST", "/api/tournaments", { name: form.querySelector("#tn-name").value.trim(),
+          house_rules: houseRules(form, "tn"), scheme: form.querySelector("#tn-scheme").value });
+        saveKey(`tournament:${made.tournament.id}`, made.key);
+        sessionStorage.setItem("toepen.newkey", made.key);
+        location.assign(`/?tournament=${made.tournament.id}`);
+      } catch (e) { toast(e.message); }
+    });
+  };
+  await draw();
+  return { relabel: draw };
+}
+
+/** A key just made (shown on the page it leads to, once). */
+export function freshKey() {
+  const key = sessionStorage.getItem("toepen.newkey");
+  sessionStorage.removeItem("toepen.newkey");
+  return key;
+}
+
+/** /?club=ID: the club's page. */
+export async function showClub(app, clubId) {
+  let season = null;
+  const fresh = freshKey();
+  const draw = async () => {
+    let club;
+    try { club = await call("GET", `/api/clubs/${encodeURIComponent(clubId)}${season ? `?season=${encodeURIComponent(season)}` : ""}`); } catch (e) {
+      app.innerHTML = `<section class="panel notfound"><h1>${esc(e.message)}</h1><a class="button" href="/?clubs">${esc(t("web.club.clubs"))}</a></section>`;
+      return;
+    }
+    const key = keyOf(`club:${club.id}`);
+    const preset = t(`preset.${club.house_rules.preset}`);
+    const lives = typeof club.house_rules.rules === "object" && club.house_rules.rules.lives;
+    app.innerHTML = `<div class="clubpage">
+      <section class="panel"><h1 id="club-name">${esc(club.name)}</h1>
+        ${fresh ? showKey(fresh) : ""}
+        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives"))} ${lives}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme))}</p>
+        <label>${esc(t("web.club.season"))} <select id="season">${club.seasons.map((s) => `<option${s === club.season ? " selected" : ""}>${esc(s)}</option>`).join("")}</select></label>
+        <h2>${esc(t("web.club.season_standings", { season: club.season }))}</h2>
+        ${standingsHTML(club.standings)}
+        <p class="note">${esc(t("web.club.tie_breaks"))}</p></section>
+      <section class="panel"><h2>${esc(t("web.club.tournaments"))}</h2>
+        <ul class="tables">${club.tournaments.map((x) => `<li><a href="/?tournament=${esc(x.id)}">${esc(x.name)}</a> <span>${esc(x.season)}</span> <span class="badge">${esc(t(`web.club.status.${x.status === "over" ? "over" : "open"}`))}</span></li>`).join("") || `<li class="empty">${esc(t("web.club.no_tournaments"))}</li>`}</ul>
+        ${key ? `<form id="new-tournament" class="row"><label>${esc(t("web.club.tournament_name"))} <input id="nt-name" required maxlength="60"></label>
+          <button class="primary" type="submit">${esc(t("web.club.create_tournament"))}</button></form>` : ""}</section>
+      <section class="panel"><h2>${esc(t("web.club.members"))}</h2>
+        <ul class="tables" id="members">${club.members.map((m) => `<li><span>${esc(m.name)}</span>${m.admin ? ` <span class="badge">${esc(t("web.club.admin"))}</span>` : ""}` +
+          (key ? ` <button class="small" data-remove="${esc(m.id)}">${esc(t("web.remove"))}</button>` : "") + "</li>").join("")}</ul>
+        ${key ? `<form id="add-member" class="row"><label>${esc(t("web.club.member_name"))} <input id="am-name" required></label>
+          <label class="check"><input type="checkbox" id="am-admin"> ${esc(t("web.club.admin"))}</label>
+          <button type="submit">${esc(t("web.club.add_member"))}</button></form><div id="member-key"></div>`
+          : `<details><summary>${esc(t("web.club.i_am_admin"))}</summary><form id="enter-key" class="row"><input id="ek" required autocomplete="off" aria-label="${esc(t("web.club.key"))}"><button type="submit">${esc(t("web.club.use_key"))}</button></form></details>`}
+      </section></div>`;
+    app.querySelector("#season").addEventListener("change", (ev) => { season = ev.target.value; draw(); });
+    const q = (s) => app.querySelector(s);
+    if (q("#enter-key")) q("#enter-key").addEventListener("submit", (ev) => { ev.preventDefault(); saveKey(`club:${club.id}`, q("#ek").value.trim()); draw(); });
+    if (q("#add-member")) {
+      q("#add-member").addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          const out = await call("POST", `/api/clubs/${club.id}/members`, { name: q("#am-name").value.trim(), admin: q("#am-admin").checked }, key);
+          await draw();
+          if (out.key) q("#member-key").innerHTML = showKey(out.key);
+        } catch (e) { toast(e.message); }
+      });
+    }
+    for (const b of app.querySelectorAll("[data-remove]")) {
+      b.addEventListener("click", async () => {
+        try { await call("DELETE", `/api/clubs/${club.id}/members/${b.dataset.remove}`, undefined, key); await draw(); } catch (e) { toast(e.message); }
+      });
+    }
+    if (q("#new-tournament")) {
+      q("#new-tournament").addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        try {
+          const made = await call("POST", "/api/tournaments", { name: q("#nt-name").value.trim(), club: club.id }, key);
+          saveKey(`tournament:${made.tournament.id}`, made.key);
+          location.assign(`/?tournament=${made.tournament.id}`);
+        } catch (e) { toast(e.message); }
+      });
+    }
+    translateStatic(app);
+  };
+  await draw();
+  return { relabel: draw };
+}
