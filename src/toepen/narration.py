@@ -200,15 +200,21 @@ def _cards(cards: Sequence[int]) -> Cards:
 
 
 _PASS = {"claim": "log.pass.claim", "exchange": "log.pass.exchange",
-         "challenge": "log.pass.challenge"}
+         "challenge": "log.pass.challenge", "blind": "log.pass.blind", "kans": "log.pass.kans",
+         "laundry": "log.pass.laundry"}
+_LAUNDRY_RESULT = {"witte_was": "log.laundry.witte_was", "vuile_was": "log.laundry.vuile_was",
+                   "caught": "log.laundry.caught", "unchallenged": "log.laundry.unchallenged"}
+_JACK = {"others_pay_more": "log.jack.others_pay_more", "winner_gains": "log.jack.winner_gains"}
 _CLAIM_RESULT = {"genuine": "log.claim.genuine", "false": "log.claim.false",
                  "unchallenged": "log.claim.unchallenged"}
 _EXCHANGE_RESULT = {"caught": "log.exchange.caught", "clean": "log.exchange.clean",
                     "unchallenged": "log.exchange.unchallenged"}
 _HAND_RESULT = {"loses": "log.hand_result.loses", "wins": "log.hand_result.wins",
-                "folded": "log.hand_result.folded"}
+                "folded": "log.hand_result.folded",
+                "four_of_a_kind": "log.hand_result.four_of_a_kind"}
 _LIVES = {"stake": "log.lives.stake", "armoede": "log.lives.armoede",
-          "exchange": "log.lives.exchange"}
+          "exchange": "log.lives.exchange", "laundry": "log.lives.laundry",
+          "four_of_a_kind": "log.lives.four_of_a_kind"}
 _TELL_RANK = {"tens": "rank.tens", "jacks": "rank.jacks"}
 
 
@@ -256,7 +262,21 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.PASS:
         return Message(_PASS.get(event.detail, "log.pass.claim"), {"name": who})
     if kind is k.REVEAL:
-        return Message("log.reveal", {"name": who, "cards": _cards(event.cards)})
+        return Message("log.reveal.open" if event.detail == "open" else "log.reveal",
+                       {"name": who, "cards": _cards(event.cards)})
+    if kind is k.KANS:
+        return Message("log.kans", {"name": who})
+    if kind is k.LAUNDRY:
+        return Message("log.laundry", {"name": who, "n": event.value})
+    if kind is k.LAUNDRY_RESULT:
+        return Message(_LAUNDRY_RESULT.get(event.detail, "log.laundry.caught"), {"name": who})
+    if kind is k.FOUR_OF_A_KIND:
+        return Message("log.four_of_a_kind",
+                       {"name": who, "cards": _cards(event.cards), "n": event.value})
+    if kind is k.JACK:
+        return Message(_JACK.get(event.detail, "log.jack.others_pay_more"), {"name": who})
+    if kind is k.LIFE_BACK:
+        return Message("log.life_back", {"name": who, "n": event.value})
     if kind is k.CLAIM_RESULT:
         return Message(_CLAIM_RESULT.get(event.detail, "log.claim.false"), {"name": who})
     if kind is k.EXCHANGE_RESULT:
@@ -264,7 +284,8 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.PELT:
         return Message("log.pelt", {"name": who, "stake": event.value})
     if kind is k.KNOCK:
-        return Message("log.knock", {"name": who, "stake": event.value})
+        return Message("log.knock.blind" if event.detail == "blind" else "log.knock",
+                       {"name": who, "stake": event.value})
     if kind is k.STAY:
         return Message("log.stay", {"name": who, "stake": event.value})
     if kind is k.FOLD:
@@ -335,6 +356,24 @@ SECOND_PERSON: dict[str, str] = {
     "log.tell.whistle": "log.you.tell.whistle",
     "log.rubber": "log.you.rubber",
     "log.session_result": "log.you.session_result",
+    "log.knock.blind": "log.you.knock.blind",
+    "log.pass.blind": "log.you.pass.blind",
+    "log.kans": "log.you.kans",
+    "log.pass.kans": "log.you.pass.kans",
+    "log.laundry": "log.you.laundry",
+    "log.pass.laundry": "log.you.pass.laundry",
+    "log.laundry.witte_was": "log.you.laundry.witte_was",
+    "log.laundry.vuile_was": "log.you.laundry.vuile_was",
+    "log.laundry.caught": "log.you.laundry.caught",
+    "log.laundry.unchallenged": "log.you.laundry.unchallenged",
+    "log.lives.laundry": "log.you.lives.laundry",
+    "log.lives.four_of_a_kind": "log.you.lives.four_of_a_kind",
+    "log.reveal.open": "log.you.reveal.open",
+    "log.four_of_a_kind": "log.you.four_of_a_kind",
+    "log.hand_result.four_of_a_kind": "log.you.hand_result.four_of_a_kind",
+    "log.jack.others_pay_more": "log.you.jack.others_pay_more",
+    "log.jack.winner_gains": "log.you.jack.winner_gains",
+    "log.life_back": "log.you.life_back",
     "summary.paid": "summary.you.paid",
     "summary.next_dealer": "summary.you.next_dealer",
 }

@@ -34,13 +34,32 @@ class RulesError(ValueError):
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "last_trick": ("loses", "wins"),
-    "dealer": ("rotate", "last_trick_winner"),
+    "dealer": ("rotate", "last_trick_winner", "highest_loser"),
     "knock_limit": ("lives_at_least_stake", "lives_cover_new_stake", "none"),
     "tells": ("off", "tens", "tens_and_jacks"),
     "session": ("elimination", "rubber"),
+    "count": ("lives_down", "points_up"),
+    "edge": ("normal", "no_fold", "plays_dead"),
+    "jack_last_trick": ("off", "others_pay_more", "winner_gains"),
+    "laundry_check": ("first", "each"),
+    "laundry_caught": ("pays", "plays_open"),
 }
 """The values each text option takes (clients build their menus from this)."""
-_BOOLS = ("first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally")
+_BOOLS = (
+    "first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally",
+    "double_knock", "four_of_a_kind", "three_of_a_kind_draw", "witte_was", "vuile_was",
+    "blind_knock",
+)
+HOUSE_RULES: tuple[str, ...] = (
+    "count", "double_knock", "edge", "jack_last_trick", "four_of_a_kind",
+    "four_of_a_kind_penalty", "three_of_a_kind_draw", "witte_was", "vuile_was",
+    "laundry_check", "laundry_caught", "blind_knock",
+)
+"""The house rules (docs/rules.md, "House rules"): options beyond the rule documents,
+each off (or as the documents play) by default."""
+SUGGESTED_MAX_STAKE = 4
+"""The stake cap most Toepen programs and pubs use: what the lobby suggests for
+``max_stake`` (the rules' own default stays uncapped)."""
 
 ALL_TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
 
@@ -76,6 +95,33 @@ class Rules:
     rubbers: int | None = 3
     beer_tally: bool = False
     table_sizes: tuple[int, ...] = ALL_TABLE_SIZES
+    # -- house rules (docs/rules.md, "House rules") --
+    count: str = "lives_down"
+    """The score sheet counts lives down, or penalty points up to ``lives`` (display)."""
+    double_knock: bool = False
+    """Dubbel toep: the latest knocker may knock again while nobody has knocked since."""
+    edge: str = "normal"
+    """Op scherp: a player whom paying the accepted stake would put out may not fold
+    (``no_fold``), or plays dead, never paying more than the lives left (``plays_dead``)."""
+    jack_last_trick: str = "off"
+    """Winnen met boer (``last_trick: wins``): the last trick taken with a jack makes
+    each payer pay 1 more, or gives the winner a life back."""
+    four_of_a_kind: bool = False
+    """Vier gelijke (poeptoep): four of a rank dealt wins the hand at once."""
+    four_of_a_kind_penalty: int = 3
+    """What four of a kind costs every other side."""
+    three_of_a_kind_draw: bool = False
+    """Kans op toep: three of a rank dealt may draw one card for the fourth."""
+    witte_was: bool = False
+    """Witte was: four of J, Q, K, A may be exchanged for four stock cards (bluffable)."""
+    vuile_was: bool = False
+    """Vuile was: three of J, Q, K, A and a 7 may be exchanged likewise."""
+    laundry_check: str = "first"
+    """Who checks a laundry claim: the first challenger, or each other player."""
+    laundry_caught: str = "pays"
+    """A caught laundry bluffer pays, or pays and plays the new hand face up."""
+    blind_knock: bool = False
+    """Blind toep: right after the deal, before the cards are seen, knock to stake 3."""
 
     def __post_init__(self) -> None:
         self._validate()
@@ -168,6 +214,16 @@ class Rules:
         when 3 or 4 of them are dealt to one hand; empty with ``tells: off``."""
         return TELL_RANKS[self.tells]
 
+    @property
+    def laundry(self) -> bool:
+        """Witte or vuile was is played (the laundry declaration round)."""
+        return self.witte_was or self.vuile_was
+
+    def sheet_value(self, lives: int) -> int:
+        """What the score sheet shows for ``lives`` left: the lives (``count:
+        lives_down``) or the penalty points taken so far (``points_up``)."""
+        return lives if self.count == "lives_down" else self.lives - lives
+
     # -- validation ---------------------------------------------------------------
 
     def _validate(self) -> None:
@@ -198,6 +254,7 @@ class Rules:
             )
         if self.pelt and self.max_stake == 1:
             raise RulesError("option pelt: opens the hand at stake 2, but max_stake is 1")
+        self._validate_house_rules()
         sizes = self.table_sizes
         if (
             not isinstance(sizes, tuple)
@@ -207,6 +264,40 @@ class Rules:
             raise RulesError("option table_sizes: must be a list of player counts from 2 to 8")
         if self.teams and not any(n in (4, 6) for n in sizes):
             raise RulesError("option teams: needs 4 or 6 players")
+
+    def _validate_house_rules(self) -> None:
+        penalty = self.four_of_a_kind_penalty
+        if not _is_int(penalty) or penalty < 1:
+            raise RulesError(
+                f"option four_of_a_kind_penalty: must be an integer >= 1, not {penalty!r}"
+            )
+        if self.three_of_a_kind_draw and not self.four_of_a_kind:
+            raise RulesError(
+                "option three_of_a_kind_draw: needs four_of_a_kind (the draw is for the fourth)"
+            )
+        if self.laundry and self.exchange:
+            which = "witte_was" if self.witte_was else "vuile_was"
+            raise RulesError(
+                f"option {which}: cannot be combined with exchange (both swap the whole hand)"
+            )
+        if self.jack_last_trick != "off" and self.last_trick != "wins":
+            raise RulesError(
+                "option jack_last_trick: needs last_trick wins (under loses the taker pays)"
+            )
+        if self.blind_knock:
+            if self.max_stake is not None and self.max_stake < 3:
+                raise RulesError(
+                    f"option blind_knock: raises the stake to 3, but max_stake is {self.max_stake}"
+                )
+            if self.armoede:
+                raise RulesError(
+                    "option blind_knock: cannot be combined with armoede "
+                    "(a redeal would undo the blind knock)"
+                )
+            if self.pelt:
+                raise RulesError(
+                    "option blind_knock: cannot be combined with pelt (both open the stake)"
+                )
 
     def check_table(self, players: int) -> None:
         """Refuse a table size these rules cannot be played by."""
@@ -243,6 +334,11 @@ class Rules:
         parts.append(f"session {self.session}")
         if self.session == "rubber":
             parts.append(f"rubbers {self.rubbers or 'open'}")
+        base = Rules()
+        for name in HOUSE_RULES:
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                parts.append(name if value is True else f"{name} {value}")
         return ", ".join(parts)
 
 
@@ -271,5 +367,15 @@ PRESETS: dict[str, dict[str, Any]] = {
     "kroegtoepen": {"knock_limit": "none", "beer_tally": True},
     "teams": {"teams": True, "table_sizes": (4, 6)},
     "no-knock": {"max_stake": 1},
+    "kroeg-huisregels": {
+        "max_stake": SUGGESTED_MAX_STAKE,
+        "double_knock": True,
+        "edge": "no_fold",
+        "four_of_a_kind": True,
+        "three_of_a_kind_draw": True,
+        "witte_was": True,
+        "vuile_was": True,
+        "laundry_check": "each",
+    },
 }
 """Presets as option overrides of the rulebook defaults."""

@@ -88,6 +88,26 @@ class View:
     target: int = -1
     """The seat the decision to make is about: the knocker while a knock is answered,
     the claimer or exchanger while a challenge round is open; else -1."""
+    laundered: tuple[int, ...] = field(default=())
+    """Seats that claimed witte or vuile was this deal (they hold four stock cards)."""
+    kans: tuple[int, ...] = field(default=())
+    """Seats that drew for four of a kind this deal (kans op toep: they hold three of a
+    rank and one card drawn)."""
+    hand_marks: tuple[tuple[int, Phase], ...] = field(default=())
+    """Where each round of this hand began in :attr:`hand_actions`: (index, phase) of the
+    blind round, each declaration round (its declaring phase) and the play."""
+    cards_unseen: bool = False
+    """``blind_knock``: the deal's cards are not looked at yet (the blind round), so the
+    seat's own hand is not in :attr:`hand` either."""
+
+    def round_of(self, index: int) -> Phase | None:
+        """The round (a phase of :attr:`hand_marks`) the hand's action ``index`` was
+        taken in; None before the first mark."""
+        found: Phase | None = None
+        for i, phase in self.hand_marks:
+            if i <= index:
+                found = phase
+        return found
 
     def cards_played_by(self, seat: int) -> tuple[int, ...]:
         return tuple(c for s, c in self.played if s == seat)
@@ -110,8 +130,16 @@ class View:
 
     @property
     def discarded_mask(self) -> int:
-        """Exchanged-away hands shown by a challenge this deal: out of play."""
-        return mask_of(c for _, cards, why in self.revealed if why == "exchange" for c in cards)
+        """Exchanged-away hands (exchange, laundry) shown by a challenge this deal: out of
+        play."""
+        return mask_of(c for _, cards, why in self.revealed if why in ("exchange", "laundry")
+                       for c in cards)
+
+    @property
+    def open_hands(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(seat, cards) of hands played face up (``laundry_caught: plays_open``): the
+        cards stay in that hand until played."""
+        return tuple((s, cards) for s, cards, why in self.revealed if why == "open")
 
     @property
     def gone_mask(self) -> int:
@@ -245,6 +273,9 @@ class View:
             "action_count": self.action_count,
             "teams": list(self.teams),
             "target": self.target,
+            "laundered": list(self.laundered),
+            "kans": list(self.kans),
+            "cards_unseen": self.cards_unseen,
             "deal_start": self.deal_start,
             "pelt_opener": self.pelt_opener,
             "first_leader": self.first_leader,
@@ -257,7 +288,8 @@ def observe(game: Game, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"no seat {seat} at this table of {n}")
     played = tuple((s, c) for s, c, _ in game.plays)
-    hand = cards_of(game.hand_mask(seat)) if seat is not None else ()
+    unseen = game.phase is Phase.BLIND or game.phase is Phase.BLIND_ANSWER
+    hand = cards_of(game.hand_mask(seat)) if seat is not None and not unseen else ()
     return View(
         seat=seat,
         rules=game.rules,
@@ -299,14 +331,18 @@ def observe(game: Game, seat: int | None) -> View:
         action_count=len(game.actions),
         teams=game.team_of if game.rules.teams else (),
         target=_target(game),
+        laundered=tuple(s for s in range(n) if game.laundered >> s & 1),
+        kans=tuple(s for s in range(n) if game.kans_drawn >> s & 1),
+        hand_marks=tuple((i - game.hand_start, p) for i, p in game.marks),
+        cards_unseen=unseen,
     )
 
 
 def _target(game: Game) -> int:
     phase = game.phase
-    if phase is Phase.ANSWER:
+    if phase is Phase.ANSWER or phase is Phase.BLIND_ANSWER:
         return game.last_knocker
-    if phase is Phase.CLAIM_CHALLENGE or phase is Phase.EXCHANGE_CHALLENGE:
+    if phase in (Phase.CLAIM_CHALLENGE, Phase.EXCHANGE_CHALLENGE, Phase.LAUNDRY_CHALLENGE):
         return game.target
     return -1
 

@@ -24,9 +24,9 @@ def test_view_facts_agree_with_the_game(preset: str) -> None:
         assert view.played_mask_of(seat) == sum(1 << c for s, c, _ in game.plays if s == seat)
         assert view.gone_mask & view.hand_mask == 0
         phase = game.phase
-        if phase is Phase.ANSWER:
+        if phase in (Phase.ANSWER, Phase.BLIND_ANSWER):
             assert view.target == game.last_knocker >= 0
-        elif phase in (Phase.CLAIM_CHALLENGE, Phase.EXCHANGE_CHALLENGE):
+        elif phase in (Phase.CLAIM_CHALLENGE, Phase.EXCHANGE_CHALLENGE, Phase.LAUNDRY_CHALLENGE):
             verb = CLAIM if phase is Phase.CLAIM_CHALLENGE else EXCHANGE
             latest = [s for s, a in view.hand_actions if a is verb][-1]
             assert view.target == game.target == latest

@@ -28,7 +28,7 @@ from toepen.engine import (
     redact,
 )
 from toepen.record import replay, to_record
-from toepen.rules import Rules, RulesError
+from toepen.rules import HOUSE_RULES, Rules, RulesError
 from toepen.view import observe
 
 from .helpers import snapshot
@@ -36,7 +36,8 @@ from .helpers import snapshot
 E = EventKind
 CONFIGS = [
     (name, n) for name in Rules.preset_names() for n in Rules.preset(name).allowed_table_sizes()
-]
+    if not any(getattr(Rules.preset(name), h) != getattr(Rules(), h) for h in HOUSE_RULES)
+]  # the house rules' presets are checked by test_engine_house_rules.py
 EXTRAS: list[dict[str, Any]] = [
     {},
     {"tells": "tens_and_jacks"},

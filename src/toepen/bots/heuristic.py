@@ -39,14 +39,17 @@ from __future__ import annotations
 import random
 from math import comb, exp, log
 
-from ..cards import HIGH_CARDS_MASK, SUIT_MASKS
+from ..cards import HIGH_CARDS_MASK, RANK_MASKS, SEVEN, SUIT_MASKS
 from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.declare import laundry_word
 from ..engine.phase import Phase
 from ..view import View
 from .base import register_bot
 
 _FULL = (1 << 32) - 1
 _LOW_MASK = _FULL & ~HIGH_CARDS_MASK  # aces, kings, queens, jacks
+_HOUSE_PHASES = (Phase.BLIND, Phase.BLIND_ANSWER, Phase.KANS, Phase.LAUNDRY,
+                 Phase.LAUNDRY_CHALLENGE)
 
 # Tunables (chosen by duplicate matches against ``random`` and by card sense).
 KNOCK_STRONG = 0.45
@@ -204,6 +207,8 @@ class HeuristicBot:
         if me is None:
             raise ValueError("heuristic: a spectator's view has no decision")
         phase = view.phase
+        if phase in _HOUSE_PHASES:
+            return self._house(view, me)
         if phase == Phase.CLAIM:
             return self._claim(view, me, CLAIM)
         if phase == Phase.EXCHANGE:
@@ -358,8 +363,26 @@ class HeuristicBot:
 
     # -- armoede and exchange ----------------------------------------------------------
 
-    def _claim(self, view: View, me: int, verb: Action) -> Action:
-        genuine = not view.hand_mask & HIGH_CARDS_MASK
+    def _house(self, view: View, me: int) -> Action:
+        """The house rules' decisions: blind knocks, kans, the laundry."""
+        phase = view.phase
+        m = max(2, sum(view.active))
+        if phase == Phase.BLIND:
+            return PASS  # a knock with no sight of the cards is a coin toss at stake 3
+        if phase == Phase.BLIND_ANSWER:
+            # Cards unseen: staying costs the table average at stake 3, folding 1 now.
+            pay = (m - 1) / m if view.rules.last_trick_wins else 1 / m
+            return STAY if view.stake * pay <= view.accepted[me] else FOLD
+        if phase == Phase.KANS:
+            return EXCHANGE  # a chance at four of a kind for the odd card
+        if phase == Phase.LAUNDRY:
+            genuine = laundry_word(view.hand_mask, view.rules) is not None
+            return self._claim(view, me, EXCHANGE, genuine)
+        return self._challenge(view, me)
+
+    def _claim(self, view: View, me: int, verb: Action, genuine: bool | None = None) -> Action:
+        if genuine is None:
+            genuine = not view.hand_mask & HIGH_CARDS_MASK
         table = _Table(view, me)
         p = self._p_pay(view, table, view.hand)
         # An average hand, by the same estimate: the average of an unseen-like hand.
@@ -389,6 +412,13 @@ class HeuristicBot:
         if n_unseen < 4:
             return PASS
         natural = comb(n_low, 4) / comb(n_unseen, 4)
+        if view.phase == Phase.LAUNDRY_CHALLENGE:
+            # The laundered hand was four of J, Q, K, A (witte) or three and a 7 (vuile).
+            sevens = (unseen & RANK_MASKS[SEVEN]).bit_count()
+            natural = (comb(n_low, 4) if view.rules.witte_was else 0) / comb(n_unseen, 4)
+            if view.rules.vuile_was:
+                natural += comb(n_low, 3) * sevens / comb(n_unseen, 4)
+            natural = max(natural, 1e-6)
         bluff = self.assumed_bluff
         genuine = natural / (natural + (1.0 - natural) * bluff)
         threshold = self.challenge_below

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..cards import FULL_MASK, HIGH_CARDS_MASK, RANK_MASKS, SUIT_MASKS, mask_of
 from ..engine.actions import CHALLENGE, CLAIM, FOLD, KNOCK, PASS, STAY
+from ..engine.phase import Phase
 from ..view import View
 
 __all__ = [
@@ -118,7 +119,7 @@ class Knowledge:
             played_by[s] |= 1 << c
             played |= 1 << c
         known = [0] * n
-        for s, cards in view.false_claims:
+        for s, cards in (*view.false_claims, *view.open_hands):
             for c in cards:
                 known[s] |= 1 << c
         out = view.discarded_mask
@@ -143,8 +144,8 @@ class Knowledge:
             for suit in view.voids[s]:
                 mask &= ~SUIT_MASKS[suit]
             allowed[s] = mask
-            if s in view.exchanged:
-                continue
+            if s in view.exchanged or s in view.laundered or s in view.kans:
+                continue  # a hand changed since the tells
             for r in ranks:
                 rmask = RANK_MASKS[r]
                 already = ((played_by[s] | known[s]) & rmask).bit_count()
@@ -246,6 +247,8 @@ def side_of(view: View, seat: int) -> int:
 
 # -- what the opponents' decisions of this deal were ----------------------------------------
 
+_HOUSE_ROUNDS = (Phase.BLIND, Phase.KANS, Phase.LAUNDRY)
+
 Observed = tuple[int, str, str, int, int, int, int]
 """One observed decision of an opponent: (seat, kind, action name, tricks played then,
 stake then, cards that seat played after it, cards played by anyone before it)."""
@@ -267,7 +270,15 @@ def observed_decisions(view: View) -> list[Observed]:
     pending_claim = False
     out: list[Observed] = []
     tricks = [0] * len(view.players)
+    start = view.deal_start
     for i, (seat, act) in enumerate(acts):
+        house = view.round_of(start + i) if view.hand_marks else None
+        if house in _HOUSE_ROUNDS:
+            # Decisions of the house rules' rounds (taken blind, or forced by the cards)
+            # are not read; a blind knock opens the play at its stake.
+            if act is KNOCK:
+                stake, last_knocker = 3, seat
+            continue
         later = 0
         for s2, a2 in acts[i:]:
             if s2 == seat and a2 < 32:

@@ -31,8 +31,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import comb
 
-from ..cards import FULL_MASK, HIGH_CARDS_MASK, TEN
+from ..cards import FULL_MASK, HIGH_CARDS_MASK, RANK_MASKS, SEVEN, TEN
 from ..engine.actions import (
     ACTIONS,
     CHALLENGE,
@@ -44,6 +45,7 @@ from ..engine.actions import (
     STAY,
     Action,
 )
+from ..engine.declare import laundry_word, three_of_a_kind
 from ..engine.phase import Phase
 from ..seeds import derive_seed
 from ..view import View
@@ -259,6 +261,13 @@ class PimcBot:
             raise ValueError("act() called for a seat with no legal action")
         if len(legal) == 1:
             return legal[0]
+        phase = view.phase
+        if phase == Phase.BLIND:
+            return PASS  # no sight of the cards: a blind knock risks 3 on a coin toss
+        if phase == Phase.BLIND_ANSWER:
+            # Unseen cards are an average hand: stay when that costs less than folding.
+            return STAY if view.stake * self.fresh_loss(view) <= view.accepted[view.seat or 0] \
+                else FOLD
         rng = self.rng_for(view)
         know = Knowledge.from_view(view)
         self._side_solvers = {}
@@ -275,6 +284,12 @@ class PimcBot:
             return self._exchange(view, know, rng)
         if phase == Phase.EXCHANGE_CHALLENGE:
             return self._exchange_challenge(view, know, rng)
+        if phase == Phase.KANS:
+            return self._kans(view, know, rng)
+        if phase == Phase.LAUNDRY:
+            return self._laundry(view, know, rng)
+        if phase == Phase.LAUNDRY_CHALLENGE:
+            return self._laundry_challenge(view, know, rng)
         return legal[0]  # pragma: no cover - no other phase has legal actions
 
     # -- evaluation ------------------------------------------------------------------------
@@ -486,6 +501,81 @@ class PimcBot:
         new = self.hand_loss(view, know, new_worlds)
         penalty = self.challenge_chance(view) if know.hand & HIGH_CARDS_MASK else 0.0
         return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+
+    # -- the house rules' declarations ---------------------------------------------------
+
+    def _kans(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """Kans op toep: draw when the sampled draws (a fourth wins the hand at once, any
+        other card replaces the odd one) lose less than keeping the hand."""
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        cur = self.hand_loss(view, know, worlds)
+        rmask = three_of_a_kind(know.hand)
+        penalty = view.rules.four_of_a_kind_penalty
+        four = 0.0
+        drawn_worlds: list[World] = []
+        for w in worlds:
+            rest = know.leftover(w.hands)
+            card = pick_cards(rest, 1, rng)
+            if card is None:
+                drawn_worlds.append(w)
+                continue
+            if card & rmask:
+                four += w.weight
+                continue
+            hands = list(w.hands)
+            hands[know.me] = know.hand & rmask | card
+            drawn_worlds.append(World(hands, w.weight))
+        total = sum(w.weight for w in worlds) or 1.0
+        p_four = four / total
+        rest_loss = self.hand_loss(view, know, drawn_worlds) if drawn_worlds else 0.0
+        u_draw = -(1 - p_four) * rest_loss + OTHERS_WEIGHT * p_four * penalty
+        return self.choose(view, "kans", {PASS: -cur, EXCHANGE: u_draw}, rng)
+
+    def _checkers(self, view: View) -> float:
+        """How many opponents are expected to check a bluffed laundry claim."""
+        q = self.challenge_chance(view)
+        if view.rules.laundry_check == "each":
+            return q * max(1, view.opponents_in_session(view.seat or 0))
+        return q
+
+    def _laundry(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """Witte or vuile was: like the exchange, a bluff paying 1 per expected checker
+        (and playing face up when caught under ``plays_open``)."""
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        cur = self.hand_loss(view, know, worlds)
+        new_worlds: list[World] = []
+        for w in worlds:
+            drawn = pick_cards(know.leftover(w.hands), 4, rng)
+            hands = list(w.hands)
+            hands[know.me] = drawn if drawn is not None else know.hand
+            new_worlds.append(World(hands, w.weight))
+        new = self.hand_loss(view, know, new_worlds)
+        honest = laundry_word(know.hand, view.rules) is not None
+        penalty = 0.0
+        if not honest:
+            open_cost = 0.25 if view.rules.laundry_caught == "plays_open" else 0.0
+            penalty = self._checkers(view) * (1 + open_cost)
+        return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+
+    def laundry_honest_chance(self, view: View, know: Knowledge) -> float:
+        """P(the pending laundry claim was honest): the chance four unknown cards make a
+        witte or vuile was, against pimc's bluff prior."""
+        pool = know.pool
+        size = pool.bit_count()
+        if size < 4:
+            return 1.0
+        low = (pool & ~HIGH_CARDS_MASK).bit_count()
+        sevens = (pool & RANK_MASKS[SEVEN]).bit_count()
+        g0 = comb(low, 4) / comb(size, 4) if view.rules.witte_was else 0.0
+        if view.rules.vuile_was:
+            g0 += comb(low, 3) * sevens / comb(size, 4)
+        g0 = max(g0, 1e-3)
+        return g0 / (g0 + EXCHANGE_DIRTY_RATE * (1 - g0))
+
+    def _laundry_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        ph = self.laundry_honest_chance(view, know)
+        u_chal = -ph + OTHERS_WEIGHT * (1 - ph)
+        return CHALLENGE if u_chal > 1e-9 else PASS
 
     def discard_clean_chance(self, view: View, know: Knowledge) -> float:
         """P(the pending exchanger's discarded hand held no 7, 8, 9 or ten)."""

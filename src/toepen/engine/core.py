@@ -37,7 +37,8 @@ class GameCore:
         "_toepkoning", "_winner", "_lives_lost", "_hands_won", "_hands_lost", "_tells",
         "_revealed", "_sudden_death", "_plays", "_hands_played", "_legal", "_teams",
         "_max_stake", "_limit", "_early", "_ev", "_pending_redeal", "_round_queue",
-        "_opening", "_rounds", "_round", "_decl",
+        "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
+        "_next_dealer", "_marks",
     )
 
     # -- the table and the session (public) --
@@ -107,6 +108,12 @@ class GameCore:
     _early: bool
     _ev: list[Event]  # the events of the action being applied
     _pending_redeal: bool
+    _checkers: int  # laundry_check each: seats that checked the pending declaration
+    _knock_bar: int  # the seat barred from knocking (the latest knocker; -1: double_knock)
+    _dealt_ev: tuple[Event, ...]  # blind_knock: the deal's HAND events, told once seen
+    _marks: tuple[tuple[int, Phase], ...]  # (index in _actions, phase) where each round of
+    # this hand began: the blind round, each declaration round, the play
+    _next_dealer: int  # who deals the next hand when a rule names one (four of a kind), else -1
 
     # -- seats --------------------------------------------------------------------------
 
@@ -181,4 +188,8 @@ class GameCore:
 
     def _lose(self, seat: int, amount: int, reason: str) -> None:
         """``seat``'s side loses ``amount`` lives. In :mod:`.settle`."""
+        raise NotImplementedError
+
+    def _four_of_a_kind(self, seat: int) -> None:
+        """``seat`` holds four of a rank: it shows them and wins the hand. In :mod:`.settle`."""
         raise NotImplementedError

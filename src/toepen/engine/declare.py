@@ -7,8 +7,11 @@ its left, may challenge or pass. A challenge shows the cards the declaration is 
 (the armoede hand, the exchanged discard) and whichever side was wrong loses a life.
 A declaration that stands (unchallenged, or proven honest) either ends the deal with
 a redeal (armoede) or lets the round go on (exchange); a dishonest one always lets
-the round go on. Later claims (the house rules' witte and vuile was, four of a kind)
-are more settings of the same machine.
+the round go on. The house rules are more settings of the same machine: the laundry
+(witte and vuile was: the exchange with its own test, checked by the first challenger
+or by each other player, a caught bluffer maybe playing face up) and kans op toep
+(three of a rank draw one card for the fourth: offered only to those who hold three,
+never challenged).
 
 >>> ARMOEDE.verb, ARMOEDE.phase, ARMOEDE.challenge_phase
 (Action('claim'), <Phase.CLAIM: 'claim'>, <Phase.CLAIM_CHALLENGE: 'claim_challenge'>)
@@ -21,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import HIGH_CARDS_MASK
+from ..cards import HIGH_CARDS_MASK, RANK_MASKS, SEVEN
 from ..rules import Rules
 from .actions import CLAIM, PASS, Action
 from .actions import EXCHANGE as EXCHANGE_ACTION
@@ -30,13 +33,14 @@ from .events import Event, EventKind
 from .phase import Phase
 
 __all__ = [
-    "ARMOEDE", "DECLARATIONS", "EXCHANGE", "Declaration", "Declarations",
-    "rounds_of",
+    "ARMOEDE", "DECLARATIONS", "EXCHANGE", "KANS", "LAUNDRY", "Declaration", "Declarations",
+    "laundry_word", "rounds_of", "three_of_a_kind",
 ]
 
 _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer
 _PASS_EV, _CHAL_EV, _REVEAL_EV = EventKind.PASS, EventKind.CHALLENGE, EventKind.REVEAL
 _DRAW_EV = EventKind.DRAW
+_KANS_EV = EventKind.KANS
 _OVER = Phase.OVER
 _CHALLENGE_PASSES = tuple(Event(_PASS_EV, s, 0, (), "challenge", False) for s in range(8))
 
@@ -63,6 +67,63 @@ def _exchange_on(rules: Rules) -> bool:
     return rules.exchange
 
 
+def _kans_on(rules: Rules) -> bool:
+    return rules.three_of_a_kind_draw
+
+
+def _laundry_on(rules: Rules) -> bool:
+    return rules.laundry
+
+
+def _never(rules: Rules) -> bool:
+    return False
+
+
+def _laundry_each(rules: Rules) -> bool:
+    return rules.laundry_check == "each"
+
+
+_SEVENS = RANK_MASKS[SEVEN]
+
+
+def laundry_word(mask: int, rules: Rules) -> str | None:
+    """What a laundered hand was under ``rules``: ``"witte_was"`` (four of J, Q, K, A),
+    ``"vuile_was"`` (three of them and a 7), or None (a bluff).
+
+    >>> from toepen.cards import mask_of, parse_card
+    >>> hand = lambda text: mask_of(parse_card(c) for c in text.split())
+    >>> both = Rules.preset("rulebook", witte_was=True, vuile_was=True)
+    >>> laundry_word(hand("Jc Qd Kh As"), both), laundry_word(hand("Jc Qd Kh 7s"), both)
+    ('witte_was', 'vuile_was')
+    >>> laundry_word(hand("Jc Qd 7h 7s"), both), laundry_word(hand("Jc Qd Kh 7s"),
+    ...     Rules.preset("rulebook", witte_was=True))
+    (None, None)
+    """
+    high = mask & HIGH_CARDS_MASK
+    if not high:
+        return "witte_was" if rules.witte_was else None
+    if rules.vuile_was and high == mask & _SEVENS and high.bit_count() == 1:
+        return "vuile_was"
+    return None
+
+
+def _laundry_honest(mask: int) -> bool:
+    high = mask & HIGH_CARDS_MASK
+    return not high or (high == mask & _SEVENS and high.bit_count() == 1)
+
+
+def three_of_a_kind(hand: int) -> int:
+    """The rank mask of which ``hand`` holds exactly three cards, or 0."""
+    for rmask in RANK_MASKS:
+        if (hand & rmask).bit_count() == 3:
+            return rmask
+    return 0
+
+
+def _has_three(hand: int) -> bool:
+    return three_of_a_kind(hand) != 0
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Declaration:
     """One kind of declaration: its decisions, events, test and outcome."""
@@ -87,11 +148,20 @@ class Declaration:
     dishonest_word: str
     is_honest: Callable[[int], bool]
     """Judges the shown cards (the discard of an exchange, else the hand)."""
-    draws: bool
-    """Declaring exchanges the hand for four stock cards (and needs four in the stock)."""
+    draws: int
+    """Cards declaring draws from the stock (and needs there): 0, 4 (the whole hand is
+    exchanged) or 1 (kans: the odd card for one)."""
     redeal_when_standing: bool
     """A declaration that stands ends the deal with a redeal (else the round goes on)."""
     enabled: Callable[[Rules], bool]
+    word_of: Callable[[int, Rules], str | None] | None = None
+    """The honest word for the shown cards under the rules, None for a bluff (when the
+    verdict depends on the rules: the laundry's kinds); else ``is_honest`` decides."""
+    eligible: Callable[[int], bool] | None = None
+    """Only seats whose hand passes this are asked (kans); None: every seat."""
+    check_each: Callable[[Rules], bool] = _never
+    """Every opponent may check (``laundry_check: each``), the verdict settled after all
+    have decided, instead of the first challenger settling it."""
 
     options: tuple[Action, ...] = field(init=False)
     """The legal actions of the declaring phase: the verb or pass."""
@@ -112,7 +182,7 @@ class Declaration:
 ARMOEDE = Declaration(
     name="armoede", index=0, phase=Phase.CLAIM, challenge_phase=Phase.CLAIM_CHALLENGE,
     verb=CLAIM, pass_detail="claim", declared=EventKind.CLAIM, result=EventKind.CLAIM_RESULT,
-    honest_word="genuine", dishonest_word="false", is_honest=_no_high_cards, draws=False,
+    honest_word="genuine", dishonest_word="false", is_honest=_no_high_cards, draws=0,
     redeal_when_standing=True, enabled=_armoede_on,
 )
 """Armoede: a hand without 7s, 8s, 9s or tens may be claimed for a redeal."""
@@ -121,12 +191,31 @@ EXCHANGE = Declaration(
     name="exchange", index=1, phase=Phase.EXCHANGE, challenge_phase=Phase.EXCHANGE_CHALLENGE,
     verb=EXCHANGE_ACTION, pass_detail="exchange", declared=EventKind.EXCHANGE,
     result=EventKind.EXCHANGE_RESULT, honest_word="clean", dishonest_word="caught",
-    is_honest=_no_high_cards, draws=True, redeal_when_standing=False,
+    is_honest=_no_high_cards, draws=4, redeal_when_standing=False,
     enabled=_exchange_on,
 )
 """The exchange: four cards without 7s, 8s, 9s or tens may be swapped for the stock's."""
 
-DECLARATIONS: tuple[Declaration, ...] = (ARMOEDE, EXCHANGE)
+KANS = Declaration(
+    name="kans", index=2, phase=Phase.KANS, challenge_phase=Phase.KANS,
+    verb=EXCHANGE_ACTION, pass_detail="kans", declared=EventKind.KANS,
+    result=EventKind.KANS, honest_word="", dishonest_word="", is_honest=_has_three,
+    draws=1, redeal_when_standing=False, enabled=_kans_on, eligible=_has_three,
+)
+"""Kans op toep: a seat holding three of a rank may draw one card for the fourth (never
+challenged: it cannot be bluffed, and only such seats are asked)."""
+
+LAUNDRY = Declaration(
+    name="laundry", index=3, phase=Phase.LAUNDRY, challenge_phase=Phase.LAUNDRY_CHALLENGE,
+    verb=EXCHANGE_ACTION, pass_detail="laundry", declared=EventKind.LAUNDRY,
+    result=EventKind.LAUNDRY_RESULT, honest_word="clean", dishonest_word="caught",
+    is_honest=_laundry_honest, draws=4, redeal_when_standing=False, enabled=_laundry_on,
+    word_of=laundry_word, check_each=_laundry_each,
+)
+"""Witte and vuile was: a hand of J, Q, K, A (or three of them and a 7) may be
+exchanged for four stock cards; bluffable, checked by ``laundry_check``."""
+
+DECLARATIONS: tuple[Declaration, ...] = (ARMOEDE, EXCHANGE, KANS, LAUNDRY)
 """Every declaration, in the order their rounds follow each other after a deal."""
 
 
@@ -152,6 +241,7 @@ class Declarations(GameCore):
             return
         decl = self._decl = rounds[first]
         self._round = first
+        self._marks = (*self._marks, (len(self._actions), decl.phase))
         self._phase = decl.phase
         declared = self._declared[decl.index]
         self._queue = [s for s in order if not declared >> s & 1]
@@ -164,10 +254,12 @@ class Declarations(GameCore):
         declared = self._declared[decl.index]
         active = self._active
         draws = decl.draws
+        eligible = decl.eligible
         while queue and (
             declared >> queue[0] & 1
             or not active >> queue[0] & 1
-            or draws and self._stock_pos + 4 > 32
+            or self._stock_pos + draws > 32
+            or eligible is not None and not eligible(self._hands[queue[0]])
         ):
             queue.pop(0)
         if queue:
@@ -187,6 +279,9 @@ class Declarations(GameCore):
             self._next_declarer()
             return
         self._declared[decl.index] |= 1 << seat
+        if decl.draws == 1:
+            self._kans(seat)
+            return
         if decl.draws:
             discard = self._discard = self._hands[seat]
             pos = self._stock_pos
@@ -202,6 +297,7 @@ class Declarations(GameCore):
         else:
             ev.append(_new(Event, (decl.declared, seat, 0, (), "", False)))
         self._target = seat
+        self._checkers = 0
         self._round_queue = self._queue
         self._queue = list(self._order_from((seat + 1) % self._n, self._opponents_mask(seat)))
         if not self._queue:
@@ -215,29 +311,81 @@ class Declarations(GameCore):
         ev = self._ev
         declarer = self._target
         self._queue.pop(0)
+        each = decl.check_each(self._rules)
         if not challenge:
             ev.append(_CHALLENGE_PASSES[seat])
             if self._queue:
                 self._turn = self._queue[0]
                 return
+            if each and self._checkers:
+                self._verdict(decl, declarer, self._checkers)
+                return
             ev.append(_new(Event, (decl.result, declarer, 0, (), "unchallenged", False)))
             self._stands(decl)
             return
         ev.append(_new(Event, (_CHAL_EV, seat, declarer, (), "", False)))
+        if each:
+            self._checkers |= 1 << seat
+            if self._queue:
+                self._turn = self._queue[0]
+                return
+            self._verdict(decl, declarer, self._checkers)
+            return
+        self._verdict(decl, declarer, 1 << seat)
+
+    def _verdict(self, decl: Declaration, declarer: int, checkers: int) -> None:
+        """Show the declared cards to the ``checkers`` and settle: each checker pays 1 to
+        an honest declaration, a bluffer pays 1 per checker."""
+        ev = self._ev
+        self._checkers = 0
         shown = self._discard if decl.draws else self._hands[declarer]
         self._revealed.append((declarer, shown, decl.name))
         ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(shown), decl.name, False)))
-        if decl.is_honest(shown):
-            ev.append(_new(Event, (decl.result, declarer, 0, (), decl.honest_word, False)))
-            self._lose(seat, 1, decl.name)
-            if self._phase is not _OVER:
-                self._stands(decl)
+        word_of = decl.word_of
+        word = (decl.honest_word if decl.is_honest(shown) else None) if word_of is None else (
+            word_of(shown, self._rules)
+        )
+        seats = [s for s in range(self._n) if checkers >> s & 1]
+        if word is not None:
+            ev.append(_new(Event, (decl.result, declarer, 0, (), word, False)))
+            for s in seats:
+                if self._in_session >> s & 1:
+                    self._lose(s, 1, decl.name)
+                    if self._phase is _OVER:
+                        return
+            self._stands(decl)
             return
         ev.append(_new(Event, (decl.result, declarer, 0, (), decl.dishonest_word, False)))
-        self._lose(declarer, 1, decl.name)
+        if decl is LAUNDRY and self._rules.laundry_caught == "plays_open":
+            held = self._hands[declarer]
+            self._revealed.append((declarer, held, "open"))
+            ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(held), "open", False)))
+        self._lose(declarer, len(seats), decl.name)
         if self._phase is _OVER:
             return
+        if not self._active >> declarer & 1:
+            self._revealed = [r for r in self._revealed if r[0] != declarer or r[2] != "open"]
         self._queue = self._round_queue
+        self._next_declarer()
+
+    def _kans(self, seat: int) -> None:
+        """Kans op toep: ``seat`` draws one card; a fourth of the rank wins the hand, any
+        other card is kept and the odd card dealt leaves play face down."""
+        ev = self._ev
+        hand = self._hands[seat]
+        rmask = three_of_a_kind(hand)
+        card = self._deck[self._stock_pos]
+        self._stock_pos += 1
+        ev.append(_new(Event, (_KANS_EV, seat, 1, (), "", False)))
+        if rmask >> card & 1:
+            self._hands[seat] = hand | 1 << card
+            self._four_of_a_kind(seat)
+            return
+        odd = hand & ~rmask
+        new = hand & rmask | 1 << card
+        self._hands[seat] = new
+        self._out |= odd
+        ev.append(_new(Event, (_DRAW_EV, seat, 4, _cards(new), "", True)))
         self._next_declarer()
 
     def _stands(self, decl: Declaration) -> None:

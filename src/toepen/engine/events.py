@@ -24,17 +24,27 @@ class EventKind(StrEnum):
     EXCHANGE = "exchange"  # seat exchanges; value: cards drawn
     DRAW = "draw"  # private; seat: exchanger, cards: the new hand
     CHALLENGE = "challenge"  # seat challenges; value: the claimer/exchanger
-    PASS = "pass"  # seat passes; detail: "claim", "exchange" or "challenge"
-    REVEAL = "reveal"  # seat's cards are shown; detail: "armoede" or "exchange"
+    PASS = "pass"  # seat passes; detail: "claim", "exchange", "challenge", "blind", "kans",
+    # "laundry"
+    REVEAL = "reveal"  # seat's cards are shown; detail: "armoede", "exchange", "laundry" or
+    # "open" (a caught laundry bluffer plays the hand face up)
     CLAIM_RESULT = "claim_result"  # seat: claimer; detail: genuine/false/unchallenged
     EXCHANGE_RESULT = "exchange_result"  # seat: exchanger; detail: caught/clean/unchallenged
+    KANS = "kans"  # seat draws one card for a fourth of a rank (three_of_a_kind_draw)
+    LAUNDRY = "laundry"  # seat claims witte or vuile was; value: cards drawn
+    LAUNDRY_RESULT = "laundry_result"  # seat: claimer; detail: witte_was/vuile_was/caught/
+    # unchallenged
+    FOUR_OF_A_KIND = "four_of_a_kind"  # seat shows cards (four of a rank); value: the penalty
     PELT = "pelt"  # seat is on pelt and opens at stake value
-    KNOCK = "knock"  # seat knocks; value: the new stake
+    KNOCK = "knock"  # seat knocks; value: the new stake; detail "blind" for a blind knock
     STAY = "stay"  # seat stays; value: the stake accepted
     FOLD = "fold"  # seat folds; value: lives paid
     PLAY = "play"  # seat plays cards[0]
     TRICK = "trick"  # seat wins trick number value
-    LIVES = "lives"  # seat loses value lives; detail: fold/stake/armoede/exchange
+    LIVES = "lives"  # seat loses value lives; detail: fold/stake/armoede/exchange/laundry/
+    # four_of_a_kind
+    JACK = "jack"  # seat took the last trick with a jack; detail: others_pay_more/winner_gains
+    LIFE_BACK = "life_back"  # seat's side gets value lives back (jack_last_trick: winner_gains)
     ELIMINATED = "eliminated"  # seat leaves the session
     HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake
     RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared)

@@ -18,10 +18,15 @@ class Phase(StrEnum):
     """Whose decision of which kind the game awaits."""
 
     DEAL = "deal"  # a new deal needs a deck that is not there (chance)
+    BLIND = "blind"  # blind_knock: knock blind (to stake 3) or pass, cards unseen
+    BLIND_ANSWER = "blind_answer"  # answer a blind knock: stay or fold, cards unseen
     CLAIM = "claim"  # armoede: claim or pass
     CLAIM_CHALLENGE = "claim_challenge"  # challenge an armoede claim or pass
     EXCHANGE = "exchange"  # exchange or pass
     EXCHANGE_CHALLENGE = "exchange_challenge"  # challenge an exchange or pass
+    KANS = "kans"  # three_of_a_kind_draw: draw one card for the fourth (exchange) or pass
+    LAUNDRY = "laundry"  # witte/vuile was: exchange the hand (exchange) or pass
+    LAUNDRY_CHALLENGE = "laundry_challenge"  # check a laundry claim or pass
     ANSWER = "answer"  # answer a knock: stay, fold or knock again
     PLAY = "play"  # play a card (or knock first)
     OVER = "over"  # the session is over

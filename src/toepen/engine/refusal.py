@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SUIT_MASKS, SUIT_NAMES, SUITS, card_str
-from .actions import ACTIONS, KNOCK, Action, ActionError, action
+from .actions import ACTIONS, FOLD, KNOCK, Action, ActionError, action
 from .core import GameCore
 from .phase import Phase
 
@@ -43,6 +43,10 @@ _TEXT: dict[str, str] = {
     "knock_lives_below_stake": _KNOCK + "(lives {lives} below stake {stake})",
     "knock_exceeds_lives": _KNOCK + "(new stake {new_stake} exceeds lives {lives})",
     "knock_before_first_card": _KNOCK + "(the first player may not knock before the first card)",
+    "blind_knock_lives": "seat {seat} may not knock blind (lives {lives}: a blind knock "
+    "raises the stake to 3)",
+    "fold_on_edge": "seat {seat} may not fold: paying {paid} of {lives} lives would put them "
+    "out (edge: no_fold)",
     "not_now": "seat {seat} may not {action} now ({task})",
     "card_not_now": "seat {seat} may not play {card} now ({task})",
     "card_not_held": "seat {seat} does not hold {card}",
@@ -60,6 +64,11 @@ PHASE_TASKS: dict[str, str] = {
     Phase.EXCHANGE_CHALLENGE: "an exchange: challenge or pass",
     Phase.ANSWER: "answer the knock: stay, fold or knock",
     Phase.PLAY: "play a card or knock",
+    Phase.BLIND: "knock blind or pass",
+    Phase.BLIND_ANSWER: "answer the blind knock: stay or fold",
+    Phase.KANS: "draw for four of a kind or pass",
+    Phase.LAUNDRY: "laundry: exchange or pass",
+    Phase.LAUNDRY_CHALLENGE: "a laundry claim: check or pass",
 }
 """The decision each phase asks for, in English (the ``{task}`` of ``not_now``)."""
 
@@ -109,6 +118,7 @@ def bad_action(seat: Any, error: str) -> Refusal:
 
 
 _PLAY, _ANSWER, _OVER, _DEAL = Phase.PLAY, Phase.ANSWER, Phase.OVER, Phase.DEAL
+_BLIND, _BLIND_ANSWER = Phase.BLIND, Phase.BLIND_ANSWER
 
 
 class Refusals(GameCore):
@@ -162,7 +172,15 @@ class Refusals(GameCore):
                 reason = self._knock_refusal(seat)
                 if reason is not None:
                     return reason
+            if phase is _BLIND:
+                lives = self._pools[self._team_of[seat]]
+                return Refusal("blind_knock_lives", {"seat": seat, "lives": lives})
             return Refusal("not_now", {"seat": seat, "action": str(act), "phase": phase.value})
+        if act is FOLD and (phase is _ANSWER or phase is _BLIND_ANSWER):
+            lives = self._pools[self._team_of[seat]]
+            return Refusal(
+                "fold_on_edge", {"seat": seat, "paid": self._accepted[seat], "lives": lives}
+            )
         if act < 32:
             card = card_str(act)
             if phase is not _PLAY:
@@ -181,7 +199,7 @@ class Refusals(GameCore):
         """Why ``seat`` may not knock now, or None if it may (the slow twin of the check
         inlined in :meth:`legal_actions`)."""
         stake = self._stake
-        if seat == self._last_knocker:
+        if seat == self._knock_bar:
             return Refusal("knock_own_latest", {"seat": seat})
         if stake + 1 > self._max_stake:
             return Refusal("knock_stake_capped", {"seat": seat, "max_stake": self._max_stake})

@@ -8,6 +8,7 @@ of lives.
 
 from __future__ import annotations
 
+from ..cards import JACK, RANK_MASKS
 from .core import GameCore
 from .events import Event, EventKind
 from .phase import Phase
@@ -18,6 +19,7 @@ _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer
 _E = EventKind
 _LIVES, _ELIM, _HAND_RES = _E.LIVES, _E.ELIMINATED, _E.HAND_RESULT
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
+_JACK_EV, _LIFE_BACK, _FOUR = _E.JACK, _E.LIFE_BACK, _E.FOUR_OF_A_KIND
 
 
 class Settlement(GameCore):
@@ -25,12 +27,22 @@ class Settlement(GameCore):
 
     __slots__ = ()
 
-    def _settle(self, last: int) -> None:
-        """The last trick went to ``last``: the hand's stake is paid."""
+    def _settle(self, last: int, card: int = -1) -> None:
+        """The last trick went to ``last`` (with ``card``): the hand's stake is paid."""
         stake = self._stake
         rules = self._rules
         self._hands_played += 1
         self._ev.append(_new(Event, (_HAND_RES, last, stake, (), rules.last_trick, False)))
+        jack = rules.jack_last_trick
+        if jack != "off" and card >= 0 and card & 7 == JACK:
+            self._ev.append(_new(Event, (_JACK_EV, last, 0, (card,), jack, False)))
+            if jack == "others_pay_more":
+                stake += 1
+            else:
+                team = self._team_of[last]
+                if self._pools[team] < rules.lives:
+                    self._pools[team] += 1
+                    self._ev.append(_new(Event, (_LIFE_BACK, last, 1, (), "jack", False)))
         if rules.last_trick_loses:
             self._hands_lost[last] += 1
             for s in range(self._n):
@@ -64,8 +76,35 @@ class Settlement(GameCore):
         self._ev.append(_new(Event, (_HAND_RES, lone, self._stake, (), "folded", False)))
         self._end_hand(lone)
 
+    def _four_of_a_kind(self, seat: int) -> None:
+        """``seat`` shows four of a rank: it wins the hand, every other side pays the
+        penalty, and it deals the next hand."""
+        hand = self._hands[seat]
+        shown = next(hand & m for m in RANK_MASKS if (hand & m).bit_count() == 4)
+        penalty = self._rules.four_of_a_kind_penalty
+        cards = tuple(c for c in range(32) if shown >> c & 1)
+        ev = self._ev
+        ev.append(_new(Event, (_FOUR, seat, penalty, cards, "", False)))
+        self._hands_played += 1
+        self._hands_won[seat] += 1
+        ev.append(_new(Event, (_HAND_RES, seat, self._stake, (), "four_of_a_kind", False)))
+        team_of = self._team_of
+        paid: set[int] = {team_of[seat]}
+        for s in self._order_from((seat + 1) % self._n, self._active):
+            t = team_of[s]
+            if t in paid:
+                continue
+            paid.add(t)
+            self._hands_lost[s] += 1
+            self._lose(s, penalty, "four_of_a_kind")
+        if self._phase is not _OVER:
+            self._next_dealer = seat
+            self._end_hand(seat)
+
     def _lose(self, seat: int, amount: int, reason: str) -> None:
         team = self._team_of[seat]
+        if self._rules.edge == "plays_dead" and self._pools[team] > 0:
+            amount = min(amount, self._pools[team])  # voor dood: never more than is left
         self._pools[team] -= amount
         self._lives_lost[seat] += amount
         if self._rules.beer_tally:
@@ -135,13 +174,32 @@ class Settlement(GameCore):
             if self._phase is _OVER:
                 return
         # The next dealer.
-        if rules.dealer == "rotate":
+        named = self._next_dealer
+        if named >= 0:
+            self._next_dealer = -1
+            self._dealer = named if self._in_session >> named & 1 else self._next_seat(
+                named, self._in_session
+            )
+        elif rules.dealer == "rotate":
             self._dealer = self._next_seat(self._dealer, self._in_session)
+        elif rules.dealer == "highest_loser":
+            self._dealer = self._highest_loser()
         elif self._in_session >> last & 1:
             self._dealer = last
         else:
             self._dealer = self._next_seat(last, self._in_session)
         self._start_hand()
+
+    def _highest_loser(self) -> int:
+        """``dealer: highest_loser``: the seat in the session with the fewest lives deals;
+        a tie goes to the first of them clockwise after the dealer."""
+        best = -1
+        fewest = 1 << 30
+        for s in self._order_from((self._dealer + 1) % self._n, self._in_session):
+            lives = self._pools[self._team_of[s]]
+            if lives < fewest:
+                best, fewest = s, lives
+        return best
 
     def _end_rubber(self) -> None:
         ev = self._ev

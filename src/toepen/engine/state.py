@@ -68,6 +68,7 @@ _DEAL, _REDEAL, _HAND, _TELL = _E.DEAL, _E.REDEAL, _E.HAND, _E.TELL
 _PELT, _KNOCK, _STAY, _FOLD, _PLAY = _E.PELT, _E.KNOCK, _E.STAY, _E.FOLD, _E.PLAY
 _TRICK = _E.TRICK
 _P_ANSWER, _P_PLAY, _P_DEAL, _P_OVER = Phase.ANSWER, Phase.PLAY, Phase.DEAL, Phase.OVER
+_P_BLIND, _P_BLIND_ANSWER = Phase.BLIND, Phase.BLIND_ANSWER
 _PLAYING = (_P_ANSWER, _P_PLAY)
 _CHALLENGE_PASS = (CHALLENGE, PASS)
 
@@ -76,6 +77,11 @@ _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer, in the 
 
 _ANSWER_KNOCK = (KNOCK, STAY, FOLD)
 _ANSWER = (STAY, FOLD)
+_ANSWER_KNOCK_NO_FOLD = (KNOCK, STAY)
+_STAY_ONLY = (STAY,)
+_BLIND_KNOCK = (KNOCK, PASS)
+_PASS_ONLY = (PASS,)
+_BLIND_PASSES = tuple(Event(_E.PASS, s, 0, (), "blind", False) for s in range(8))
 
 # Shared immutable tuples of the hot path (seat < 8, card < 32, action < 64, suit < 4):
 # looking one up is cheaper than building it on every action.
@@ -226,6 +232,11 @@ class Game(Declarations, Settlement, Refusals):
         self._rounds = rounds_of(rules)
         self._round = 0
         self._decl = None
+        self._checkers = 0
+        self._knock_bar = -1
+        self._dealt_ev = ()
+        self._next_dealer = -1
+        self._marks = ()
         self._start_hand()
         self._opening = self._ev
         self._ev = []
@@ -424,6 +435,16 @@ class Game(Declarations, Settlement, Refusals):
         return self._declared[1]
 
     @property
+    def kans_drawn(self) -> int:
+        """Mask of the seats that drew for four of a kind this hand (kans op toep)."""
+        return self._declared[2]
+
+    @property
+    def laundered(self) -> int:
+        """Mask of the seats that claimed witte or vuile was this hand."""
+        return self._declared[3]
+
+    @property
     def target(self) -> int:
         """The seat the current challenge round is about (the latest declarer), or -1."""
         return self._target
@@ -432,6 +453,12 @@ class Game(Declarations, Settlement, Refusals):
     def actions(self) -> Sequence[tuple[int, Action]]:
         """Every decision so far: (seat, action)."""
         return self._actions
+
+    @property
+    def marks(self) -> Sequence[tuple[int, Phase]]:
+        """Where each round of the current hand began: (index in :attr:`actions`, phase):
+        the blind round, each declaration round, the play."""
+        return self._marks
 
     @property
     def hand_start(self) -> int:
@@ -599,7 +626,7 @@ class Game(Declarations, Settlement, Refusals):
             # Inlined _knock_refusal(seat) is None: this runs for every decision of a hand.
             seat = self._turn
             stake = self._stake
-            may = seat != self._last_knocker and stake < self._max_stake
+            may = seat != self._knock_bar and stake < self._max_stake
             if may:
                 limit = self._limit
                 if limit is not _NONE:
@@ -608,6 +635,9 @@ class Game(Declarations, Settlement, Refusals):
                 if may and not self._early and not self._any_card_played:
                     may = seat != self._leader
             if phase is _P_ANSWER:
+                if self._rules.edge == "no_fold" and self._on_edge(seat):
+                    legal = self._legal = _ANSWER_KNOCK_NO_FOLD if may else _STAY_ONLY
+                    return legal
                 legal = self._legal = _ANSWER_KNOCK if may else _ANSWER
                 return legal
             hand = self._hands[seat]
@@ -620,7 +650,12 @@ class Game(Declarations, Settlement, Refusals):
                 legal = _knock_plays(hand) if may else _plays(hand)
         else:  # a declaration round, or nobody to act (two identity checks beat a dict)
             decl = self._decl
-            if decl is None:
+            if phase is _P_BLIND:
+                legal = _BLIND_KNOCK if self._blind_may(self._turn) else _PASS_ONLY
+            elif phase is _P_BLIND_ANSWER:
+                no_fold = self._rules.edge == "no_fold" and self._on_edge(self._turn)
+                legal = _STAY_ONLY if no_fold else _ANSWER
+            elif decl is None:
                 legal = ()
             elif phase is decl.phase:
                 legal = decl.options
@@ -688,6 +723,8 @@ class Game(Declarations, Settlement, Refusals):
                 self._fold(seat)
             else:
                 self._knock(seat, ev)
+        elif phase is _P_BLIND or phase is _P_BLIND_ANSWER:
+            self._blind(seat, act)
         else:  # a declaration round: declare or pass, challenge or pass
             decl = self._decl
             assert decl is not None
@@ -716,6 +753,7 @@ class Game(Declarations, Settlement, Refusals):
         self._declared = [0] * len(DECLARATIONS)
         self._lives_before = list(self._pools)
         self._hand_start = len(self._actions)
+        self._marks = ()
         self._deal(redeal=False)
 
     def _deal(self, redeal: bool) -> None:
@@ -723,6 +761,7 @@ class Game(Declarations, Settlement, Refusals):
         self._stake = 1
         self._accepted = [1] * self._n
         self._last_knocker = -1
+        self._knock_bar = -1
         self._trick = []
         self._played_mask = 0
         self._led = -1
@@ -757,12 +796,26 @@ class Game(Declarations, Settlement, Refusals):
         hands = self._hands
         ev = self._ev
         ev.append(_new(Event, (_REDEAL if redeal else _DEAL, dealer, self._hand_no, (), "", False)))
+        blind = self._rules.blind_knock
+        dealt: list[Event] = [] if blind else ev
         for j, seat in enumerate(order):
             a, b, c, d = deck[j], deck[j + m], deck[j + 2 * m], deck[j + 3 * m]
             hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
-            ev.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
+            dealt.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
         self._stock_pos = 4 * m
         self._active = self._in_session
+        if blind:
+            self._dealt_ev = tuple(dealt)
+            self._marks = (*self._marks, (len(self._actions), _P_BLIND))
+            self._queue = list(order)
+            self._phase = _P_BLIND
+            self._turn = order[0]
+            return
+        self._cards_seen(order)
+
+    def _cards_seen(self, order: tuple[int, ...]) -> None:
+        """The players look at their cards: tells, four of a kind, the declarations."""
+        hands = self._hands
         ranks = self._rules.tell_ranks
         if ranks:
             for seat in order:
@@ -770,13 +823,75 @@ class Game(Declarations, Settlement, Refusals):
                     count = (hands[seat] & RANK_MASKS[rank]).bit_count()
                     if count >= 3:
                         self._tells.append((seat, count, rank))
-                        ev.append(Event(_TELL, seat, count, (), TELL_WORDS[rank]))
+                        self._ev.append(Event(_TELL, seat, count, (), TELL_WORDS[rank]))
+        if self._rules.four_of_a_kind:
+            for seat in order:
+                if self._active >> seat & 1 and any(
+                    (hands[seat] & r).bit_count() == 4 for r in RANK_MASKS
+                ):
+                    self._four_of_a_kind(seat)
+                    return
         self._start_declarations(order)
+
+    # -- blind knock ------------------------------------------------------------------------
+
+    def _blind_may(self, seat: int) -> bool:
+        """May ``seat`` knock blind: as a knock from 2 to 3 under the knock limit."""
+        limit = self._limit
+        if limit is _NONE:
+            return True
+        lives = self._pools[self._team_of[seat]]
+        return lives >= 2 if limit is _AT_LEAST else lives >= 3
+
+    def _blind(self, seat: int, act: Action) -> None:
+        ev = self._ev
+        queue = self._queue
+        queue.pop(0)
+        if self._phase is _P_BLIND:
+            if act is KNOCK:
+                self._stake = 3
+                self._accepted[seat] = 3
+                self._last_knocker = seat
+                self._knock_bar = -1 if self._rules.double_knock else seat
+                ev.append(_new(Event, (_KNOCK, seat, 3, (), "blind", False)))
+                self._queue = list(
+                    self._order_from((seat + 1) % self._n, self._active & ~(1 << seat))
+                )
+                self._phase = _P_BLIND_ANSWER
+                self._turn = self._queue[0]
+                return
+            ev.append(_BLIND_PASSES[seat])
+        elif act is STAY:
+            self._accepted[seat] = self._stake
+            ev.append(_new(Event, (_STAY, seat, self._stake, (), "", False)))
+        else:
+            self._fold(seat)
+            return
+        self._next_blind()
+
+    def _next_blind(self) -> None:
+        queue = self._queue
+        active = self._active
+        while queue and not active >> queue[0] & 1:
+            queue.pop(0)
+        if queue:
+            self._turn = queue[0]
+            return
+        # Everyone has decided: the cards are seen.
+        dealt = self._dealt_ev
+        self._dealt_ev = ()
+        self._ev.extend(e for e in dealt if active >> e.seat & 1)
+        self._cards_seen(self._order_from((self._dealer + 1) % self._n, active))
 
     # -- play ---------------------------------------------------------------------------------
 
+    def _on_edge(self, seat: int) -> bool:
+        """Op scherp: folding (paying the stake last accepted) would put ``seat`` out."""
+        return self._pools[self._team_of[seat]] <= self._accepted[seat]
+
     def _start_play(self) -> None:
         active = self._active
+        self._marks = (*self._marks, (len(self._actions), _P_PLAY))
         if (self._active_sides() if self._teams else active.bit_count()) <= 1:
             self._end_hand_by_folds()
             return
@@ -786,6 +901,7 @@ class Game(Declarations, Settlement, Refusals):
                     self._stake = 2
                     self._accepted[seat] = 2
                     self._last_knocker = seat
+                    self._knock_bar = -1 if self._rules.double_knock else seat
                     self._leader = seat
                     self._resume = seat
                     self._ev.append(_new(Event, (_PELT, seat, 2, (), "", False)))
@@ -803,6 +919,7 @@ class Game(Declarations, Settlement, Refusals):
         stake = self._stake = self._stake + 1
         self._accepted[seat] = stake
         self._last_knocker = seat
+        self._knock_bar = -1 if self._rules.double_knock else seat
         ev.append(_new(Event, (_KNOCK, seat, stake, (), "", False)))
         if self._phase is _P_PLAY:
             self._resume = seat
@@ -843,12 +960,16 @@ class Game(Declarations, Settlement, Refusals):
         self._leave_hand(seat)
         self._hands_lost[seat] += 1
         self._lose(seat, paid, "fold")
-        if self._phase is _P_OVER:
+        phase = self._phase
+        if phase is _P_OVER:
             return
-        if self._phase is not _P_ANSWER:
+        if phase is not _P_ANSWER and phase is not _P_BLIND_ANSWER:
             return
         if self._active_sides() <= 1:
             self._end_hand_by_folds()
+            return
+        if phase is _P_BLIND_ANSWER:
+            self._next_blind()
             return
         self._next_answer()
 
@@ -865,7 +986,7 @@ class Game(Declarations, Settlement, Refusals):
                 best_seat = seat
         self._won_cards = won
         if best_seat < 0:
-            best_seat = trick[0][0]
+            best_seat, best = trick[0]
         trick_no = self._trick_no = self._trick_no + 1
         self._trick_winners.append(best_seat)
         self._ev.append(_TRICK_EVENTS[best_seat << 2 | trick_no - 1])
@@ -873,7 +994,7 @@ class Game(Declarations, Settlement, Refusals):
         self._played_mask = 0
         self._led = -1
         if trick_no == 4:
-            self._settle(best_seat)
+            self._settle(best_seat, best)
             return
         self._leader = best_seat
         self._phase = _P_PLAY
