@@ -133,10 +133,13 @@ def bench_cmd(
         "--server", help="Load-test a real server over WebSockets instead.")] = False,
     tables: Annotated[list[int] | None, typer.Option(
         "--tables", help="With --server: concurrent tables (repeatable).", min=1)] = None,
+    baseline: Annotated[bool, typer.Option(
+        "--baseline", help="With --server: also run the server's broadcast of before "
+        "(one observe and stdlib JSON per receiver), interleaved, for the CPU ratio.")] = False,
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
     if server:
-        _bench_server(tables or [10], as_json)
+        _bench_server(tables or [10], as_json, baseline)
         return
     from ..tools import bench
 
@@ -150,22 +153,26 @@ def bench_cmd(
     console.print(bench.table(ref, results))
 
 
-def _bench_server(tables: list[int], as_json: bool) -> None:
-    """``toepen bench --server``: one run per table count, a bar each, then the table."""
+def _bench_server(tables: list[int], as_json: bool, baseline: bool = False) -> None:
+    """``toepen bench --server``: one run per table count (``baseline``: the server of
+    before first, then the default), a bar each, then the table."""
     from ..tools import server_bench
 
     results = []
-    for n in tables:
+    runs = [(n, b) for n in tables for b in ((True, False) if baseline else (False,))]
+    for n, base in runs:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       transient=True) as bar:
-            made = bar.add_task(f"{n} tables: creating", total=n)
-            done = bar.add_task(f"{n} tables: playing", total=n)
+            what = "baseline, " if base else ""
+            made = bar.add_task(f"{n} tables ({what}creating)", total=n)
+            done = bar.add_task(f"{n} tables ({what}playing)", total=n)
 
             def progress(what: str, k: int, made: TaskID = made, done: TaskID = done,
                          bar: Progress = bar) -> None:
                 bar.advance(made if what == "created" else done, k)
 
-            results.append(server_bench.run_server_bench(n, lives=5, progress=progress))
+            results.append(server_bench.run_server_bench(n, lives=5, progress=progress,
+                                                         baseline=base))
     if as_json:
         print(json.dumps([r.to_json() for r in results]))
         return

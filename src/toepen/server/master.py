@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from ..cards import card_str, cards_of
 from ..engine import Action, ActionError, Event, EventKind, Game
 from ..narration import refusal_message
 from ..view import observe
@@ -191,11 +192,15 @@ class Master:
 
     # -- sending ---------------------------------------------------------------------
 
-    def broadcast_table(self, table: Table) -> None:
-        """Every client of the table gets its ``table`` message."""
-        text = protocol.table(table.info())
+    def broadcast(self, table: Table, text: str) -> None:
+        """Every client of the table gets ``text`` (the same for all: a ``table`` message,
+        a chat line)."""
         for c in list(table.clients):
             c.send(text)
+
+    def broadcast_table(self, table: Table) -> None:
+        """Every client of the table gets its ``table`` message."""
+        self.broadcast(table, protocol.table(table.info()))
 
     def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
                       last: Last | None, ends: Closing | None = None) -> str:
@@ -205,12 +210,46 @@ class Master:
         return protocol.state(observe(table.game, seat), events, last, closing=ends)
 
     def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
-        """Every client gets the ``state`` of its own seat (encoded once per seat)."""
+        """Every client gets the ``state`` of its own seat: encoded once per receiver
+        class (a seat, or the spectators), from one public view (:func:`seat_views`)."""
+        game = table.game
+        assert game is not None
+        ends = closing(game, events)
         cache: dict[int | None, str] = {}
-        assert table.game is not None
-        ends = closing(table.game, events)
+        if protocol.PLAIN:  # the benchmark's baseline: one observe per receiver
+            for c in list(table.clients):
+                text = cache.get(c.seat)
+                if text is None:
+                    text = cache[c.seat] = self.state_message(table, c.seat, events, last,
+                                                              ends)
+                c.send(text)
+            return
+        views = seat_views(game, {c.seat for c in table.clients})
         for c in list(table.clients):
             text = cache.get(c.seat)
             if text is None:
-                text = cache[c.seat] = self.state_message(table, c.seat, events, last, ends)
+                text = cache[c.seat] = protocol.state_of(views[c.seat], c.seat, events, last,
+                                                         closing=ends)
             c.send(text)
+
+
+PRIVATE_FIELDS = ("seat", "legal", "hand")
+"""The fields of ``observe(game, seat).to_json()`` that depend on the seat; every other
+field is the spectator's (tests/server/test_cluster_views.py holds that for every seat
+of many games)."""
+
+
+def seat_views(game: Game, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``observe(game, seat).to_json()`` for each of ``seats`` (None: a spectator), from
+    one public view: a seat's view is the spectator's with its own seat, legal actions
+    and hand (none while the cards are unseen, as :func:`~toepen.view.observe` says)."""
+    public = observe(game, None).to_json()
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        if seat is None:
+            out[None] = public
+            continue
+        hand = () if public["cards_unseen"] else cards_of(game.hand_mask(seat))
+        out[seat] = {**public, "seat": seat, "legal": [str(a) for a in game.legal(seat)],
+                     "hand": [card_str(c) for c in hand]}
+    return out

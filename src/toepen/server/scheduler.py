@@ -44,6 +44,8 @@ class Scheduler:
         self.external_seats: set[ExternalSeat] = set()
         """Every external bot not yet stopped (the server stops them all at the end)."""
         self.background: set[asyncio.Task[None]] = set()
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        """The idle clock of each table whose person is to act."""
 
     # -- bot names -------------------------------------------------------------------
 
@@ -106,6 +108,9 @@ class Scheduler:
         if table.pending is not None and not table.pending.done():
             table.pending.cancel()
         table.pending = None
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
         game = table.game
         if game is not None and game.is_over:
             for s, ext in list(table.external.items()):  # the result, then stop
@@ -121,8 +126,13 @@ class Scheduler:
         elif seat.standin:
             table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(),
                                                       state, "standin"))
-        else:
-            table.pending = self.spawn(self._idle(table, seat.seat, state))
+        else:  # a timer, not a task: a person's every action re-arms it
+            self.timers[table.id] = asyncio.get_running_loop().call_later(
+                table.row.idle_seconds, self._idle_fired, table, seat.seat, state)
+
+    def _idle_fired(self, table: Table, seat: int, state: int) -> None:
+        self.timers.pop(table.id, None)
+        table.pending = self.spawn(self._idle(table, seat, state))
 
     async def _bot_move(self, table: Table, seat: int, bot: str, state: int, by: str) -> None:
         game = table.game
@@ -156,7 +166,6 @@ class Scheduler:
                 log.error("bot %s at table %s refused: %s", bot, table.id, e.message)
 
     async def _idle(self, table: Table, seat: int, state: int) -> None:
-        await asyncio.sleep(table.row.idle_seconds)
         async with table.lock:
             if table.game is None or len(table.game.actions) != state:
                 return
@@ -226,6 +235,9 @@ class Scheduler:
         for table in tables:
             if table.pending is not None:
                 table.pending.cancel()
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
         for task in list(self.background):
             task.cancel()
         await self.stop_external(tables)

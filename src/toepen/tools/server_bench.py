@@ -48,6 +48,13 @@ class ServerBenchResult:
     errors: int = 0
     server_cpu: float = 0.0
     client_cpu: float = 0.0
+    label: str = "default"
+    """Which server ran: ``default``, or ``baseline`` (``TOEPEN_BROADCAST=plain``)."""
+
+    @property
+    def cpu_ms_per_action(self) -> float:
+        """The server's CPU time per action, in milliseconds."""
+        return self.server_cpu / self.actions * 1000 if self.actions else 0.0
 
     @property
     def tables_per_second(self) -> float:
@@ -83,6 +90,8 @@ class ServerBenchResult:
             "errors": self.errors,
             "server_cpu_seconds": round(self.server_cpu, 2),
             "client_cpu_seconds": round(self.client_cpu, 2),
+            "server_cpu_ms_per_action": round(self.cpu_ms_per_action, 3),
+            "label": self.label,
         }
 
 
@@ -207,8 +216,11 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
 
 def run_server_bench(n: int, lives: int = 5,
                      progress: Callable[[str, int], None] | None = None,
-                     server_args: tuple[str, ...] = ()) -> ServerBenchResult:
-    """Run the load benchmark with ``n`` tables; see the module docstring."""
+                     server_args: tuple[str, ...] = (),
+                     baseline: bool = False) -> ServerBenchResult:
+    """Run the load benchmark with ``n`` tables; see the module docstring. ``baseline``:
+    the server broadcasts the way of before (``TOEPEN_BROADCAST=plain``: one ``observe``
+    and stdlib JSON per receiver), to be compared with a default run of the same moment."""
     if n < 1:
         raise ValueError(f"tables: at least 1, not {n}")
     _raise_fd_limit()
@@ -220,8 +232,11 @@ def run_server_bench(n: int, lives: int = 5,
                str(n + 10), "--max-tables", str(n + 10), "--rate", "1000", *server_args]
         log = Path(tmp) / "server.log"
         with log.open("wb") as out:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            env.pop("TOEPEN_BROADCAST", None)
+            if baseline:
+                env["TOEPEN_BROADCAST"] = "plain"
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 120
@@ -232,7 +247,8 @@ def run_server_bench(n: int, lives: int = 5,
                     if httpx.get(url + "/api/health", timeout=1).status_code == 200:
                         break
                 time.sleep(0.1)
-            result = ServerBenchResult(tables=n, actions=0, seconds=0.0)
+            result = ServerBenchResult(tables=n, actions=0, seconds=0.0,
+                                       label="baseline" if baseline else "default")
             asyncio.run(_run(f"ws://127.0.0.1:{port}", n, lives, proc.pid, result,
                              progress or (lambda _what, _k: None)))
             return result
@@ -249,13 +265,21 @@ def table(results: list[ServerBenchResult]) -> Table:
     """The results of :func:`run_server_bench` as a terminal table, one row per run."""
     out = Table(title="toepen bench --server (random bots in the client drive every seat "
                 "over WebSockets; server and client share this machine)")
-    for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "server MiB",
-                "KiB/table", "errors"):
+    out.add_column("server")
+    for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "CPU ms/action",
+                "vs baseline", "server MiB", "KiB/table", "errors"):
         out.add_column(col, justify="right")
+    base: dict[int, float] = {}  # each run against the latest baseline of its size
     for r in results:
+        if r.label == "baseline":
+            base[r.tables] = r.cpu_ms_per_action
         j = r.to_json()
-        out.add_row(str(r.tables), f"{r.tables_per_second:.2f}", f"{r.actions_per_second:,.0f}",
+        ref = base.get(r.tables)
+        ratio = f"{r.cpu_ms_per_action / ref:.2f}" if ref else ""
+        out.add_row(r.label, str(r.tables), f"{r.tables_per_second:.2f}",
+                    f"{r.actions_per_second:,.0f}",
                     f"{j['latency_ms_p50']:.1f}", f"{j['latency_ms_p99']:.1f}",
+                    f"{r.cpu_ms_per_action:.3f}", ratio,
                     f"{j['server_rss_peak_mib']:.0f}", f"{r.kib_per_table:,.0f}",
                     str(r.errors))
     return out

@@ -1,0 +1,61 @@
+"""The cheaper broadcast sends exactly what ``observe`` says, to each receiver.
+
+The table master builds one public view per action and gives each seat its own seat,
+legal actions and hand (``master.seat_views``); events are encoded once per way they
+are said. These tests hold the result equal to the plain path (``observe(game, seat)``
+for each receiver, ``protocol.state``) at every state of many games of every preset.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from toepen.engine import Game
+from toepen.rules import Rules
+from toepen.server import protocol
+from toepen.server.master import closing, seat_views
+from toepen.view import observe
+
+
+def games(preset: str, seed: int, size: int) -> list[tuple[Game, list]]:
+    """Every state of one random game, with the events of the action that led there."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    game = Game(rules, size, seed=seed)
+    out = [(game.clone(), list(game.opening_events(omniscient=True)))]
+    while not game.is_over and len(out) < 400:
+        events = game.apply(game.turn, rng.choice(game.legal_actions()))
+        out.append((game.clone(), events))
+    return out
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_seat_views_are_the_views_observe_gives(preset: str) -> None:
+    size = 4
+    while True:
+        try:
+            Rules.preset(preset).check_table(size)
+            break
+        except Exception:  # noqa: BLE001 - a preset for other sizes
+            size += 1
+            assert size <= 8
+    receivers: list[int | None] = [None, *range(size)]
+    for seed in (1, 2):
+        for game, events in games(preset, seed, size):
+            views = seat_views(game, set(receivers))
+            ends = closing(game, events)
+            for seat in receivers:
+                plain = observe(game, seat)
+                assert views[seat] == plain.to_json(), (preset, seat, len(game.actions))
+                fast = protocol.state_of(views[seat], seat, events, (0, "x", "player"),
+                                         closing=ends)
+                slow = protocol.state(plain, events, (0, "x", "player"), closing=ends)
+                assert json.loads(fast) == json.loads(slow)
+
+
+def test_frames_are_compact_utf8_json() -> None:
+    text = protocol.dumps({"name": "Zoë 🍺", "n": [1, 2]})
+    assert text == '{"name":"Zoë 🍺","n":[1,2]}'
