@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -28,6 +29,20 @@ def _default_name(t: Translator) -> str:
     return user[:1].upper() + user[1:16]
 
 
+def _rules_from_file(path: Path, t: Translator) -> Rules:
+    """The rules a ``--rules`` file holds: a rules object, a preset name, or a record's
+    ``rules``; a clear error naming the file otherwise."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise Refused(t("error.rules_file", path=str(path), reason=e.strerror or str(e))) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise Refused(t("error.rules_file", path=str(path), reason=str(e))) from None
+    if isinstance(data, dict) and "format" in data and "rules" in data:
+        data = data["rules"]  # a record: play by its rules
+    return Rules.from_json(data)
+
+
 def play_cmd(
     preset: Annotated[str, typer.Option(
         "--preset", "-p", help=f"Rule preset: {PRESETS_HELP} (see toepen rules).")] = "rulebook",
@@ -46,6 +61,12 @@ def play_cmd(
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="Rule option name=value (repeatable)."),
+    ] = None,
+    rules_file: Annotated[
+        Path | None,
+        typer.Option("--rules", help="A table's own rules: a JSON file holding a rules "
+                     "object ({\"preset\": ..., options}) or a record; replaces --preset, "
+                     "-o options apply on top."),
     ] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move without pause.")] = False,
     delay: Annotated[
@@ -77,8 +98,11 @@ def play_cmd(
             if save is not None:
                 session.path = save
         else:
-            rules = Rules.preset(preset, **parse_options(
-                option, lives, bad=lambda item: t("error.option", item=item)))
+            opts = parse_options(option, lives, bad=lambda item: t("error.option", item=item))
+            if rules_file is not None:
+                rules = _rules_from_file(rules_file, t).replace(**opts)
+            else:
+                rules = Rules.preset(preset, **opts)
             lineup = [b.strip() for b in bots.split(",") if b.strip()]
             if not lineup:
                 raise Refused(t("cli.no_bots", bots=BOTS_HELP))
