@@ -42,8 +42,8 @@ def test_keep_follow_refuse_undo_and_download(server: Server) -> None:
     made = make(server, preset="classic", options={"lives": 3}, dealer=0,
                 meta={"place": "De Gouden Leeuw"})
     sid, key = made["id"], made["key"]
-    assert made["version"] == 0 and made["keep"].endswith(f"#{sid}:{key}")
-    assert made["follow"].endswith(f"#{sid}") and key not in made["follow"]
+    assert made["version"] == 0 and made["keep"] == f"/?sheet={sid}#key={key}"
+    assert made["follow"] == f"/?sheet={sid}" and key not in made["follow"]
     assert made["sheet"]["phase"] == "exchange"
     assert "1 exchange" in made["sheet"]["legal"]
     # the keeper enters; the answer is the new state

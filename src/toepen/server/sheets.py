@@ -256,7 +256,7 @@ async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
     sheet_id, key = await sheets.lobby.storage.run(create_sheet, sheets.engine, sheet)
     sheets.cache[sheet_id] = (sheet, token_hash(key))
     return {**sheet_state(sheet_id, sheet), "key": key,
-            "follow": f"/sheet.html#{sheet_id}", "keep": f"/sheet.html#{sheet_id}:{key}"}
+            "follow": f"/?sheet={sheet_id}", "keep": f"/?sheet={sheet_id}#key={key}"}
 
 
 @router.get("/api/sheets/{sheet_id}")

@@ -1,0 +1,188 @@
+// The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
+// everyone else follows it live (?sheet=ID). The server says what may be entered next
+// (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
+import { t, say } from "./i18n.js";
+import { esc } from "./util.js";
+import { presets } from "./net.js";
+import { toast } from "./lobby.js";
+
+const WORDS = { knock: "act.knock", stay: "act.stay", fold: "act.fold", claim: "act.claim",
+  exchange: "act.exchange", unchallenged: "web.tally.unchallenged", last: "web.tally.last" };
+
+async function call(method, path, body, key) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.detail) || `HTTP ${r.status}`);
+    err.say = data && data.say;
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+/** Lives lost as tally strokes: groups of five (four strokes and one across). */
+export function strokes(n) {
+  if (n <= 0) return "";
+  const groups = [];
+  for (let i = 0; i < Math.floor(n / 5); i++) groups.push('<span class="tally-five">||||</span>');
+  if (n % 5) groups.push(`<span class="tally-ones">${"|".repeat(n % 5)}</span>`);
+  return `<span class="tally-strokes" aria-label="${esc(String(n))}">${groups.join(" ")}</span>`;
+}
+
+function entryLabel(entry) {
+  const [, verb, word] = entry.split(" ");
+  if (verb === "challenge") return t("web.tally.challenge", { outcome: t(`web.tally.outcome.${word}`) });
+  return t(WORDS[verb] || verb);
+}
+
+function stylesheet() {
+  if (document.querySelector('link[href="css/tally.css"]')) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "css/tally.css";
+  document.head.append(link);
+}
+
+export async function showSheet(app, sheetId) {
+  stylesheet();
+  if (!sheetId) return showNewSheet(app);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  let key = hash.get("key") || localStorage.getItem(`toepen.sheet.${sheetId}`) || "";
+  if (hash.get("key")) localStorage.setItem(`toepen.sheet.${sheetId}`, key);
+  let state = null;
+  let alive = true;
+
+  function names() { return state ? state.sheet.players : []; }
+
+  function cell(paid) {
+    if (!paid) return "";
+    return state.sheet.display === "points" ? esc(String(paid)) : strokes(paid);
+  }
+
+  function render() {
+    const s = state.sheet;
+    const n = s.players.length;
+    const keeper = Boolean(key);
+    const head = s.players.map((p, i) => `<th scope="col" class="${s.seats[i].in ? "" : "out"}">${esc(p)}</th>`).join("");
+    const rows = s.hands.map((h) => `<tr class="${h.done ? "" : "current"}"><th scope="row">${esc(String(h.number))}</th>` +
+      `<td class="dealer">${esc(s.players[h.dealer])}</td><td class="stake">${esc(String(h.stake))}</td>` +
+      h.paid.map((p) => `<td>${cell(p)}</td>`).join("") + "</tr>").join("");
+    const total = s.seats.map((x) => `<td>${s.display === "points" ? esc(String(s.lives - x.lives)) : strokes(x.lost)}</td>`).join("");
+    const left = s.seats.map((x) => `<td class="lives">${esc(String(x.lives))}</td>`).join("");
+    let extra = "";
+    if (s.session === "rubber") {
+      extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.rubbers_won"))}</th>${s.seats.map((x) => `<td>${esc(String(x.rubbers_won))}${x.toepkoning ? " 👑" : ""}</td>`).join("")}</tr>`;
+      extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.drinks"))}</th>${s.seats.map((x) => `<td>${esc(String(x.drinks))}</td>`).join("")}</tr>`;
+    }
+    if (s.seats.some((x) => x.beers)) {
+      extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.beers"))}</th>${s.seats.map((x) => `<td>${esc(String(x.beers))}</td>`).join("")}</tr>`;
+    }
+    let status;
+    if (s.over) status = t("web.tally.winner", { name: s.players[s.winner] ?? "" });
+    else if (s.turn >= 0) status = t("web.tally.to_answer", { name: s.players[s.turn], stake: s.stake });
+    else if (s.target >= 0) status = t("web.tally.to_challenge", { name: s.players[s.target] });
+    else status = t("web.tally.hand", { hand: s.hand, name: s.players[s.dealer], stake: s.stake });
+    const bySeat = Array.from({ length: n }, () => []);
+    for (const e of s.legal) bySeat[Number(e.split(" ")[0])].push(e);
+    const controls = keeper && !s.over ? `<div class="tally-entry" aria-label="${esc(t("web.tally.enter"))}">` +
+      bySeat.map((entries, seat) => entries.length ? `<div class="tally-seat"><span class="who">${esc(s.players[seat])}</span>` +
+        entries.map((e) => `<button type="button" data-entry="${esc(e)}">${esc(entryLabel(e))}</button>`).join("") + "</div>" : "").join("") +
+      "</div>" : "";
+    const follow = `${location.origin}/?sheet=${encodeURIComponent(state.id)}`;
+    const log = state.log.slice(-12).map((item) => `<li>${esc(say(item.say, names()) || "")}</li>`).join("");
+    app.innerHTML = `<section class="panel tally" data-version="${esc(String(state.version))}" data-keeper="${keeper ? 1 : 0}">
+      <h1>${esc(t("web.tally.title"))}</h1>
+      <p class="tally-status" role="status" aria-live="polite">${esc(status)}</p>
+      ${controls}
+      <div class="tally-tools no-print">
+        ${keeper ? `<button type="button" id="tally-undo" ${s.entries.length ? "" : "disabled"}>${esc(t("web.tally.undo"))}</button>` : ""}
+        <a class="button" id="tally-record" href="/api/sheets/${encodeURIComponent(state.id)}/record" download>${esc(t("web.tally.download"))}</a>
+        <button type="button" id="tally-print">${esc(t("web.tally.print"))}</button>
+      </div>
+      <div class="tally-scroll"><table class="tally-table">
+        <thead><tr><th scope="col">#</th><th scope="col">${esc(t("web.tally.dealer"))}</th><th scope="col">${esc(t("web.tally.stake"))}</th>${head}</tr></thead>
+        <tbody>${rows}</tbody>
+        <tfoot><tr><th scope="row" colspan="3">${esc(t(s.display === "points" ? "web.tally.points" : "web.tally.lost"))}</th>${total}</tr>
+        <tr><th scope="row" colspan="3">${esc(t("web.tally.lives"))}</th>${left}</tr>${extra}</tfoot>
+      </table></div>
+      <ol class="tally-log" aria-label="${esc(t("web.tally.log"))}">${log}</ol>
+      <p class="tally-follow no-print">${esc(t("web.tally.follow"))} <a id="tally-follow" href="${esc(follow)}">${esc(follow)}</a></p>
+    </section>`;
+    for (const b of app.querySelectorAll("[data-entry]")) b.addEventListener("click", () => change("entries", { entry: b.dataset.entry }));
+    const undo = app.querySelector("#tally-undo");
+    if (undo) undo.addEventListener("click", () => change("undo", {}));
+    app.querySelector("#tally-print").addEventListener("click", () => window.print());
+  }
+
+  async function change(what, body) {
+    try {
+      state = await call("POST", `/api/sheets/${encodeURIComponent(sheetId)}/${what}`, { ...body, version: state.version }, key);
+      render();
+    } catch (e) {
+      toast((e.say && say(e.say, names())) || e.message);
+      if (e.status === 409) await load();
+    }
+  }
+
+  async function load(after) {
+    const q = after === undefined ? "" : `?after=${after}&wait=25`;
+    state = await call("GET", `/api/sheets/${encodeURIComponent(sheetId)}${q}`);
+    render();
+  }
+
+  async function follow() {
+    while (alive) {
+      try { await load(state.version); } catch (e) {
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
+  }
+
+  try { await load(); } catch (e) {
+    app.innerHTML = `<p class="panel error">${esc((e.say && say(e.say, [])) || e.message)}</p>`;
+    return { relabel() {} };
+  }
+  if (!key) follow();
+  return { relabel: render, stop() { alive = false; } };
+}
+
+async function showNewSheet(app) {
+  const meta = await presets();
+  const options = meta.presets.map((p) => `<option value="${esc(p.name)}">${esc(t(p.label))}</option>`).join("");
+  function draw() {
+    app.innerHTML = `<section class="panel tally-new"><h1>${esc(t("web.tally.title"))}</h1>
+      <p>${esc(t("web.tally.about"))}</p>
+      <form id="tally-form">
+        <label>${esc(t("web.tally.rules"))} <select name="preset">${options}</select></label>
+        <label>${esc(t("web.tally.lives"))} <input name="lives" type="number" min="1" max="99" value=""></label>
+        <label>${esc(t("web.tally.display"))} <select name="display">
+          <option value="strokes">${esc(t("web.tally.display.strokes"))}</option>
+          <option value="points">${esc(t("web.tally.display.points"))}</option></select></label>
+        <fieldset><legend>${esc(t("web.tally.players"))}</legend>
+          ${Array.from({ length: 8 }, (_, i) => `<input name="player" maxlength="24" aria-label="${esc(t("web.tally.player", { n: i + 1 }))}" placeholder="${esc(t("web.tally.player", { n: i + 1 }))}">`).join("")}
+        </fieldset>
+        <button type="submit" class="primary">${esc(t("web.tally.start"))}</button>
+      </form></section>`;
+    app.querySelector("#tally-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const f = new FormData(ev.target);
+      const players = f.getAll("player").map((p) => String(p).trim()).filter(Boolean);
+      const opts = {};
+      if (f.get("lives")) opts.lives = Number(f.get("lives"));
+      try {
+        const made = await call("POST", "/api/sheets", { preset: f.get("preset"), options: opts, players, display: f.get("display") });
+        localStorage.setItem(`toepen.sheet.${made.id}`, made.key);
+        location.href = `/?sheet=${encodeURIComponent(made.id)}#key=${encodeURIComponent(made.key)}`;
+      } catch (e) {
+        toast((e.say && say(e.say, [])) || e.message);
+      }
+    });
+  }
+  draw();
+  return { relabel: draw };
+}
