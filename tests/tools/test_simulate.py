@@ -70,3 +70,31 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
     second = CliRunner().invoke(app, args)
     assert first.exit_code == second.exit_code == 0
     assert json.loads(first.stdout.splitlines()[-1]) == json.loads(second.stdout.splitlines()[-1])
+
+
+HOUSE_COMBOS = [
+    ("kroeg-huisregels", 4, ["laundry_caught=plays_open", "dealer=highest_loser"],
+     ["deals by the highest loser", "double knocks", "laundry claims", "laundry checks",
+      "hands played open", "kans draws"]),
+    ("rulebook", 3, ["armoede=false", "blind_knock=true", "edge=plays_dead", "lives=3"],
+     ["blind knocks", "payments capped (plays dead)"]),
+    ("classic", 4, ["jack_last_trick=others_pay_more", "edge=no_fold", "lives=3"],
+     ["last tricks won with a jack", "folds refused on the edge"]),
+    ("classic", 2, ["jack_last_trick=winner_gains", "four_of_a_kind=true", "lives=4"],
+     ["last tricks won with a jack", "lives won back"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "options", "fired"), HOUSE_COMBOS)
+def test_simulate_counts_how_often_each_house_rule_fired(
+    preset: str, players: int, options: list[str], fired: list[str]
+) -> None:
+    args = ["simulate", "--games", "60", "-p", preset, "-n", str(players), "--json"]
+    for item in options:
+        args += ["-o", item]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout.strip().splitlines()[-1])
+    for name in fired:
+        assert int(stats[name].split()[0]) > 0, (name, stats)
+    assert "blind knocks" not in stats or "blind_knock=true" in options
