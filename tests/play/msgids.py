@@ -14,6 +14,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
 FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
                                                                   "rules_cmd.py")]
 NARRATION = SRC / "narration.py"
+AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py"))}
+"""Server areas whose catalog ids are string constants in their code, by id prefix."""
 CALLERS = {"t", "N_"}
 ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")
 
@@ -36,6 +38,12 @@ def used_ids() -> dict[str, str]:
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                 and ID.match(node.value) and not node.value.startswith("toepen.")):
             found.setdefault(node.value, f"narration.py:{node.lineno}")
+    for prefix, paths in AREAS.items():
+        for path in paths:
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                        and node.value.startswith(prefix) and ID.match(node.value)):
+                    found.setdefault(node.value, f"{path.name}:{node.lineno}")
     found.update({k: "built from names" for k in built_ids() if k not in found})
     return found
 

@@ -4,9 +4,10 @@ import { esc } from "./util.js";
 import { showLobby, showJoin } from "./lobby.js";
 import { showTable } from "./tablepage.js";
 import { showReplay } from "./replay.js";
+import { drawNav } from "./account.js";
+import { accountPage, showAccountPage } from "./accountpages.js";
 import { showClubs, showClub } from "./club.js";
 import { showTournament, showProjector } from "./tournament.js";
-import { showSheet } from "./tally.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -30,15 +31,18 @@ async function main() {
   if (q.get("table")) page = await showTable(app, q.get("table"), setConn);
   else if (q.get("join")) page = await showJoin(app, q.get("join").toUpperCase());
   else if (q.get("replay")) page = await showReplay(app, q.get("replay"));
+  else if (accountPage(q)) page = await showAccountPage(app, q);
   else if (q.get("tournament")) page = await showTournament(app, q.get("tournament"));
   else if (q.get("projector")) page = await showProjector(app, q.get("projector"));
   else if (q.get("club")) page = await showClub(app, q.get("club"));
   else if (q.has("clubs")) page = await showClubs(app);
-  else if (q.has("sheet")) page = await showSheet(app, q.get("sheet"));
   else page = await showLobby(app);
-  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs", "sheet"];
+  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs"];
   document.body.dataset.page = pages.find((p) => q.has(p)) || "lobby";
+  if (accountPage(q)) document.body.dataset.page = accountPage(q);
   langSel.addEventListener("change", () => setLang(langSel.value));
+  await drawNav();
+  onLangChange(() => drawNav());
   onLangChange(() => { setConn(connState); if (page && page.relabel) page.relabel(); });
   document.body.dataset.ready = "1";
 }

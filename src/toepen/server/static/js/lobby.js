@@ -2,6 +2,7 @@
 import { t, translateStatic } from "./i18n.js";
 import { api, presets, saveSeat } from "./net.js";
 import { esc } from "./util.js";
+import { account, accountApi } from "./account.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -57,6 +58,7 @@ export async function showLobby(app) {
   let meta = { presets: [], options: [], sizes: [], bots: [], default_bot: "" };
   try { meta = await presets(); } catch (e) { toast(e.message); }
   const bots = [...meta.bots]; // "default" is not offered: the strongest bot is chosen and marked
+  const me = await account(); // logged in: the host sits under the account's name, rated tables allowed
   const presetOptions = meta.presets.map((p) => `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("");
   app.innerHTML = `
   <div class="lobby">
@@ -64,6 +66,11 @@ export async function showLobby(app) {
       <h1 id="h-create" data-i18n="web.create_table"></h1>
       <form id="create-form">
         <label><span data-i18n="web.your_name"></span> <input name="name" id="name" required autocomplete="nickname"></label>
+        <div class="mode" role="radiogroup">
+          <label><input type="radio" name="mode" value="casual" id="casual" checked> <span data-i18n="web.acct.casual"></span></label>
+          <label><input type="radio" name="mode" value="rated" id="rated"${me.user ? "" : " disabled"}> <span data-i18n="web.acct.rated"></span></label>
+          <p class="note" id="mode-about" data-i18n="${me.user ? "web.acct.rated_about" : "web.acct.rated_login"}"></p>
+        </div>
         <label><span data-i18n="web.preset"></span> <select name="preset" id="preset">${presetOptions}</select></label>
         <p class="note" id="preset-about"></p>
         <label><span data-i18n="web.size"></span> <select name="size" id="size"></select></label>
@@ -74,6 +81,7 @@ export async function showLobby(app) {
           <label class="check"><input type="checkbox" name="autostart" id="autostart"> <span data-i18n="web.autostart"></span></label>
         </details>
         <button class="big primary" type="submit" id="create" data-i18n="web.create"></button>
+        <button class="big" type="button" id="challenge"></button>
       </form>
     </section>
     <section class="panel join" aria-labelledby="h-join">
@@ -89,7 +97,8 @@ export async function showLobby(app) {
   </div>`;
   translateStatic(app);
   const form = app.querySelector("#create-form");
-  form.name.value = savedName();
+  form.name.value = me.user ? me.user.name : savedName();
+  form.name.readOnly = !!me.user;
   const size = form.querySelector("#size");
   const rows = app.querySelector("#seat-rows");
   const drawRows = () => { rows.innerHTML = seatRows(Number(size.value), bots, meta.default_bot); };
@@ -128,14 +137,36 @@ export async function showLobby(app) {
       request: createId, // the same id again gets the same table (a retry, a double submit)
       preset: form.preset.value, size: Number(size.value), bots: botMap, name: name || null, options,
       idle_seconds: Number(form.idle.value) || 60, autostart: form.autostart.checked,
+      rated: !!me.user && form.querySelector("#rated").checked,
     };
     try {
-      const joined = await api("POST", "/api/tables", body);
+      const joined = await accountApi("POST", "/api/tables", body);
       rememberName(name);
       saveSeat(joined.table.id, joined);
       createId = newId(); // the next table is another
       location.assign(`/?table=${joined.table.id}`);
     } catch (e) { toast(e.message); createBtn.disabled = false; }
+  });
+  // "challenge the strongest bot": a rated table against it, at the preset's smallest size
+  const challenge = form.querySelector("#challenge");
+  const labelChallenge = () => { challenge.textContent = t("web.acct.challenge", { bot: meta.default_bot }); };
+  labelChallenge();
+  challenge.hidden = !meta.default_bot;
+  challenge.addEventListener("click", async () => {
+    if (!me.user) { location.assign("/?page=login&next=%2F"); return; }
+    const chosen = meta.presets.find((p) => p.name === preset.value);
+    const n = chosen ? Math.min(...chosen.sizes) : 2;
+    const botMap = {};
+    for (let s = 1; s < n; s++) botMap[s] = meta.default_bot;
+    challenge.disabled = true;
+    try {
+      const joined = await accountApi("POST", "/api/tables", {
+        request: newId(), preset: preset.value, size: n, bots: botMap, name: me.user.name,
+        options: {}, autostart: true, rated: true,
+      });
+      saveSeat(joined.table.id, joined);
+      location.assign(`/?table=${joined.table.id}`);
+    } catch (e) { toast(e.message); challenge.disabled = false; }
   });
   app.querySelector("#code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -159,7 +190,7 @@ export async function showLobby(app) {
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawSizes(); refresh(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); } };
 }
 
 /** The invite page (/?join=CODE): name, then a seat. */
@@ -182,11 +213,13 @@ export async function showJoin(app, code) {
     <p><a class="button" href="/?table=${esc(table.id)}" data-i18n="web.watch"></a></p></section>`;
   translateStatic(app);
   const input = app.querySelector("#jname");
-  input.value = savedName();
+  const me = await account();
+  input.value = me.user ? me.user.name : savedName();
+  input.readOnly = !!me.user;
   app.querySelector("#join-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      const joined = await api("POST", "/api/join", { code: table.code, name: input.value.trim() });
+      const joined = await accountApi("POST", "/api/join", { code: table.code, name: input.value.trim() });
       rememberName(input.value.trim());
       saveSeat(joined.table.id, joined);
       location.assign(`/?table=${joined.table.id}`);
