@@ -188,3 +188,41 @@ def test_an_online_round_is_played_at_lobby_tables(server: Server) -> None:
     assert done["standings"][0]["player"] == table["seats"][winner]
     for p in players:
         p.close()
+
+
+def test_a_sheet_round_takes_its_results_from_the_score_sheets(server: Server) -> None:
+    made = ok(server.post("/api/tournaments", {
+        "name": "Kaarten", "house_rules": {"preset": "rulebook", "options": {"lives": 2}}}), 201)
+    tid, key = made["tournament"]["id"], made["key"]
+    base = f"/api/tournaments/{tid}"
+    for n in ("Ann", "Bas", "Cor", "Dirk", "Els", "Fien"):
+        ok(server.post(f"{base}/players", {"name": n}, **auth(key)))
+    state = ok(server.post(f"{base}/rounds", {"mode": "sheet"}, **auth(key)))
+    tables = state["rounds"][0]["tables"]
+    keys = state.pop("sheet_keys")
+    assert sorted(keys) == ["1", "2"]
+    again = ok(server.get(base))
+    assert "sheet_keys" not in again
+    assert not any(k in json.dumps(again) for k in keys.values())
+    rng = random.Random(5)
+    # table 1 keeps its sheet to the end: some legal entry each time, as the table calls it
+    sheet_id = tables[0]["sheet"]
+    sheet = ok(server.get(f"/api/sheets/{sheet_id}"))
+    assert sheet["sheet"]["players"] == tables[0]["seats"]
+    while not sheet["sheet"]["over"]:
+        legal = sheet["sheet"]["legal"]
+        quiet = [e for e in legal if not e.endswith(("knock", "fold"))] or legal
+        sheet = ok(server.post(f"/api/sheets/{sheet_id}/entries",
+                               {"entry": rng.choice(quiet), "version": sheet["version"]},
+                               **auth(keys["1"])))
+    standings = [s["name"] for s in sheet["sheet"]["standings"]]
+    done = ok(server.get(base))
+    first = done["rounds"][0]["tables"][0]
+    assert first["by"] == "sheet" and first["result"] == standings
+    assert done["rounds"][0]["complete"] is False  # table 2 plays on
+    # table 2's sheet was abandoned: the organiser enters its order instead
+    order = list(reversed(tables[1]["seats"]))
+    done = ok(server.post(f"{base}/results", {"round": 1, "table": 2, "order": order},
+                          **auth(key)))
+    assert done["rounds"][0]["complete"] and done["standings"][0]["player"] in (
+        standings[0], order[0])

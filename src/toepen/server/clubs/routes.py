@@ -19,8 +19,10 @@ from sqlalchemy.engine import Engine
 
 from ... import tourney
 from ...engine import Game
+from ...tally import Sheet
 from ..lobby import Lobby
 from ..protocol import Refused, check_name
+from ..sheets import Sheets, create_sheet, sheets_of
 from ..table import Table, token_hash
 from . import store
 from .store import Club, Member, TournamentRow
@@ -38,8 +40,9 @@ NAME_LENGTH = 60
 class Clubs:
     """The running server's clubs: the storage thread, the lobby, a lock per tournament."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, sheets: Sheets) -> None:
         self.lobby = lobby
+        self.sheets = sheets
         self.locks: dict[str, asyncio.Lock] = {}
         lobby.master.on_over.append(self.game_over)
 
@@ -66,7 +69,7 @@ def clubs_of(request: Request) -> Clubs:
     state = request.app.state
     found: Clubs | None = getattr(state, "clubs", None)
     if found is None or found.lobby is not state.lobby:  # a new lifespan: a new lobby
-        found = state.clubs = Clubs(state.lobby)
+        found = state.clubs = Clubs(state.lobby, sheets_of(request))
     return found
 
 
@@ -335,20 +338,37 @@ def finishing_order(game: Game) -> list[int]:
     return order
 
 
-def sync_online(clubs: Clubs, doc: Tournament) -> bool:
-    """Take the results of the online tables that have finished; whether any came."""
+async def sync(clubs: Clubs, doc: Tournament) -> bool:
+    """Take the results of the online tables and score sheets that have finished;
+    whether any came."""
     changed = False
     for r in doc.rounds:
         for t in r["tables"]:
-            if t["table_id"] is None or t["result"] is not None:
+            if t["result"] is not None:
                 continue
-            table = clubs.lobby.tables.get(t["table_id"])
-            if table is None or table.row.status != "over" or table.game is None:
-                continue
-            t["result"] = [t["seats"][s] for s in finishing_order(table.game)]
-            t["by"] = "game"
-            changed = True
+            order: list[int] | None = None
+            if t["table_id"] is not None:
+                table = clubs.lobby.tables.get(t["table_id"])
+                if table is not None and table.row.status == "over" and table.game is not None:
+                    order = finishing_order(table.game)
+            elif t.get("sheet") is not None:
+                try:
+                    sheet, _hash = await clubs.sheets.get(t["sheet"])
+                except Refused:
+                    continue
+                if sheet.is_over:
+                    order = [st.seat for st in sheet.standings()]
+            if order is not None:
+                t["result"] = [t["seats"][s] for s in order]
+                t["by"] = "game" if t["table_id"] is not None else "sheet"
+                changed = True
     return changed
+
+
+def pending(doc: Tournament) -> bool:
+    """Whether a table waits for a game or a sheet to end."""
+    return any((t["table_id"] or t.get("sheet")) and t["result"] is None
+               for r in doc.rounds for t in r["tables"])
 
 
 def status_of(doc: Tournament) -> str:
@@ -359,11 +379,11 @@ async def current(clubs: Clubs, tournament_id: str) -> tuple[TournamentRow, Tour
     """The tournament, with finished online tables' results taken in (and stored)."""
     row = await tournament_or_404(clubs, tournament_id)
     doc = Tournament(row.state)
-    if any(t["table_id"] and t["result"] is None for r in doc.rounds for t in r["tables"]):
+    if pending(doc):
         async with clubs.lock(tournament_id):
             row = await tournament_or_404(clubs, tournament_id)
             doc = Tournament(row.state)
-            if sync_online(clubs, doc):
+            if await sync(clubs, doc):
                 await clubs.db(store.save_tournament, row.id, doc.state, status_of(doc))
     return row, doc
 
@@ -429,7 +449,7 @@ async def change(request: Request, tournament_id: str, authorization: str | None
     async with clubs.lock(tournament_id):
         row = await tournament_or_404(clubs, tournament_id)
         doc = Tournament(row.state).copy()
-        sync_online(clubs, doc)
+        await sync(clubs, doc)
         result = what(clubs, row, doc)
         if asyncio.iscoroutine(result):
             await result
@@ -466,11 +486,24 @@ async def drop(tournament_id: str, body: PlayerName, request: Request,
 @router.post("/api/tournaments/{tournament_id}/rounds")
 async def draw_round(tournament_id: str, body: DrawRound, request: Request,
                      authorization: Authorization = None) -> dict[str, Any]:
-    """Draw the next round (``mode``: ``cards``, results entered by the organiser, or
-    ``online``, a lobby table per table of the round)."""
+    """Draw the next round. ``mode``: ``cards`` (the organiser enters each table's
+    finishing order), ``sheet`` (a score sheet per table, kept on a phone there: the
+    answer holds each sheet's keeper key, once) or ``online`` (a lobby table per table)."""
+
+    keys: dict[str, str] = {}
 
     async def go(clubs: Clubs, row: TournamentRow, doc: Tournament) -> None:
         new = doc.draw(body.mode)
+        if body.mode == "sheet":
+            rules = doc.rules
+            for i, t in enumerate(new["tables"], 1):
+                sheet = Sheet.new(rules, t["seats"], meta={
+                    "tournament": row.id, "round": len(doc.rounds), "table": i})
+                sheet_id, secret = await clubs.lobby.storage.run(create_sheet, clubs.engine,
+                                                                 sheet)
+                clubs.sheets.cache[sheet_id] = (sheet, token_hash(secret))
+                t["sheet"] = sheet_id
+                keys[str(i)] = secret
         if body.mode == "online":
             rules = doc.rules
             for t in new["tables"]:
@@ -480,7 +513,10 @@ async def draw_round(tournament_id: str, body: DrawRound, request: Request,
                     creator=f"{CREATOR}{row.id}")
                 t["table_id"], t["code"] = table.id, table.row.code
 
-    return await change(request, tournament_id, authorization, go)
+    out = await change(request, tournament_id, authorization, go)
+    if keys:
+        out["sheet_keys"] = keys  # each table's keeper key, shown to the organiser once
+    return out
 
 
 @router.post("/api/tournaments/{tournament_id}/results")

@@ -15,8 +15,9 @@ from ...rules import Rules, RulesError
 from ...seeds import derive_seed
 from ..protocol import Refused
 
-MODES = ("cards", "online")
-"""How a round is played: real cards (results entered by the organiser) or online tables."""
+MODES = ("cards", "sheet", "online")
+"""How a round is played: real cards (results entered by the organiser), real cards on a
+score sheet per table (results from the sheet), or online tables (from the game)."""
 MAX_PLAYERS = 200
 MAX_ROUNDS = 50
 
@@ -158,8 +159,9 @@ class Tournament:
             "rounds": [{"no": i + 1, "mode": r["mode"],
                         "complete": all(t["result"] is not None for t in r["tables"]),
                         "tables": [{"no": j + 1, "seats": t["seats"], "code": t["code"],
-                                    "table_id": t["table_id"], "result": t["result"],
-                                    "by": t["by"]} for j, t in enumerate(r["tables"])]}
+                                    "table_id": t["table_id"], "sheet": t.get("sheet"),
+                                    "result": t["result"], "by": t["by"]}
+                                   for j, t in enumerate(r["tables"])]}
                        for i, r in enumerate(self.rounds)],
             "standings": [{"place": r.place, "player": r.player, "points": r.points,
                            "wins": r.wins, "opponents": r.opponents, "played": r.played,
@@ -211,7 +213,8 @@ class Tournament:
         """Draw the next round's tables (seats too) among the active players."""
         self._not_finished()
         if mode not in MODES:
-            raise ClubRefused("mode", f"mode: cards or online, not {mode!r}", mode=str(mode))
+            raise ClubRefused("mode", f"mode: cards, sheet or online, not {mode!r}",
+                              mode=str(mode))
         if self.open_round():
             raise ClubRefused("round_open", f"round {len(self.rounds)} has tables without a "
                               "result", 409, round=len(self.rounds))

@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { saveSeat } from "./net.js";
 import { toast } from "./lobby.js";
-import { call, keyOf, freshKey, schemeName, standingsHTML } from "./club.js";
+import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./club.js";
 import { esc } from "./util.js";
 
 const POLL_MS = 3000;
@@ -38,8 +38,13 @@ function tableHTML(tn, round, table, organiser) {
   const seats = table.seats.map((p, i) => `<li data-player="${esc(p)}"><span class="seatno">${i + 1}</span> ${esc(p)}` +
     (table.code && !table.result ? ` <button class="small" data-seat="${esc(p)}" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.take_seat"))}</button>` : "") + "</li>").join("");
   let body = "";
+  if (table.sheet && !table.result) {
+    const keeper = organiser && keyOf(`sheet:${table.sheet}`);
+    body += `<p class="sheet-links"><a class="button" href="/?sheet=${esc(table.sheet)}">${esc(t("web.club.follow_sheet"))}</a>` +
+      (keeper ? ` <a class="button primary" href="/?sheet=${esc(table.sheet)}#key=${esc(keeper)}">${esc(t("web.club.keep_sheet"))}</a>` : "") + "</p>";
+  }
   if (table.result) {
-    body = `<p class="result-line">${resultLine(table)}${table.by === "game" ? ` <span class="badge">${esc(t("web.club.by_game"))}</span>` : ""}</p>`;
+    body = `<p class="result-line">${resultLine(table)}${table.by === "game" ? ` <span class="badge">${esc(t("web.club.by_game"))}</span>` : table.by === "sheet" ? ` <span class="badge">${esc(t("web.club.by_sheet"))}</span>` : ""}</p>`;
   }
   if (organiser && !tn.finished && (!table.result || round.no === tn.rounds.length)) {
     const order = table.result || table.seats;
@@ -71,7 +76,7 @@ export async function showTournament(app, id) {
         <form id="register" class="row"><label>${esc(t("web.club.player_name"))} <input id="p-name" required autocomplete="off"></label>
           <button type="submit" id="p-add">${esc(t("web.club.register"))}</button></form>
         ${current ? `<p class="note">${esc(t("web.club.round_open", { round: current.no }))}</p>` : `<form id="draw" class="row">
-          <label>${esc(t("web.club.mode"))} <select id="mode"><option value="cards">${esc(t("web.club.mode.cards"))}</option><option value="online">${esc(t("web.club.mode.online"))}</option></select></label>
+          <label>${esc(t("web.club.mode"))} <select id="mode"><option value="cards">${esc(t("web.club.mode.cards"))}</option><option value="sheet">${esc(t("web.club.mode.sheet"))}</option><option value="online">${esc(t("web.club.mode.online"))}</option></select></label>
           <button class="big primary" type="submit" id="draw-btn">${esc(t("web.club.draw_round", { round: tn.rounds.length + 1 }))}</button></form>
           ${tn.next_sizes.length ? `<p class="note">${esc(t("web.club.next_sizes", { sizes: tn.next_sizes.join(", ") }))}</p>` : ""}
           ${tn.rounds.length ? `<button id="finish">${esc(t("web.club.finish"))}</button>` : ""}`}
@@ -92,7 +97,17 @@ export async function showTournament(app, id) {
     </div>`;
     const q = (s) => app.querySelector(s);
     const send = async (path, body) => {
-      try { const next = await call("POST", `/api/tournaments/${tn.id}/${path}`, body, key); last = JSON.stringify(next); await draw(next); return true; } catch (e) { toast(e.message); return false; }
+      try {
+        const next = await call("POST", `/api/tournaments/${tn.id}/${path}`, body, key);
+        // each score sheet's keeper key comes once, with the draw: this browser keeps it
+        for (const [no, sheetKey] of Object.entries(next.sheet_keys || {})) {
+          saveKey(`sheet:${next.rounds[next.rounds.length - 1].tables[Number(no) - 1].sheet}`, sheetKey);
+        }
+        delete next.sheet_keys;
+        last = JSON.stringify(next);
+        await draw(next);
+        return true;
+      } catch (e) { toast(e.message); return false; }
     };
     if (q("#register")) {
       q("#register").addEventListener("submit", async (ev) => {
