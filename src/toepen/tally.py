@@ -51,6 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from . import narration
 from .engine.core import GameCore
 from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
@@ -58,12 +59,14 @@ from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, Refusal, Refusals
 from .engine.settle import Settlement
 from .engine.state import Game
+from .narration import Message
 from .record import FORMAT, RecordError
 from .rules import Rules, RulesError
 
 __all__ = [
     "DISPLAYS", "ENTRY_VERBS", "KIND", "SHEET_REFUSAL_CODES", "Entry", "EntryError",
     "HandRow", "IllegalEntry", "Sheet", "Standing", "entries_from_events", "english",
+    "refusal_message",
 ]
 
 KIND = "sheet"
@@ -89,6 +92,26 @@ _SHEET_TEXT: dict[str, str] = {
 SHEET_REFUSAL_CODES: tuple[str, ...] = tuple(_SHEET_TEXT)
 """The refusals only a sheet has (catalog ids ``tally.refusal.<code minus sheet_>``);
 everything else is refused with the engine's :data:`~toepen.engine.REFUSAL_CODES`."""
+
+
+def refusal_message(refusal: Refusal) -> Message:
+    """A sheet's refusal in the player's words: the engine's ``refusal.<code>``, or
+    ``tally.refusal.<name>`` for a sheet's own (``sheet_passed`` -> ``tally.refusal.passed``).
+
+    >>> refusal_message(Refusal("sheet_passed", {"seat": 1, "declaration": "armoede"}))
+    Message('tally.refusal.passed', seat=Seat(1), declaration=Message('tally.declaration.armoede'))
+    """
+    if refusal.code not in _SHEET_TEXT:
+        return narration.refusal_message(refusal)
+    params: dict[str, narration.Param] = {}
+    for key, value in refusal.params.items():
+        if key in ("seat", "target") and isinstance(value, int):
+            params[key] = narration.Seat(value)
+        elif key == "declaration":
+            params[key] = Message(f"tally.declaration.{value}")
+        else:
+            params[key] = value if isinstance(value, int) else str(value)
+    return Message(f"tally.refusal.{refusal.code.removeprefix('sheet_')}", params)
 
 
 def english(refusal: Refusal) -> str:
