@@ -47,9 +47,21 @@ __all__ = [
 router = APIRouter()
 
 
-class SheetRefused(Refused):
+class SheetRefused(Exception):
     """A sheet's refusal: ``{"detail": English, "code", "say": {id, params}}``, and for
     an entry the rules forbid ``"refusal": {code, params}``."""
+
+    def __init__(self, code: str, message: str, status: int = 400, *,
+                 refusal: dict[str, Any] | None = None, say: Message) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.refusal = refusal
+        self.say = say
+
+    def say_json(self) -> dict[str, Any]:
+        return self.say.to_json()
 
 
 async def refused(_request: Request, exc: Exception) -> JSONResponse:

@@ -8,6 +8,7 @@ import { drawNav } from "./account.js";
 import { accountPage, showAccountPage } from "./accountpages.js";
 import { showClubs, showClub } from "./club.js";
 import { showTournament, showProjector } from "./tournament.js";
+import { showSheet } from "./tally.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -36,8 +37,9 @@ async function main() {
   else if (q.get("projector")) page = await showProjector(app, q.get("projector"));
   else if (q.get("club")) page = await showClub(app, q.get("club"));
   else if (q.has("clubs")) page = await showClubs(app);
+  else if (q.has("sheet")) page = await showSheet(app, q.get("sheet"));
   else page = await showLobby(app);
-  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs"];
+  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs", "sheet"];
   document.body.dataset.page = pages.find((p) => q.has(p)) || "lobby";
   if (accountPage(q)) document.body.dataset.page = accountPage(q);
   langSel.addEventListener("change", () => setLang(langSel.value));
