@@ -226,3 +226,39 @@ def test_a_sheet_round_takes_its_results_from_the_score_sheets(server: Server) -
                           **auth(key)))
     assert done["rounds"][0]["complete"] and done["standings"][0]["player"] in (
         standings[0], order[0])
+
+
+def test_members_linked_to_accounts_and_admins_by_login(server: Server) -> None:
+    from .test_accounts import Browser
+
+    wim, guest = Browser(server), Browser(server)
+    wim.register("wimclub")
+    made = wim.post("/api/clubs", {"name": "Accountclub"})
+    club = ok(made, 201)
+    cid = club["club"]["id"]
+    assert club["member"] == {**club["member"], "name": "wimclub", "account": "wimclub",
+                              "admin": True}
+    # the logged-in admin needs no key; a guest without one is refused; no CSRF, no login
+    joke = Browser(server)
+    joke.register("jokeclub")
+    member = ok(wim.post(f"/api/clubs/{cid}/members", {"account": "JOKECLUB"}), 201)
+    assert member["member"]["account"] == "jokeclub" and member["member"]["name"] == "jokeclub"
+    refused(wim.post(f"/api/clubs/{cid}/members", {"account": "wimclub", "name": "Wim 2"}),
+            409, "member_taken")
+    refused(wim.post(f"/api/clubs/{cid}/members", {"account": "nobody-here"}), 404,
+            "no_account")
+    refused(guest.post(f"/api/clubs/{cid}/members", {"name": "Eve"}), 401, "auth")
+    refused(wim.post(f"/api/clubs/{cid}/members", {"name": "Eve"}, csrf=False), 401, "auth")
+    refused(guest.post("/api/clubs", {"name": "Nameless"}), 400, "bad_name")
+    # the club's tournament is organised by its logged-in admin, key or not
+    t = ok(wim.post("/api/tournaments", {"name": "Clubavond", "club": cid}), 201)
+    tid = t["tournament"]["id"]
+    ok(wim.post(f"/api/tournaments/{tid}/players", {"name": "wimclub"}))
+    refused(guest.post(f"/api/tournaments/{tid}/players", {"name": "Eve"}), 401, "auth")
+    page = ok(server.get(f"/api/clubs/{cid}"))
+    assert page["you_admin"] is False
+    assert ok(wim.http.get(f"/api/clubs/{cid}", headers={"X-CSRF-Token": wim.csrf}))["you_admin"]
+    assert {m["name"]: m["account"] for m in page["members"]} == {
+        "wimclub": "wimclub", "jokeclub": "jokeclub"}
+    # joke is a member, not an admin: logged in, still refused
+    refused(joke.post(f"/api/clubs/{cid}/members", {"name": "Eve"}), 403, "forbidden")

@@ -20,6 +20,8 @@ from sqlalchemy.engine import Engine
 from ... import tourney
 from ...engine import Game
 from ...tally import Sheet
+from ..accounts import Accounts
+from ..accounts.routes import player as logged_in
 from ..lobby import Lobby
 from ..protocol import Refused, check_name
 from ..sheets import Sheets, create_sheet, sheets_of
@@ -93,11 +95,16 @@ def checked_name(name: Any, limit: int) -> str:
                           n=limit) from None
 
 
-def bearer(authorization: str | None) -> str:
+def bearer(authorization: str | None) -> str | None:
+    """The hash of an ``Authorization: Bearer KEY`` header's key, or None without one."""
     if not authorization or not authorization.startswith("Bearer "):
-        raise ClubRefused("auth", "Authorization: Bearer KEY (an admin's or the organiser's "
-                          "key) is needed", 401)
+        return None
     return token_hash(authorization[7:].strip())
+
+
+def no_key() -> ClubRefused:
+    return ClubRefused("auth", "Authorization: Bearer KEY (an admin's or the organiser's key), "
+                       "or logging in as an admin, is needed", 401)
 
 
 # -- clubs -------------------------------------------------------------------------
@@ -113,8 +120,9 @@ class HouseRules(BaseModel):
 
 class CreateClub(BaseModel):
     name: str
-    admin: str
-    """The founding admin's name (a member of the club)."""
+    admin: str | None = None
+    """The founding admin's name (a member of the club); a logged-in person's own by
+    default, and the member is linked to their account."""
     house_rules: HouseRules = HouseRules()
     scheme: Any = "beaten"
 
@@ -125,8 +133,20 @@ class UpdateClub(BaseModel):
 
 
 class AddMember(BaseModel):
-    name: str
+    name: str | None = None
+    """A plain name, or (with ``account``) the account's name by default."""
+    account: str | None = Field(None, max_length=64)
+    """The member's account (its user name), when the server has accounts."""
     admin: bool = False
+
+
+async def account_of(request: Request, name: str) -> str:
+    """The user name of the account ``name`` (its own spelling), or ClubRefused."""
+    accounts: Accounts | None = getattr(request.app.state, "accounts", None)
+    user = await accounts.user(name) if accounts is not None else None
+    if user is None or user.kind != "person":
+        raise ClubRefused("no_account", f"no account {name!r}", 404, name=name[:64])
+    return user.name
 
 
 def house_json(h: HouseRules) -> dict[str, Any]:
@@ -149,12 +169,33 @@ async def club_or_404(clubs: Clubs, club_id: str) -> Club:
     return found
 
 
-async def club_admin(clubs: Clubs, club_id: str, authorization: str | None) -> Member:
+async def club_admin(clubs: Clubs, club_id: str, authorization: str | None,
+                     request: Request) -> Member:
+    """The admin behind a request: by the key of ``Authorization``, or the logged-in
+    account of an admin member; ClubRefused 401 with neither, 403 if not an admin."""
+    found = await admin_of(clubs, club_id, authorization, request)
+    if found is None:
+        if authorization is None and await logged_in(request) is None:
+            raise no_key()
+        raise ClubRefused("forbidden", "this key is not an admin's of this club", 403)
+    return found
+
+
+async def admin_of(clubs: Clubs, club_id: str, authorization: str | None,
+                   request: Request) -> Member | None:
     thash = bearer(authorization)
-    for m in await clubs.db(store.members, club_id):
-        if m.admin and m.key_hash and secrets.compare_digest(m.key_hash, thash):
-            return m
-    raise ClubRefused("forbidden", "this key is not an admin's of this club", 403)
+    admins = [m for m in await clubs.db(store.members, club_id) if m.admin]
+    if thash is not None:
+        for m in admins:
+            if m.key_hash and secrets.compare_digest(m.key_hash, thash):
+                return m
+        return None
+    user = await logged_in(request)
+    if user is not None:
+        for m in admins:
+            if m.account is not None and key(m.account) == key(user.name):
+                return m
+    return None
 
 
 def member_json(m: Member) -> dict[str, Any]:
@@ -166,7 +207,8 @@ def rows_json(rows: list[tourney.Row]) -> list[dict[str, Any]]:
              "opponents": r.opponents, "played": r.played} for r in rows]
 
 
-async def club_json(clubs: Clubs, c: Club, season: str | None = None) -> dict[str, Any]:
+async def club_json(clubs: Clubs, c: Club, season: str | None = None,
+                    you_admin: bool = False) -> dict[str, Any]:
     members = await clubs.db(store.members, c.id)
     everything = await clubs.db(store.tournaments, c.id, None)
     seasons = sorted({t.season for t in everything} | {season_now()}, reverse=True)
@@ -193,6 +235,7 @@ async def club_json(clubs: Clubs, c: Club, season: str | None = None) -> dict[st
                          "created": t.created.isoformat()} for t in everything],
         "seasons": seasons, "season": season, "tie_breaks": list(tourney.TIE_BREAKS),
         "standings": rows_json(tourney.standings(rounds, scheme)),
+        "you_admin": you_admin,
     }
 
 
@@ -208,12 +251,18 @@ async def create_club(body: CreateClub, request: Request) -> dict[str, Any]:
     """A new club; the answer holds its founding admin's key (shown once: keep it)."""
     clubs = clubs_of(request)
     name = checked_name(body.name, NAME_LENGTH)
-    admin = checked_name(body.admin, clubs.lobby.limits.name_length)
+    user = await logged_in(request)
+    if body.admin is None and user is None:
+        raise ClubRefused("bad_name", "admin: the founding admin's name is needed", name="",
+                          n=clubs.lobby.limits.name_length)
+    admin = checked_name(body.admin if body.admin is not None else user.name if user else "",
+                         clubs.lobby.limits.name_length)
     house = house_json(body.house_rules)
     scheme = scheme_of(body.scheme)
     secret = new_key()
     c = Club(new_id(), name, house, scheme.to_json(), datetime.now(UTC))
-    founder = Member(new_id(), c.id, admin, True, None, token_hash(secret))
+    founder = Member(new_id(), c.id, admin, True, user.name if user else None,
+                     token_hash(secret))
     if not await clubs.db(store.create_club, c, founder):
         raise ClubRefused("club_taken", f"there is a club called {name} already", 409,
                           name=name)
@@ -221,10 +270,14 @@ async def create_club(body: CreateClub, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/clubs/{club_id}")
-async def get_club(club_id: str, request: Request, season: str | None = None) -> dict[str, Any]:
-    """A club: members, house rules, tournaments and the standings of a season."""
+async def get_club(club_id: str, request: Request, season: str | None = None,
+                   authorization: Authorization = None) -> dict[str, Any]:
+    """A club: members, house rules, tournaments and the standings of a season;
+    ``you_admin``: whether the asker (key or login) is one of its admins."""
     clubs = clubs_of(request)
-    return await club_json(clubs, await club_or_404(clubs, club_id), season)
+    c = await club_or_404(clubs, club_id)
+    admin = await admin_of(clubs, club_id, authorization, request)
+    return await club_json(clubs, c, season, admin is not None)
 
 
 @router.put("/api/clubs/{club_id}")
@@ -233,7 +286,7 @@ async def update_club(club_id: str, body: UpdateClub, request: Request,
     """Change the club's default rules (a named house-rule set) or scoring scheme."""
     clubs = clubs_of(request)
     c = await club_or_404(clubs, club_id)
-    await club_admin(clubs, club_id, authorization)
+    await club_admin(clubs, club_id, authorization, request)
     house = house_json(body.house_rules) if body.house_rules is not None else c.house_rules
     scheme = scheme_of(body.scheme).to_json() if body.scheme is not None else c.scheme
     await clubs.db(store.set_club, club_id, house, scheme)
@@ -246,10 +299,16 @@ async def add_member(club_id: str, body: AddMember, request: Request,
     """A member by name; an admin gets a key (in the answer, once)."""
     clubs = clubs_of(request)
     await club_or_404(clubs, club_id)
-    await club_admin(clubs, club_id, authorization)
-    name = checked_name(body.name, clubs.lobby.limits.name_length)
+    await club_admin(clubs, club_id, authorization, request)
+    account = await account_of(request, body.account) if body.account is not None else None
+    name = checked_name(body.name if body.name is not None else account,
+                        clubs.lobby.limits.name_length)
+    if account is not None and any(m.account is not None and key(m.account) == key(account)
+                                   for m in await clubs.db(store.members, club_id)):
+        raise ClubRefused("member_taken", f"{account} is a member already", 409, name=account)
     secret = new_key() if body.admin else None
-    m = Member(new_id(), club_id, name, body.admin, None, token_hash(secret) if secret else None)
+    m = Member(new_id(), club_id, name, body.admin, account,
+               token_hash(secret) if secret else None)
     if not await clubs.db(store.add_member, m):
         raise ClubRefused("member_taken", f"{name} is a member already", 409, name=name)
     out: dict[str, Any] = {"member": member_json(m)}
@@ -264,7 +323,7 @@ async def remove_member(club_id: str, member_id: str, request: Request,
     """A member leaves the club (their results stay, under their name)."""
     clubs = clubs_of(request)
     await club_or_404(clubs, club_id)
-    await club_admin(clubs, club_id, authorization)
+    await club_admin(clubs, club_id, authorization, request)
     members = await clubs.db(store.members, club_id)
     target = next((m for m in members if m.id == member_id), None)
     if target is None:
@@ -316,14 +375,17 @@ async def tournament_or_404(clubs: Clubs, tournament_id: str) -> TournamentRow:
     return found
 
 
-async def organiser(clubs: Clubs, row: TournamentRow, authorization: str | None) -> None:
+async def organiser(clubs: Clubs, row: TournamentRow, authorization: str | None,
+                    request: Request) -> None:
+    """The organiser's key, or a club admin's (key or logged-in account), or refused."""
     thash = bearer(authorization)
-    if secrets.compare_digest(row.key_hash, thash):
+    if thash is not None and secrets.compare_digest(row.key_hash, thash):
         return
-    if row.club_id is not None:
-        for m in await clubs.db(store.members, row.club_id):
-            if m.admin and m.key_hash and secrets.compare_digest(m.key_hash, thash):
-                return
+    if row.club_id is not None and await admin_of(clubs, row.club_id, authorization,
+                                                  request) is not None:
+        return
+    if thash is None and (row.club_id is None or await logged_in(request) is None):
+        raise no_key()
     raise ClubRefused("forbidden", "this key is not the organiser's", 403)
 
 
@@ -405,7 +467,7 @@ async def create_tournament(body: CreateTournament, request: Request,
     club: Club | None = None
     if body.club is not None:
         club = await club_or_404(clubs, body.club)
-        await club_admin(clubs, club.id, authorization)
+        await club_admin(clubs, club.id, authorization, request)
     if body.house_rules is not None:
         house = house_json(body.house_rules)
     elif club is not None:
@@ -445,7 +507,7 @@ async def change(request: Request, tournament_id: str, authorization: str | None
     refusal stores nothing."""
     clubs = clubs_of(request)
     row = await tournament_or_404(clubs, tournament_id)
-    await organiser(clubs, row, authorization)
+    await organiser(clubs, row, authorization, request)
     async with clubs.lock(tournament_id):
         row = await tournament_or_404(clubs, tournament_id)
         doc = Tournament(row.state).copy()

@@ -4,7 +4,12 @@
 import { t, translateStatic } from "./i18n.js";
 import { presets } from "./net.js";
 import { toast, savedName } from "./lobby.js";
-import { esc } from "./util.js";
+import { esc, once } from "./util.js";
+
+/** This browser's CSRF token (GET /api/account): a logged-in admin's requests need it. */
+const csrf = once(async () => {
+  try { const r = await fetch("/api/account"); return r.ok ? (await r.json()).csrf || "" : ""; } catch { return ""; }
+});
 
 const SCHEMES = ["beaten", "ladder", "winner"];
 
@@ -23,6 +28,8 @@ export async function call(method, path, body, key) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers.Authorization = `Bearer ${key}`;
+  const token = await csrf();
+  if (token) headers["X-CSRF-Token"] = token;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await r.json(); } catch { data = null; }
@@ -158,6 +165,7 @@ export async function showClub(app, clubId) {
       return;
     }
     const key = keyOf(`club:${club.id}`);
+    const manage = key || club.you_admin; // a key here, or logged in as an admin
     const preset = t(`preset.${club.house_rules.preset}`);
     const lives = typeof club.house_rules.rules === "object" && club.house_rules.rules.lives;
     app.innerHTML = `<div class="clubpage">
@@ -170,12 +178,13 @@ export async function showClub(app, clubId) {
         <p class="note">${esc(t("web.club.tie_breaks"))}</p></section>
       <section class="panel"><h2>${esc(t("web.club.tournaments"))}</h2>
         <ul class="tables">${club.tournaments.map((x) => `<li><a href="/?tournament=${esc(x.id)}">${esc(x.name)}</a> <span>${esc(x.season)}</span> <span class="badge">${esc(t(`web.club.status.${x.status === "over" ? "over" : "open"}`))}</span></li>`).join("") || `<li class="empty">${esc(t("web.club.no_tournaments"))}</li>`}</ul>
-        ${key ? `<form id="new-tournament" class="row"><label>${esc(t("web.club.tournament_name"))} <input id="nt-name" required maxlength="60"></label>
+        ${manage ? `<form id="new-tournament" class="row"><label>${esc(t("web.club.tournament_name"))} <input id="nt-name" required maxlength="60"></label>
           <button class="primary" type="submit">${esc(t("web.club.create_tournament"))}</button></form>` : ""}</section>
       <section class="panel"><h2>${esc(t("web.club.members"))}</h2>
-        <ul class="tables" id="members">${club.members.map((m) => `<li><span>${esc(m.name)}</span>${m.admin ? ` <span class="badge">${esc(t("web.club.admin"))}</span>` : ""}` +
-          (key ? ` <button class="small" data-remove="${esc(m.id)}">${esc(t("web.remove"))}</button>` : "") + "</li>").join("")}</ul>
-        ${key ? `<form id="add-member" class="row"><label>${esc(t("web.club.member_name"))} <input id="am-name" required></label>
+        <ul class="tables" id="members">${club.members.map((m) => `<li><span>${esc(m.name)}</span>${m.admin ? ` <span class="badge">${esc(t("web.club.admin"))}</span>` : ""}${m.account ? ` <span class="badge account">${esc(t("web.club.account", { name: m.account }))}</span>` : ""}` +
+          (manage ? ` <button class="small" data-remove="${esc(m.id)}">${esc(t("web.remove"))}</button>` : "") + "</li>").join("")}</ul>
+        ${manage ? `<form id="add-member" class="row"><label>${esc(t("web.club.member_name"))} <input id="am-name"></label>
+          <label>${esc(t("web.club.member_account"))} <input id="am-account" autocomplete="off"></label>
           <label class="check"><input type="checkbox" id="am-admin"> ${esc(t("web.club.admin"))}</label>
           <button type="submit">${esc(t("web.club.add_member"))}</button></form><div id="member-key"></div>`
           : `<details><summary>${esc(t("web.club.i_am_admin"))}</summary><form id="enter-key" class="row"><input id="ek" required autocomplete="off" aria-label="${esc(t("web.club.key"))}"><button type="submit">${esc(t("web.club.use_key"))}</button></form></details>`}
@@ -187,7 +196,10 @@ export async function showClub(app, clubId) {
       q("#add-member").addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
-          const out = await call("POST", `/api/clubs/${club.id}/members`, { name: q("#am-name").value.trim(), admin: q("#am-admin").checked }, key);
+          const body = { admin: q("#am-admin").checked };
+          if (q("#am-name").value.trim()) body.name = q("#am-name").value.trim();
+          if (q("#am-account").value.trim()) body.account = q("#am-account").value.trim();
+          const out = await call("POST", `/api/clubs/${club.id}/members`, body, key);
           await draw();
           if (out.key) q("#member-key").innerHTML = showKey(out.key);
         } catch (e) { toast(e.message); }
