@@ -313,3 +313,23 @@ def test_no_password_or_hash_is_logged_or_returned(server: Server) -> None:
     b.get("/api/leaderboard")
     for text in [*b.answers, server.log()]:
         assert secret not in text and "$argon2" not in text
+
+
+def test_rated_tables_and_seat_accounts_survive_a_restart(server: Server) -> None:
+    mia = Browser(server)
+    mia.register("Mia")
+    r = mia.post("/api/tables", {"name": "Mia", "size": 2, "rated": True,
+                                 "bots": {"1": "random"}, "options": {"lives": 2},
+                                 "autostart": True})
+    assert r.status_code == 201, r.text
+    joined = r.json()
+    tid = joined["table"]["id"]
+    server.kill()  # SIGKILL: nothing is flushed on the way out
+    server.start()  # the same database and port
+    table = server.get(f"/api/tables/{tid}").json()
+    assert table["rated"] is True and table["seats"][0]["account"] == "Mia"
+    assert Browser(server).login("Mia").status_code == 200  # the account is stored too
+    play_out(server, [joined], seed=4)
+    finished(server, tid, ["Mia", "random"])
+    ratings = server.get("/api/players/Mia").json()["ratings"]
+    assert [(x["preset"], x["size"], x["games"]) for x in ratings] == [("rulebook", 2, 1)]

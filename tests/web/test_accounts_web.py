@@ -65,8 +65,8 @@ def test_register_play_rated_profile_and_leaderboard(page: Page, server: Server,
     assert href == "/?player=Annelies"
     page.goto(base + href)
     page.wait_for_selector("svg.rating-graph circle.point")
-    expect(page.locator("#history tr[data-table='%s'] a.replay" % table_id)).to_have_attribute(
-        "href", f"/?replay={table_id}")
+    replay = page.locator(f"#history tr[data-table='{table_id}'] a.replay")
+    expect(replay).to_have_attribute("href", f"/?replay={table_id}")
     expect(page.locator("#figures dd").first).to_have_text("1")
     assert page.locator("svg.rating-graph").get_attribute("aria-label") == \
         "Rating of Annelies after each rated game"
@@ -97,6 +97,13 @@ def test_register_play_rated_profile_and_leaderboard(page: Page, server: Server,
         expect(nl.locator("#toast")).to_have_text("Die naam is van een bot: kies een andere.")
         register(nl, base, "Joost")
         expect(nl.locator("#challenge")).to_contain_text("uit")
+        nl.click("#challenge")  # a rated table against the strongest bot, started at once
+        nl.wait_for_url(re.compile(r"\?table=[0-9a-f]{12}$"))
+        challenged = server.get("/api/tables/" + nl.url.rsplit("=", 1)[1])
+        strongest = server.get("/api/presets")["default_bot"]
+        assert challenged["rated"] is True and challenged["status"] == "playing"
+        assert challenged["seats"][0]["account"] == "Joost"
+        assert [s["bot"] for s in challenged["seats"][1:]] == [strongest] * (challenged["size"] - 1)
         nl.goto(base + "/?player=Annelies")
         wait_ready(nl)
         nl.wait_for_selector("svg.rating-graph circle.point")

@@ -117,18 +117,6 @@ class AccountStore:
             s.execute(delete(SessionModel).where(SessionModel.user_id == user_id,
                                                  SessionModel.token_hash != keep))
 
-    def bot(self, kind: str) -> int:
-        """The account of a bot kind (made on first use)."""
-        with Session(self.engine) as s, s.begin():
-            found = s.scalar(select(UserModel.id).where(UserModel.name_key == name_key(kind)))
-            if found is not None:
-                return found
-            m = UserModel(name=kind, name_key=name_key(kind), kind="bot", password_hash=None,
-                          created=datetime.now(UTC))
-            s.add(m)
-            s.flush()
-            return m.id
-
     # -- sessions --------------------------------------------------------------------
 
     def open_session(self, user_id: int, thash: str) -> None:
