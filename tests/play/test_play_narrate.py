@@ -30,6 +30,16 @@ EVENTS = [
     Event(K.RUBBER, 1, 2), Event(K.RUBBER, -1, 2), Event(K.DRINKS, 3, 2),
     Event(K.TOEPKONING, 1, 3), Event(K.SUDDEN_DEATH, -1, 0b0110),
     Event(K.SESSION_RESULT, 1),
+    # the house rules (docs/rules.md, "House rules")
+    Event(K.KANS, 1, 1), Event(K.LAUNDRY, 1, 4), Event(K.FOUR_OF_A_KIND, 2, 3, (7, 15, 23, 31)),
+    *(Event(K.LAUNDRY_RESULT, 1, 0, (), d)
+      for d in ("witte_was", "vuile_was", "caught", "unchallenged")),
+    Event(K.JACK, 2, 0, (31,), "others_pay_more"), Event(K.JACK, 2, 0, (31,), "winner_gains"),
+    Event(K.LIFE_BACK, 2, 1, (), "jack"), Event(K.KNOCK, 1, 3, (), "blind"),
+    *(Event(K.PASS, 3, 0, (), d) for d in ("blind", "kans", "laundry")),
+    Event(K.REVEAL, 1, 0, (4, 5, 6, 7), "open"),
+    *(Event(K.LIVES, 2, 2, (), d) for d in ("laundry", "four_of_a_kind")),
+    Event(K.HAND_RESULT, 2, 3, (), "four_of_a_kind"),
 ]
 
 
@@ -143,6 +153,8 @@ def test_a_bot_explanation_is_used_where_the_bot_offers_one() -> None:
 
 # The parameters the engine gives each refusal (toepen.engine.refusal).
 REFUSAL_PARAMS = {
+    "blind_knock_lives": {"seat": 1, "lives": 1},
+    "fold_on_edge": {"seat": 1, "paid": 2, "lives": 2},
     "not_a_seat": {"seat": "9"}, "bad_action": {"seat": 1, "error": "unknown verb 'dance'"},
     "session_over": {"seat": 1, "action": "play 7s"},
     "deal_awaited": {"seat": 1, "action": "knock"},

@@ -510,7 +510,8 @@ class PlayApp(App[None]):
         table.add_column(t("col.player"))
         if view.teams:
             table.add_column(t("col.team"))
-        table.add_column(t("col.lives"), justify="right")
+        points = rules.count == "points_up"  # the sheet counts penalty points up
+        table.add_column(t("col.points") if points else t("col.lives"), justify="right")
         table.add_column(t("col.cards"), justify="right")
         table.add_column(t("col.stake"), justify="right")
         if rules.session == "rubber":
@@ -551,7 +552,7 @@ class PlayApp(App[None]):
             if view.teams:
                 row.append("ABCD"[view.teams[seat]])
             lives_style = "red" if view.lives[seat] <= 2 else ""
-            row.append(Text(str(view.lives[seat]), style=lives_style))
+            row.append(Text(str(rules.sheet_value(view.lives[seat])), style=lives_style))
             row.append(str(view.hand_sizes[seat]) if view.in_session[seat] else "")
             row.append(str(view.accepted[seat]) if view.active[seat] else "")
             if rules.session == "rubber":

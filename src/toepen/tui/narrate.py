@@ -35,7 +35,7 @@ from ..narration import (
     refusal_message,
     turn_prompt,
 )
-from ..rules import Rules
+from ..rules import HOUSE_RULES, Rules
 from ..view import View
 
 VERB_KEYS_BY_KEY: dict[str, Action] = {key: act for act, key in VERB_KEYS.items()}
@@ -74,8 +74,9 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
     lines.append(t("rules.lives", n=rules.lives))
     lines.append(t(N_("rules.last_trick.loses") if rules.last_trick_loses
                    else N_("rules.last_trick.wins")))
-    lines.append(t(N_("rules.dealer.rotate") if rules.dealer == "rotate"
-                   else N_("rules.dealer.last_trick_winner")))
+    lines.append(t({"rotate": N_("rules.dealer.rotate"),
+                    "last_trick_winner": N_("rules.dealer.last_trick_winner"),
+                    "highest_loser": N_("rules.dealer.highest_loser")}[rules.dealer]))
     lines.append(t({
         "lives_at_least_stake": N_("rules.knock_limit.lives_at_least_stake"),
         "lives_cover_new_stake": N_("rules.knock_limit.lives_cover_new_stake"),
@@ -106,6 +107,14 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
         lines.append(t("rules.session.rubber_winner"))
     if rules.beer_tally:
         lines.append(t("rules.beer"))
+    base = Rules()
+    for name in HOUSE_RULES:  # each house rule on: its one-line label, and its value
+        value = getattr(rules, name)
+        if value != getattr(base, name) and name != "four_of_a_kind_penalty":
+            label = t(f"option.{name}")
+            if name == "four_of_a_kind":
+                value = rules.four_of_a_kind_penalty
+            lines.append(label if value is True else f"{label}: {value}")
     return lines
 
 
