@@ -315,6 +315,17 @@ def test_no_password_or_hash_is_logged_or_returned(server: Server) -> None:
         assert secret not in text and "$argon2" not in text
 
 
+def test_the_endpoints_are_in_the_openapi_description(server: Server) -> None:
+    paths = server.get("/openapi.json").json()["paths"]
+    for path in ("/api/account", "/api/account/register", "/api/account/login",
+                 "/api/account/logout", "/api/account/password", "/api/account/delete",
+                 "/api/account/claim", "/api/players/{name}", "/api/players/{name}/history",
+                 "/api/leaderboard"):
+        assert path in paths, path
+    assert "rated" in server.get("/openapi.json").json()["components"]["schemas"][
+        "CreateTable"]["properties"]
+
+
 def test_rated_tables_and_seat_accounts_survive_a_restart(server: Server) -> None:
     mia = Browser(server)
     mia.register("Mia")

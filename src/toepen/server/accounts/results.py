@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from ...engine import EventKind, Game
+from ...engine import Event, EventKind, Game
 from ..master import history
 
 MODEL = PlackettLuce()
@@ -51,10 +51,11 @@ class SeatResult:
     bluffs: int
 
 
-def places(game: Game) -> list[int]:
-    """Each seat's place (1 = the winner; seats never out share the place after it)."""
+def places(game: Game, events: Sequence[Event] | None = None) -> list[int]:
+    """Each seat's place (1 = the winner; seats never out share the place after it), from
+    the game's events (``events``: the same, already replayed)."""
     out_order: list[int] = []
-    for e in history(game):
+    for e in history(game) if events is None else events:
         if e.kind is EventKind.ELIMINATED and 0 <= e.seat < game.n and e.seat not in out_order:
             out_order.append(e.seat)
     winner = game.winner
@@ -102,7 +103,7 @@ def seat_results(game: Game) -> list[SeatResult]:
                     hands[s] += 1
         elif k is EventKind.ELIMINATED and 0 <= e.seat < n:
             gone.add(e.seat)
-    place = places(game)
+    place = places(game, events)
     return [SeatResult(seat=s, place=place[s], won=s == game.winner, hands=hands[s],
                        hands_won=game.hands_won[s], lives_lost=game.lives_lost[s],
                        knocks=knocks[s], bluffs=bluffs[s]) for s in range(n)]
