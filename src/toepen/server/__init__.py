@@ -17,6 +17,8 @@ Importing this package is light; the web application (``toepen.server.app.create
 loads when the server starts.
 """
 
+from typing import Any
+
 from .config import ServerConfig
 from .protocol import PROTOCOL, Limits
 
@@ -33,8 +35,26 @@ def _safe_url(url: str) -> str:
         return url
 
 
+class JsonLines:
+    """A logging formatter: one JSON object per line (time, level, logger, message, pid
+    and the exception's traceback if any), for a log collector (``--log-format json``)."""
+
+    def format(self, record: object) -> str:
+        import json
+        import logging
+        from datetime import UTC, datetime
+
+        assert isinstance(record, logging.LogRecord)
+        out = {"time": datetime.fromtimestamp(record.created, UTC).isoformat(),
+               "level": record.levelname.lower(), "logger": record.name,
+               "message": record.getMessage(), "pid": record.process}
+        if record.exc_info:
+            out["exception"] = logging.Formatter().formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
-          log_level: str = "info") -> None:
+          log_level: str = "info", log_format: str = "text") -> None:
     """Run the server with uvicorn until interrupted."""
     import logging
     import sys
@@ -45,7 +65,10 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     from .store import default_url
 
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+    if log_format == "json":
+        handler.setFormatter(JsonLines())  # type: ignore[arg-type]
+    else:
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
     logger = logging.getLogger("toepen")
     logger.addHandler(handler)
     logger.setLevel(log_level.upper())
@@ -53,6 +76,13 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     logger.info("toepen serve: open http://%s:%d in a browser (database %s)",
                 shown, port, _safe_url(config.db or default_url()))
 
+    log_config: Any = uvicorn.config.LOGGING_CONFIG
+    if log_format == "json":  # uvicorn's own lines through the same handler
+        log_config = None
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            logging.getLogger(name).handlers = [handler]
+            logging.getLogger(name).setLevel(log_level.upper())
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
+                log_config=log_config,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
                 ws_per_message_deflate=config.ws_deflate)

@@ -20,11 +20,12 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import accounts, clubs, connection, extras, routes, sheets
+from . import accounts, clubs, connection, extras, metrics, routes, sheets
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
 from .lobby import Lobby
+from .metrics import Metrics
 from .protocol import PROTOCOL, Refused
 from .store import Store
 
@@ -42,13 +43,28 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     lobby = Lobby(store, pool, cfg.limits, bot_delay=cfg.bot_delay, external=app.state.external)
     for name, command in app.state.external.commands.items():
         log.info("toepen server: external bot %s is cmd:%s", name, command)
+    cluster = None
+    if cfg.redis:  # the Redis client is imported only for a cluster
+        from .cluster import Cluster
+
+        cluster = Cluster(cfg.redis)
+        await cluster.connect()
+        lobby.join_cluster(cluster)
+        await cluster.start(lobby)
+    app.state.metrics.lobby = lobby
+    lobby.master.metrics = app.state.metrics
     count = await lobby.load()
     log.info("toepen server: %d tables loaded from storage", count)
+    if cluster is not None:
+        cluster.run_leases()
+        log.info("toepen server: in the cluster of %s as %s", cfg.redis, cluster.proc)
     app.state.lobby = lobby
     await accounts.start(app, lobby)
     try:
         yield
     finally:
+        if cluster is not None:
+            await cluster.close()
         await lobby.close()
         pool.close()
 
@@ -56,7 +72,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
     """A refusal over HTTP: ``{"detail": message}`` with its status."""
     assert isinstance(exc, Refused)
-    return JSONResponse({"detail": exc.message}, status_code=exc.status)
+    return JSONResponse({"detail": exc.message, "code": exc.code, "say": exc.say_json()},
+                        status_code=exc.status)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -65,10 +82,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="toepen server", version=str(PROTOCOL), lifespan=lifespan,
                   description="Toepen tables over HTTP and WebSocket; see docs/protocol.md.")
     app.state.config = cfg
+    app.state.metrics = Metrics()
     app.state.external = ExternalBots(dict(cfg.external_bots), cfg.bot_timeout)  # checked now
     app.add_exception_handler(Refused, refused)
     app.add_middleware(BodyLimit, limit=cfg.limits.max_body)
-    for module in (routes, extras, connection):
+    for module in (routes, extras, connection, metrics):
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)

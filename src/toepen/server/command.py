@@ -50,7 +50,13 @@ def serve_cmd(
     bot_timeout: Annotated[float | None, typer.Option(
         "--bot-timeout", min=0.01, max=600.0,
         help="Seconds an external bot may take per decision (default 5).")] = None,
+    redis: Annotated[str | None, typer.Option(
+        "--redis", help="Redis URL (redis://HOST:PORT/N): run as one of many processes "
+        "sharing --db (PostgreSQL) and this Redis (docs/deploy.md).")] = None,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
+    log_format: Annotated[str, typer.Option(
+        "--log-format", help="text, or json: one JSON object per line (for a log "
+        "collector).")] = "text",
 ) -> None:
     """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
     from . import serve
@@ -60,6 +66,11 @@ def serve_cmd(
 
     if bot_pool not in ("process", "thread"):
         raise typer.BadParameter("--bot-pool: process or thread")
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter("text or json", param_hint="'--log-format'")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise typer.BadParameter("a URL such as redis://127.0.0.1:6379/0",
+                                 param_hint="'--redis'")
     try:
         external = parse_bot_options(bot or [])
     except ValueError as e:
@@ -70,8 +81,8 @@ def serve_cmd(
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,
-                          bot_timeout=bot_timeout)
-    serve(config, host=host, port=port, log_level=log_level)
+                          bot_timeout=bot_timeout, redis=redis)
+    serve(config, host=host, port=port, log_level=log_level, log_format=log_format)
 
 
 def main() -> None:

@@ -22,3 +22,5 @@ class ServerConfig:
     """External bots the operator registered: name -> command (``--bot NAME=cmd:COMMAND``)."""
     bot_timeout: float | None = None
     """Seconds per decision for external bots (None: the ExternalBot default, 5 s)."""
+    redis: str | None = None
+    """Redis URL of a cluster of servers sharing the database (``--redis``), or None."""

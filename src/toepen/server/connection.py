@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from . import protocol
 from .lobby import Lobby
 from .protocol import Limits, Refused
+from .social import Social
 from .table import Client, Table
 
 router = APIRouter()
@@ -29,8 +30,9 @@ async def ws(websocket: WebSocket, table_id: str) -> None:
     """One client of a table (see ``docs/protocol.md``)."""
     await websocket.accept()
     lobby: Lobby = websocket.app.state.lobby
-    table = lobby.tables.get(table_id)
-    if table is None:
+    try:
+        table = await lobby.find(table_id)  # in a cluster: also one made at another server
+    except Refused:
         await websocket.close(4004, "no such table")
         return
     await Connection(lobby, table, websocket).run()
@@ -63,6 +65,7 @@ class Connection:
         self.limits: Limits = lobby.limits
         self.rate = RateLimiter(self.limits.messages_per_second)
         self.client: Client | None = None
+        self.social = Social(lobby, self.limits)
 
     async def receive(self) -> str | None:
         """The next text frame (None when the socket closed)."""
@@ -125,7 +128,13 @@ class Connection:
             try:
                 if not isinstance(token, str) or len(token) > 200:
                     raise Refused("auth", "token: must be the text the server gave")
-                seat, host = self.lobby.who(self.table, token)
+                try:
+                    seat, host = self.lobby.who(self.table, token)
+                except Refused:  # a seat just taken at another server of the cluster?
+                    if self.lobby.cluster is None:
+                        raise
+                    await self.lobby.refresh(self.table)
+                    seat, host = self.lobby.who(self.table, token)
             except Refused as e:
                 await self._refuse("auth", e.message, 4001, "unknown token")
                 return None
@@ -192,6 +201,12 @@ class Connection:
         elif kind == "leave":
             await self.lobby.leave(table, self.seated(client))
             client.close()
+        elif kind == "chat":
+            self.social.chat(table, client, msg.get("text"))
+        elif kind == "react":
+            self.social.react(table, client, msg.get("react"))
+        elif kind == "rematch":
+            await self.social.rematch(table, client, msg.get("preset"), msg.get("options"))
         elif kind == "host":
             if not client.host:
                 raise Refused("forbidden", "only the host may do that")

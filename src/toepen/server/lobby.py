@@ -13,7 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import Action
 from ..rules import Rules, RulesError
@@ -25,6 +25,9 @@ from .scheduler import Scheduler
 from .storage import Storage
 from .store import Store, TableRow
 from .table import Seat, Table, bot_name, token_hash
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("toepen.server")
 
@@ -50,6 +53,14 @@ class Lobby:
         self.tokens: dict[str, str] = {}  # token hash -> table id
         self.requests: dict[tuple[str, str], asyncio.Task[tuple[Table, str, int | None]]] = {}
         """Table creations by (creator, the client's request id): a repeat gets the same."""
+        self.cluster: Cluster | None = None
+        """The cluster of servers (``--redis``), or None: :meth:`join_cluster`."""
+
+    def join_cluster(self, cluster: Cluster) -> None:
+        """Share the tables with the other servers behind ``cluster``'s Redis."""
+        self.cluster = cluster
+        self.master.cluster = cluster
+        self.bots.owns = cluster.owns
 
     # -- start-up and shutdown -------------------------------------------------------
 
@@ -57,20 +68,7 @@ class Lobby:
         """Rebuild every stored table (games replayed from their actions); how many."""
         rows = await self.storage.load_tables()
         for row in rows:
-            try:
-                table = Table.stored(row)
-                if row.status != "lobby":
-                    game = table.new_game()
-                    for seat, text, by in await self.storage.load_actions(row.id):
-                        game.apply(seat, Action.parse(text))
-                        table.last_by.append(by)
-                    table.game = game
-            except Exception:  # a table that cannot be rebuilt must not stop the others
-                log.exception("table %s could not be rebuilt; it is left out", row.id)
-                continue
-            if row.status != "over":
-                self.bots.check_seats(table)
-            self._add(table)
+            await self.adopt(row)
         for table in list(self.tables.values()):
             if table.row.autostart and table.row.status == "lobby" and table.full:
                 # a full autostart table that did not start (stored by an older server
@@ -82,6 +80,118 @@ class Lobby:
         for table in self.tables.values():
             self.bots.kick(table)
         return len(rows)
+
+    async def adopt(self, row: TableRow) -> Table | None:
+        """Rebuild a stored table (its game replayed from its actions) into the lobby."""
+        try:
+            table = Table.stored(row)
+            if row.status != "lobby":
+                game = table.new_game()
+                for seat, text, by in await self.storage.load_actions(row.id):
+                    game.apply(seat, Action.parse(text))
+                    table.last_by.append(by)
+                table.game = game
+        except Exception:  # a table that cannot be rebuilt must not stop the others
+            log.exception("table %s could not be rebuilt; it is left out", row.id)
+            return None
+        if row.id in self.tables:  # made meanwhile (another server told us)
+            return self.tables[row.id]
+        if row.status != "over":
+            self.bots.check_seats(table)
+        self._add(table)
+        return table
+
+    # -- a cluster of servers (--redis): the other servers' changes ----------------------
+
+    async def find(self, table_id: str) -> Table:
+        """The table ``table_id``; in a cluster, one another server just made is read
+        from the database."""
+        table = self.tables.get(table_id)
+        if table is None and self.cluster is not None and len(table_id) <= 40:
+            row = await self.storage.load_table(table_id)
+            if row is not None:
+                table = await self.adopt(row)
+        if table is None:
+            raise Refused("not_found", f"no table {table_id!r}", 404)
+        return table
+
+    async def find_code(self, code: str) -> Table:
+        """The table of ``code`` (in a cluster, also one just made elsewhere)."""
+        if self.cluster is not None and code.strip().upper() not in self.codes:
+            table_id = await self.storage.load_code(code.strip().upper()[:20])
+            if table_id is not None:
+                await self.find(table_id)
+        return self.by_code(code)
+
+    async def refresh(self, table: Table) -> None:
+        """Read the table's seats again from the database (a token just given out by
+        another server)."""
+        if self.cluster is None:
+            return
+        row = await self.storage.load_table(table.id)
+        if row is not None:
+            async with table.lock:
+                self._apply_row(table, row, table.version)
+                await self.master.catch_up_actions(table)
+
+    async def catch_up(self, table: Table, n: int, ver: int) -> None:
+        """Under the table's locks: make this copy of the table what the cluster says it
+        is (seat version ``ver``, state number ``n``), from the database."""
+        if ver > table.version:
+            row = await self.storage.load_table(table.id)
+            if row is not None:
+                self._apply_row(table, row, ver)
+        if n > table.state:
+            await self.master.catch_up_actions(table)
+
+    async def remote_action(self, table: Table, n: int, seat: int, text: str,
+                            by: str) -> None:
+        """Another server made action ``n``: apply it here too (or catch up to it)."""
+        async with table.lock:
+            if table.game is None:  # the start has not reached us yet
+                row = await self.storage.load_table(table.id)
+                if row is not None:
+                    self._apply_row(table, row, table.version)
+            if table.game is None or n < table.state:
+                return
+            if n == table.state:
+                self.master.apply_stored(table, seat, text, by)
+            else:
+                await self.master.catch_up_actions(table)
+        self.bots.kick(table)
+
+    async def remote_seats(self, table: Table, ver: int, row: TableRow) -> None:
+        """Another server changed the seats (or started the game)."""
+        async with table.lock:
+            if ver <= table.version:
+                return
+            self._apply_row(table, row, ver)
+        self.bots.kick(table)
+
+    def _apply_row(self, table: Table, row: TableRow, ver: int) -> None:
+        """Seats and status as stored elsewhere; this server's clients told."""
+        changed = False
+        for stored in row.seats:
+            old = table.seats[stored.seat]
+            if old.row() == stored:
+                continue
+            changed = True
+            new = Seat.stored(stored)
+            table.seats[stored.seat] = new
+            if new.token_hash:
+                self.tokens[new.token_hash] = table.id
+            if old.token_hash and old.token_hash != new.token_hash:
+                for c in list(table.clients):
+                    if c.seat == stored.seat:
+                        c.seat = None
+                        if not c.host:
+                            c.close()
+        table.version = max(table.version, ver)
+        if row.status != "lobby" and table.row.status == "lobby" and row.players:
+            self._begin(table, row.players)
+            return
+        if changed:
+            self.master.broadcast_table(table)
 
     async def close(self) -> None:
         """Stop every bot and clock, close every socket and the storage."""
@@ -121,7 +231,8 @@ class Lobby:
     def who(self, table: Table, token: str) -> tuple[int | None, bool]:
         """(seat, is host) for a token at this table, or Refused ``auth``."""
         thash = token_hash(token)
-        if self.tokens.get(thash) != table.id:
+        # the table's own seats and host (a rematch's seats keep their players' tokens)
+        if table.seat_of(thash) is None and thash != table.row.host_hash:
             raise Refused("auth", "unknown token for this table", 401)
         return table.seat_of(thash), thash == table.row.host_hash
 
@@ -240,12 +351,15 @@ class Lobby:
         if row.status == "playing":
             table.game = table.new_game()
         self._add(table)
+        if self.cluster is not None:
+            self.cluster.created(table)
+            self.cluster.claim_soon(table)
         self.bots.kick(table)
         return table, token, 0 if name is not None else None
 
     async def start(self, table: Table) -> None:
         """Deal: the game begins with the seats as they are (every seat must be taken)."""
-        async with table.lock:
+        async with self.master.locked(table):
             if table.row.status != "lobby":
                 raise Refused("bad_command", "the game has already started", 409)
             empty = [str(s.seat) for s in table.seats if s.kind == "open"]
@@ -268,19 +382,22 @@ class Lobby:
         return [s.label for s in seats]
 
     def _begin(self, table: Table, players: list[str]) -> None:
-        """The game begins in memory (its start is committed): deal and tell everyone."""
+        """The game begins in memory (its start is committed): deal and tell everyone
+        (in a cluster, its first-ranked server takes its bots)."""
         table.row.players = players
         table.row.status = "playing"
         table.game = table.new_game()
         self.master.broadcast_table(table)
         self.master.broadcast_state(table, table.game.opening_events(omniscient=True), None)
+        if self.cluster is not None:
+            self.cluster.claim_soon(table)
 
     # -- seats -----------------------------------------------------------------------
 
     async def join(self, table: Table, name: Any, seat: int | None = None) -> tuple[str, int]:
         """Take an open seat (the first, or ``seat``); returns the new token and the seat."""
         check_name(name, self.limits.name_length)
-        async with table.lock:
+        async with self.master.locked(table):
             if table.row.status != "lobby":
                 raise Refused("bad_command", "the game has started: watch it as a spectator", 409)
             open_seats = [s.seat for s in table.seats if s.kind == "open"]
@@ -341,7 +458,7 @@ class Lobby:
         """A player gives up a seat before the start."""
         if table.row.status != "lobby":
             raise Refused("bad_command", "the game has started: your seat stays yours")
-        async with table.lock:
+        async with self.master.locked(table):
             await self.set_seat(table, seat, Seat(seat))
 
     async def host_command(self, table: Table, command: Any, seat: Any, bot: Any) -> None:
@@ -354,7 +471,7 @@ class Lobby:
         if command not in HOST_COMMANDS:
             raise Refused("bad_message", f"command: unknown {command!r}")
         seat = check_seat(seat, table.row.size)
-        async with table.lock:
+        async with self.master.locked(table):
             s = table.seats[seat]
             if command == "add_bot":
                 if not isinstance(bot, str):

@@ -22,8 +22,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import card_str, cards_of
 from ..engine import Action, ActionError, Event, EventKind, Game
@@ -34,6 +34,10 @@ from .protocol import Closing, Limits, Refused
 from .storage import Storage
 from .store import ActionRow
 from .table import Client, Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, Hold
+    from .metrics import Metrics
 
 log = logging.getLogger("toepen.server")
 Last = tuple[int, str, str]
@@ -91,6 +95,24 @@ class Master:
         """Run when a table's game has ended, in a task of their own (not the caller's,
         which a change may cancel): results, ratings."""
         self._over_tasks: set[asyncio.Task[None]] = set()
+        self.cluster: Cluster | None = None
+        """The cluster of servers this one belongs to (``--redis``), or None."""
+        self.metrics: Metrics | None = None
+
+    @contextlib.asynccontextmanager
+    async def locked(self, table: Table) -> AsyncIterator[Hold | None]:
+        """The table's lock; in a cluster also its Redis lock, the table caught up with
+        the other servers first (yields the :class:`~toepen.server.cluster.Hold`)."""
+        async with table.lock:
+            if self.cluster is None:
+                yield None
+                return
+            async with self.cluster.hold(table) as held:
+                before = _seating(table)
+                yield held
+                if held.message is None and _seating(table) != before:
+                    table.version += 1
+                    held.message = self.cluster.seats_message(table)
 
     # -- the game --------------------------------------------------------------------
 
@@ -128,15 +150,25 @@ class Master:
                   by: str = "player") -> None:
         """Apply one action: checked, committed, then broadcast; Refused changes nothing."""
         act = parse_action(text, state)
-        async with table.lock:
+        async with self.locked(table) as held:
             self.check(table, seat, act, state, by)
             game = table.game
             assert game is not None
             n = len(game.actions)
             after = game.clone()
             events = after.apply(seat, act)
-            await self.storage.append(ActionRow(table.id, n, seat, str(act), by,
-                                                after.winner if after.is_over else None))
+            started = time.perf_counter()
+            try:
+                await self.storage.append(ActionRow(table.id, n, seat, str(act), by,
+                                                    after.winner if after.is_over else None))
+            except Refused as e:
+                if e.code == "stale" and self.cluster is not None:
+                    await self.catch_up_actions(table)  # the other server's action
+                raise
+            if self.metrics is not None:
+                self.metrics.committed(time.perf_counter() - started, by)
+            if held is not None:
+                held.message = {"k": "act", "n": n, "seat": seat, "act": str(act), "by": by}
             table.game = after
             table.last_by.append(by)
             if after.is_over:
@@ -150,6 +182,30 @@ class Master:
             self._over_tasks.add(task)
             task.add_done_callback(self._over_tasks.discard)
         self.on_change(table)
+
+    def apply_stored(self, table: Table, seat: int, text: str, by: str) -> None:
+        """Apply an action another server made (and stored): the same game here, and
+        this server's clients told (under the table's lock)."""
+        game = table.game
+        assert game is not None
+        after = game.clone()
+        events = after.apply(seat, Action.parse(text))
+        table.game = after
+        table.last_by.append(by)
+        if after.is_over:
+            table.row.status = "over"
+            table.row.winner = after.winner
+        self.broadcast_state(table, events, (seat, text, by))
+        if after.is_over:
+            self.broadcast_table(table)
+
+    async def catch_up_actions(self, table: Table) -> None:
+        """Apply what the database holds beyond this server's copy of the game."""
+        if table.game is None:
+            return
+        for seat, text, by in await self.storage.load_actions(table.id,
+                                                              len(table.game.actions)):
+            self.apply_stored(table, seat, text, by)
 
     async def _ended(self, table: Table) -> None:
         for hook in self.on_over:
@@ -174,6 +230,8 @@ class Master:
             client.send(protocol.state(view, (), None, history(table.game),
                                        closing=final(table.game)))
         self.broadcast_table(table)
+        if self.cluster is not None:
+            self.cluster.presence(table)
 
     def detach(self, table: Table, client: Client) -> None:
         if client in table.clients and (client.seat is not None or client.host):
@@ -181,26 +239,38 @@ class Master:
         table.clients.discard(client)
         with contextlib.suppress(RuntimeError):
             self.broadcast_table(table)
+            if self.cluster is not None:
+                self.cluster.presence(table)
 
     async def back(self, table: Table, seat: int) -> None:
         """The owner of ``seat`` is back: end a stand-in."""
         if table.seats[seat].standin:
             async with table.lock:
                 table.seats[seat].standin = False
-                self.broadcast_table(table)
+                self.flags_changed(table)
             self.on_change(table)
+
+    def flags_changed(self, table: Table) -> None:
+        """A stand-in or a fallback began or ended (not stored): tell every client, and
+        the other servers."""
+        self.broadcast_table(table)
+        if self.cluster is not None:
+            self.cluster.flags(table)
 
     # -- sending ---------------------------------------------------------------------
 
-    def broadcast(self, table: Table, text: str) -> None:
-        """Every client of the table gets ``text`` (the same for all: a ``table`` message,
-        a chat line)."""
+    def broadcast(self, table: Table, text: str, local: bool = False) -> None:
+        """Every client of the table gets ``text`` (the same for all: a chat line), at
+        every server of a cluster (``local``: this server's clients only)."""
         for c in list(table.clients):
             c.send(text)
+        if self.cluster is not None and not local:
+            self.cluster.raw(table, text)
 
-    def broadcast_table(self, table: Table) -> None:
-        """Every client of the table gets its ``table`` message."""
-        self.broadcast(table, protocol.table(table.info()))
+    def broadcast_table(self, table: Table, local: bool = True) -> None:
+        """Every client of the table here gets its ``table`` message (in a cluster each
+        server tells its own clients, from its own copy of the table)."""
+        self.broadcast(table, protocol.table(table.info()), local=local)
 
     def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
                       last: Last | None, ends: Closing | None = None) -> str:
@@ -231,6 +301,12 @@ class Master:
                 text = cache[c.seat] = protocol.state_of(views[c.seat], c.seat, events, last,
                                                          closing=ends)
             c.send(text)
+
+
+def _seating(table: Table) -> tuple[Any, ...]:
+    """What of a table other servers must learn when it changes: seats and status."""
+    return (tuple((s.kind, s.name, s.bot, s.token_hash) for s in table.seats),
+            table.row.status, tuple(table.row.players or ()))
 
 
 PRIVATE_FIELDS = ("seat", "legal", "hand")

@@ -120,20 +120,20 @@ async def list_tables(lobby: LobbyDep, status: str | None = None) -> dict[str, A
 @router.get("/api/tables/{table_id}")
 async def get_table(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
     """One table."""
-    return lobby.get(table_id).info()
+    return (await lobby.find(table_id)).info()
 
 
 @router.get("/api/codes/{code}")
 async def get_code(code: str, lobby: LobbyDep) -> dict[str, Any]:
     """The table a code stands for."""
-    return lobby.by_code(code).info()
+    return (await lobby.find_code(code)).info()
 
 
 @router.post("/api/tables/{table_id}/join")
 async def join_table(table_id: str, body: JoinTable, request: Request,
                      lobby: LobbyDep) -> dict[str, Any]:
     """Take a seat; the answer holds the seat's token (keep it)."""
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     user = await accounts.joining(request, table)
     token, seat = await lobby.join(table, user.name if user else body.name, body.seat)
     await accounts.created(request, table, seat, user)
@@ -143,7 +143,7 @@ async def join_table(table_id: str, body: JoinTable, request: Request,
 @router.post("/api/join")
 async def join_code(body: JoinCode, request: Request, lobby: LobbyDep) -> dict[str, Any]:
     """Take a seat at the table of a code."""
-    table = lobby.by_code(body.code)
+    table = await lobby.find_code(body.code)
     user = await accounts.joining(request, table)
     token, seat = await lobby.join(table, user.name if user else body.name)
     await accounts.created(request, table, seat, user)
@@ -154,7 +154,7 @@ async def join_code(body: JoinCode, request: Request, lobby: LobbyDep) -> dict[s
 async def start_table(table_id: str, lobby: LobbyDep,
                       authorization: Authorization = None) -> dict[str, Any]:
     """Start the game (host only: ``Authorization: Bearer TOKEN``)."""
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     _seat, host = lobby.bearer(table, authorization, "the host's")
     if not host:
         raise Refused("forbidden", "only the host may start the game", 403)
@@ -165,7 +165,7 @@ async def start_table(table_id: str, lobby: LobbyDep,
 @router.get("/api/tables/{table_id}/record")
 async def record(table_id: str, lobby: LobbyDep) -> JSONResponse:
     """The ``toepen-record/1`` of a finished game."""
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     if table.row.status != "over" or table.game is None:
         raise Refused("bad_command", "the game is not over: its record would show hidden "
                       "cards", 409)
@@ -182,7 +182,7 @@ async def invite(code: str, lobby: LobbyDep) -> RedirectResponse:
     (mistyped, or its game gone) goes to the same page, which says so in the reader's
     language with the way back to the lobby (never a JSON error in a browser)."""
     try:
-        code = lobby.by_code(code).row.code
+        code = (await lobby.find_code(code)).row.code
     except Refused:
         code = code.strip().upper()[:20]
     return RedirectResponse(f"/?join={quote(code, safe='')}", status_code=307)

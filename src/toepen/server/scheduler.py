@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..bots.base import CMD_PREFIX
@@ -46,6 +46,8 @@ class Scheduler:
         self.background: set[asyncio.Task[None]] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         """The idle clock of each table whose person is to act."""
+        self.owns: Callable[[str], bool] | None = None
+        """In a cluster: whether this server holds a table's lease (runs its bots)."""
 
     # -- bot names -------------------------------------------------------------------
 
@@ -118,6 +120,8 @@ class Scheduler:
                 self.spawn(self._finish_external(ext, observe(game, s)))
         if game is None or game.is_over or game.turn < 0:
             return
+        if self.owns is not None and not self.owns(table.id):
+            return  # another server of the cluster runs this table's bots and clocks
         seat = table.seats[game.turn]
         state = len(game.actions)
         if seat.kind == "bot":
@@ -170,7 +174,7 @@ class Scheduler:
             if table.game is None or len(table.game.actions) != state:
                 return
             table.seats[seat].standin = True
-            self.master.broadcast_table(table)
+            self.master.flags_changed(table)
         self.kick(table)
 
     # -- external bots ---------------------------------------------------------------
@@ -207,7 +211,7 @@ class Scheduler:
         if table.external.get(seat) is ext:
             del table.external[seat]
         self.spawn(self._finish_external(ext, None))
-        self.master.broadcast_table(table)
+        self.master.flags_changed(table)
 
     def release(self, table: Table, seat: int) -> None:
         """The seat changed hands: its external bot (if one runs) stops."""

@@ -17,6 +17,8 @@ import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from .protocol import Refused
 from .store import ActionRow, SeatRow, Store, TableRow
 
@@ -63,8 +65,14 @@ class Storage:
     async def load_tables(self) -> list[TableRow]:
         return await self.run(self.store.load_tables)
 
-    async def load_actions(self, table_id: str) -> list[tuple[int, str, str]]:
-        return await self.run(self.store.load_actions, table_id)
+    async def load_actions(self, table_id: str, start: int = 0) -> list[tuple[int, str, str]]:
+        return await self.run(self.store.load_actions, table_id, start)
+
+    async def load_table(self, table_id: str) -> TableRow | None:
+        return await self.run(self.store.load_table, table_id)
+
+    async def load_code(self, code: str) -> str | None:
+        return await self.run(self.store.load_code, code)
 
     async def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
         await self.run(self.store.create_table, row, seats)
@@ -106,6 +114,10 @@ class Storage:
                             await loop.run_in_executor(self.thread,
                                                        self.store.append_actions, [r])
                             outcome.append(None)
+                        except IntegrityError:  # another server stored action n first
+                            outcome.append(Refused(
+                                "stale", f"action {r.n} of this table was just made on "
+                                "another server; nothing changed", 409))
                         except Exception as e:
                             log.exception("storing action %d of table %s failed", r.n,
                                           r.table_id)

@@ -38,6 +38,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -185,6 +186,8 @@ def upgrade(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # servers starting together: one at a time
+            conn.execute(text("SELECT pg_advisory_xact_lock(7152936001)"))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "heads")
 
@@ -281,15 +284,20 @@ class Store:
 
     # -- reads -----------------------------------------------------------------------
 
-    def load_tables(self) -> list[TableRow]:
-        """Every table with its seats, oldest first."""
+    def load_tables(self, table_id: str | None = None) -> list[TableRow]:
+        """Every table with its seats, oldest first (``table_id``: that one, if stored)."""
         with Session(self.engine) as s:
             seats: dict[str, list[SeatRow]] = {}
-            for m in s.scalars(select(SeatModel).order_by(SeatModel.table_id, SeatModel.seat)):
+            query = select(SeatModel).order_by(SeatModel.table_id, SeatModel.seat)
+            tables = select(TableModel).order_by(TableModel.created)
+            if table_id is not None:
+                query = query.where(SeatModel.table_id == table_id)
+                tables = tables.where(TableModel.id == table_id)
+            for m in s.scalars(query):
                 seats.setdefault(m.table_id, []).append(
                     SeatRow(m.seat, m.kind, m.name, m.bot, m.token_hash))
             out = []
-            for t in s.scalars(select(TableModel).order_by(TableModel.created)):
+            for t in s.scalars(tables):
                 created = t.created if t.created.tzinfo else t.created.replace(tzinfo=UTC)
                 out.append(TableRow(
                     id=t.id, code=t.code, preset=t.preset, rules=json.loads(t.rules),
@@ -300,14 +308,25 @@ class Store:
                 ))
             return out
 
-    def load_actions(self, table_id: str) -> list[tuple[int, str, str]]:
-        """(seat, action, by) of a table in order."""
+    def load_table(self, table_id: str) -> TableRow | None:
+        """One table with its seats (None: no such table)."""
+        found = self.load_tables(table_id)
+        return found[0] if found else None
+
+    def load_code(self, code: str) -> str | None:
+        """The id of the table with ``code`` (None: none)."""
+        with Session(self.engine) as s:
+            return s.scalar(select(TableModel.id).where(TableModel.code == code))
+
+    def load_actions(self, table_id: str, start: int = 0) -> list[tuple[int, str, str]]:
+        """(seat, action, by) of a table in order, from action number ``start``."""
         with Session(self.engine) as s:
             rows = s.execute(select(ActionModel.n, ActionModel.seat, ActionModel.action,
                                     ActionModel.by)
-                             .where(ActionModel.table_id == table_id).order_by(ActionModel.n))
+                             .where(ActionModel.table_id == table_id, ActionModel.n >= start)
+                             .order_by(ActionModel.n))
             out = []
-            for i, (n, seat, act, by) in enumerate(rows):
+            for i, (n, seat, act, by) in enumerate(rows, start):
                 if n != i:
                     raise RuntimeError(f"table {table_id}: action {i} missing from storage")
                 out.append((seat, act, by))

@@ -151,6 +151,12 @@ class Table:
     """The running external bots of this game, by seat."""
     seen: float = field(default_factory=time.monotonic)
     """When a person (a seat's player or the host) was last connected (monotonic)."""
+    version: int = 0
+    """How many times the seats changed (a cluster's processes compare it)."""
+    elsewhere: dict[str, tuple[frozenset[int], int, bool]] = field(default_factory=dict)
+    """Clients at the cluster's other processes: (seats, spectators, host) by process."""
+    rematch: str | None = None
+    """The id of this finished game's rematch table, once one is made."""
     rated: bool = False
     """The game counts for ratings (:mod:`toepen.server.accounts`)."""
 
@@ -185,8 +191,10 @@ class Table:
         return bot_name(self.row.seed, seat, taken + ([but] if but else []))
 
     def people_here(self) -> bool:
-        """A seat's player or the host is connected (spectators do not count)."""
-        return any(c.seat is not None or c.host for c in self.clients)
+        """A seat's player or the host is connected (spectators do not count), here or
+        at another server of the cluster."""
+        return (any(c.seat is not None or c.host for c in self.clients)
+                or any(seats or host for seats, _, host in self.elsewhere.values()))
 
     def abandoned(self, after: float, now: float | None = None) -> bool:
         """Not started, and no person connected for ``after`` seconds."""
@@ -195,10 +203,12 @@ class Table:
         return (time.monotonic() if now is None else now) - self.seen > after
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        return (any(c.seat == seat for c in self.clients)
+                or any(seat in seats for seats, _, _ in self.elsewhere.values()))
 
     def spectators(self) -> int:
-        return sum(1 for c in self.clients if c.seat is None)
+        return (sum(1 for c in self.clients if c.seat is None)
+                + sum(n for _, n, _ in self.elsewhere.values()))
 
     def seat_of(self, thash: str) -> int | None:
         for s in self.seats:
@@ -224,4 +234,5 @@ class Table:
             "created": row.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
             "rated": self.rated,
+            "rematch": self.rematch,
         }

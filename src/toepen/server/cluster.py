@@ -1,0 +1,418 @@
+"""Many server processes, one game: PostgreSQL holds the tables, Redis joins the processes.
+
+``toepen serve --db postgresql://... --redis redis://...`` runs any number of processes
+that share the database (the source of truth: tables, seats, actions) and one Redis:
+
+- **one writer at a time**: every change of a table (an action, a seat, the start) is
+  made under the table's Redis lock (``SET NX PX``, released by its token; it expires
+  if its holder dies), by whichever process the client talks to. Under the lock the
+  process first catches up: Redis keeps each table's state number and seat version
+  (``toepen:tv:<id>``), and a process that is behind reads what it missed from the
+  database. The database's key (table, action number) fences the rest: an action can be
+  stored once only, whoever thinks they hold the lock;
+- **fan-out**: what changed is published on one channel (``toepen:t``): the action
+  (seat, action text: public once made), the seats (token hashes only), the stand-in
+  flags, the presence of each process's clients, and any public text a table's clients
+  get (chat). Every process applies each action to its own copy of the game and sends
+  its own clients their views: no card leaves a process except to its own seat;
+- **ownership**: the bots, stand-ins and idle clocks of a table run in one process, the
+  holder of the table's lease (``toepen:lease:<id>``, renewed every second, expiring
+  after :attr:`Cluster.lease_ms`). Leases go by rendezvous hashing over the live
+  processes (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process
+  dies, its leases expire and the next process takes each table over, catches up from
+  the database and lets its bots act again.
+
+Without ``--redis`` none of this runs and one process serves as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator
+from dataclasses import asdict
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+
+from .protocol import Refused
+from .store import SeatRow, TableRow
+from .table import Table
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = logging.getLogger("toepen.server")
+
+CHANNEL = "toepen:t"
+ACQUIRE = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local v = redis.call('hmget', KEYS[2], 'n', 'ver')
+  return {1, v[1] or '0', v[2] or '0'}
+end
+return {0, '0', '0'}
+"""
+"""Take a table's lock; with it, the table's state number and seat version."""
+RELEASE = """
+if ARGV[2] ~= '' then redis.call('hset', KEYS[2], 'n', ARGV[2], 'ver', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('publish', KEYS[3], ARGV[4]) end
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) return 1 end
+return 0
+"""
+"""Record the new numbers, publish what changed, and let go of the lock (if still ours)."""
+RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+DROP = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+def rank(table_id: str, proc: str) -> bytes:
+    """Rendezvous hashing: the live process with the highest rank owns the table."""
+    return hashlib.blake2b(f"{table_id}/{proc}".encode(), digest_size=8).digest()
+
+
+def row_json(row: TableRow) -> dict[str, Any]:
+    """A stored table as JSON for the other processes (token hashes, never tokens)."""
+    out = asdict(row)
+    out["created"] = row.created.isoformat()
+    return out
+
+
+def row_of(data: dict[str, Any]) -> TableRow:
+    data = dict(data)
+    data["created"] = datetime.fromisoformat(data["created"])
+    data["seats"] = [SeatRow(**s) for s in data["seats"]]
+    return TableRow(**data)
+
+
+class Hold:
+    """The table's lock while a change is made; what to publish when it is let go."""
+
+    def __init__(self, table: Table, token: str, n: int, ver: int) -> None:
+        self.table = table
+        self.token = token
+        self.n = n
+        self.ver = ver
+        self.message: dict[str, Any] | None = None
+
+
+class Cluster:
+    """This process's part in a cluster of servers behind one Redis."""
+
+    def __init__(self, url: str, lease_ms: int = 3000, lock_ms: int = 5000) -> None:
+        self.url = url
+        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.proc = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process's name in the cluster (host, pid and a nonce)."""
+        self.lease_ms = lease_ms
+        self.lock_ms = lock_ms
+        self.owned: set[str] = set()
+        """Tables whose lease this process holds: their bots and clocks run here."""
+        self.live: list[str] = [self.proc]
+        self.lobby: Lobby | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        self._acquire = self.redis.register_script(ACQUIRE)
+        self._release = self.redis.register_script(RELEASE)
+        self._renew = self.redis.register_script(RENEW)
+        self._drop = self.redis.register_script(DROP)
+        self.unowned: dict[str, float] = {}
+        self.published = 0
+        self.received = 0
+        self.takeovers = 0
+
+    # -- start and stop ------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Check that Redis answers (a clear error at start-up if not)."""
+        try:
+            await self.redis.ping()
+        except Exception as e:
+            raise RuntimeError(f"--redis {self.url}: Redis does not answer ({e})") from None
+        await self.redis.set(f"toepen:proc:{self.proc}", "1", px=self.lease_ms)
+
+    async def start(self, lobby: Lobby) -> None:
+        """Listen to the other processes and keep the leases (call after :meth:`connect`;
+        subscribes before the lobby loads, so nothing published meanwhile is missed)."""
+        self.lobby = lobby
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(CHANNEL)
+        self.tasks.append(asyncio.get_running_loop().create_task(self._listen(pubsub)))
+
+    def run_leases(self) -> None:
+        """Start keeping leases (once the lobby holds every table)."""
+        self.tasks.append(asyncio.get_running_loop().create_task(self._leases()))
+        self.publish({"k": "hello"})
+
+    async def close(self) -> None:
+        """Let go of every lease now (the others take the tables over at once)."""
+        for task in self.tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            for tid in list(self.owned):
+                await self._drop(keys=[f"toepen:lease:{tid}"], args=[self.proc])
+            await self.redis.delete(f"toepen:proc:{self.proc}")
+            await self.redis.hdel("toepen:presence", self.proc)
+        self.owned.clear()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # -- one writer at a time ----------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table: Table) -> AsyncIterator[Hold]:
+        """The table's Redis lock, the table caught up first; on the way out the new
+        state number and seat version are recorded and the change published."""
+        token = secrets.token_hex(8)
+        keys = [f"toepen:lock:{table.id}", f"toepen:tv:{table.id}"]
+        deadline = time.monotonic() + self.lock_ms / 1000
+        delay = 0.001
+        while True:
+            try:
+                got, n, ver = await self._acquire(keys=keys, args=[token, self.lock_ms])
+            except Exception as e:
+                raise Refused("server_error", f"the cluster does not answer "
+                              f"({type(e).__name__}); nothing changed", 503) from None
+            if int(got):
+                break
+            if time.monotonic() > deadline:
+                raise Refused("server_error", "the table is busy on another server; "
+                              "nothing changed", 503)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        held = Hold(table, token, int(n), int(ver))
+        released = False
+        try:
+            assert self.lobby is not None
+            await self.lobby.catch_up(table, held.n, held.ver)
+            yield held
+            message = ""
+            if held.message is not None:
+                held.message.update(p=self.proc, t=table.id)
+                message = json.dumps(held.message, separators=(",", ":"))
+                self.published += 1
+            await self._release(keys=[*keys, CHANNEL],
+                                args=[token, table.state, table.version, message])
+            released = True
+        finally:
+            if not released:
+                with contextlib.suppress(Exception):
+                    await self._release(keys=[*keys, CHANNEL], args=[token, "", "", ""])
+
+    # -- fan-out -------------------------------------------------------------------------
+
+    def publish(self, message: dict[str, Any]) -> None:
+        """Tell the other processes (in the background, in order)."""
+        message["p"] = self.proc
+        text = json.dumps(message, separators=(",", ":"))
+        self.published += 1
+        task = asyncio.get_running_loop().create_task(self._publish(text))
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self.tasks.remove(task)
+
+    async def _publish(self, text: str) -> None:
+        try:
+            await self.redis.publish(CHANNEL, text)
+        except Exception:  # the others catch up under the next lock
+            log.warning("cluster: publishing failed", exc_info=True)
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for item in pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    msg = json.loads(item["data"])
+                    if msg.get("p") == self.proc:
+                        continue
+                    self.received += 1
+                    try:
+                        await self._handle(msg)
+                    except Exception:
+                        log.exception("cluster: a message from %s failed: %s",
+                                      msg.get("p"), str(msg.get("k")))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("cluster: the subscription broke; again in a second",
+                            exc_info=True)
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(CHANNEL)
+
+    async def _handle(self, msg: dict[str, Any]) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        kind = msg.get("k")
+        if kind == "hello":  # a process came up: tell it who is connected here
+            for each in list(lobby.tables.values()):
+                if each.clients:
+                    self.presence(each)
+            return
+        table = lobby.tables.get(msg.get("t", ""))
+        if kind == "new":
+            if table is None:
+                await lobby.adopt(row_of(msg["row"]))
+            return
+        if table is None:
+            return
+        if kind == "act":
+            await lobby.remote_action(table, int(msg["n"]), int(msg["seat"]), msg["act"],
+                                      msg["by"])
+        elif kind == "seats":
+            await lobby.remote_seats(table, int(msg["ver"]), row_of(msg["row"]))
+        elif kind == "flags":
+            for s, flags in zip(table.seats, msg["flags"], strict=False):
+                s.standin, s.fallback, s.incident = flags
+            lobby.master.broadcast_table(table, local=True)
+            lobby.bots.kick(table)
+        elif kind == "presence":
+            table.elsewhere[msg["p"]] = (frozenset(msg["seats"]), int(msg["spectators"]),
+                                         bool(msg["host"]))
+            lobby.master.broadcast_table(table, local=True)
+        elif kind == "raw":
+            lobby.master.broadcast(table, msg["text"], local=True)
+
+    def presence(self, table: Table) -> None:
+        """Tell the others who is connected to ``table`` here."""
+        seats = sorted({c.seat for c in table.clients if c.seat is not None})
+        spectators = sum(1 for c in table.clients if c.seat is None)
+        host = any(c.host for c in table.clients)
+        self.publish({"k": "presence", "t": table.id, "seats": seats,
+                      "spectators": spectators, "host": host})
+
+    def flags(self, table: Table) -> None:
+        """Tell the others the stand-ins and fallbacks of ``table`` (not stored)."""
+        self.publish({"k": "flags", "t": table.id,
+                      "flags": [[s.standin, s.fallback, s.incident] for s in table.seats]})
+
+    def raw(self, table: Table, text: str) -> None:
+        """A public text every client of ``table`` gets, on every process."""
+        self.publish({"k": "raw", "t": table.id, "text": text})
+
+    def created(self, table: Table) -> None:
+        self.publish({"k": "new", "t": table.id, "row": row_json(self._row(table))})
+
+    @staticmethod
+    def _row(table: Table) -> TableRow:
+        row = table.row
+        return TableRow(**{**asdict(row), "created": row.created,
+                           "seats": [s.row() for s in table.seats]})
+
+    def seats_message(self, table: Table) -> dict[str, Any]:
+        return {"k": "seats", "ver": table.version, "row": row_json(self._row(table))}
+
+    # -- ownership -----------------------------------------------------------------------
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.owned
+
+    def top(self, table_id: str) -> bool:
+        """Whether this process ranks first for ``table_id`` among the live ones."""
+        return max(self.live, key=lambda p: rank(table_id, p)) == self.proc
+
+    async def _leases(self) -> None:
+        period = self.lease_ms / 3000
+        while True:
+            try:
+                await self._lease_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("cluster: keeping leases failed; again shortly", exc_info=True)
+            await asyncio.sleep(period)
+
+    async def _lease_round(self) -> None:
+        lobby = self.lobby
+        assert lobby is not None
+        r = self.redis
+        await r.set(f"toepen:proc:{self.proc}", "1", px=self.lease_ms)
+        live = sorted([k.split(":", 2)[2] async for k in r.scan_iter("toepen:proc:*",
+                                                                      count=1000)])
+        self.live = live if self.proc in live else [*live, self.proc]
+        # the presence of a process that died goes with it
+        for each in list(lobby.tables.values()):
+            gone = [p for p in each.elsewhere if p not in self.live]
+            for p in gone:
+                del each.elsewhere[p]
+            if gone:
+                lobby.master.broadcast_table(each, local=True)
+        lost = []
+        for tid in list(self.owned):
+            if not int(await self._renew(keys=[f"toepen:lease:{tid}"],
+                                         args=[self.proc, self.lease_ms])):
+                lost.append(tid)
+        for tid in lost:
+            self.owned.discard(tid)
+            table = lobby.tables.get(tid)
+            log.warning("cluster: lost the lease of table %s", tid)
+            if table is not None:
+                lobby.bots.kick(table)  # not ours: stops its bots and clocks here
+        now = time.monotonic()
+        playing = [t for t in lobby.tables.values()
+                   if t.row.status == "playing" and t.id not in self.owned]
+        if not playing:
+            return
+        async with r.pipeline(transaction=False) as pipe:
+            for t in playing:
+                pipe.exists(f"toepen:lease:{t.id}")
+            held = await pipe.execute()
+        for t, exists in zip(playing, held, strict=True):
+            if exists:
+                self.unowned.pop(t.id, None)
+                continue
+            since = self.unowned.setdefault(t.id, now)
+            # the first-ranked live process takes it at once, any other after a grace
+            if self.top(t.id) or now - since > 2 * self.lease_ms / 1000:
+                await self.claim(t)
+
+    async def claim(self, table: Table) -> bool:
+        """Take the table's lease if nobody holds it; then catch up and act."""
+        got = await self.redis.set(f"toepen:lease:{table.id}", self.proc, nx=True,
+                                   px=self.lease_ms)
+        if not got:
+            return False
+        self.unowned.pop(table.id, None)
+        self.owned.add(table.id)
+        self.takeovers += 1
+        log.info("cluster: %s owns table %s", self.proc, table.id)
+        assert self.lobby is not None
+        lobby = self.lobby
+        async with table.lock:
+            n, ver = await self.redis.hmget(f"toepen:tv:{table.id}", "n", "ver")
+            await lobby.catch_up(table, int(n or 0), int(ver or 0))
+        lobby.bots.kick(table)
+        return True
+
+    def claim_soon(self, table: Table) -> None:
+        """A game began: its first-ranked process takes it now (not at the next round)."""
+        if table.row.status == "playing" and self.top(table.id) and not self.owns(table.id):
+            task = asyncio.get_running_loop().create_task(self._claim(table))
+            self.tasks.append(task)
+            task.add_done_callback(self._forget)
+
+    async def _claim(self, table: Table) -> None:
+        try:
+            await self.claim(table)
+        except Exception:
+            log.warning("cluster: claiming table %s failed", table.id, exc_info=True)
+
+    def stats(self) -> dict[str, Any]:
+        return {"proc": self.proc, "live": len(self.live), "owned": len(self.owned),
+                "published": self.published, "received": self.received,
+                "takeovers": self.takeovers}

@@ -1,0 +1,232 @@
+"""Many processes, one game: three ``toepen serve`` behind one Redis and one PostgreSQL.
+
+The tests start Debian's ``redis-server`` on a free port and the throwaway PostgreSQL
+cluster of conftest, run three servers on loopback with ``--redis``, and play whole
+games with the clients spread over the processes; every frame is audited for hidden
+cards as in test_session.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from toepen.record import replay
+
+from .audit import audit, timeline
+from .conftest import Player, Server, create, free_port
+from .schema import check_server_message
+from .test_session import calm, over, play_until
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A throwaway ``redis-server`` on a free port (no persistence)."""
+    if not Path(REDIS).exists():
+        raise RuntimeError("redis-server is not installed: apt-get install -y redis-server")
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="toepen-redis-")
+    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", folder],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        yield url
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def start_cluster(db: str, redis_url: str, n: int = 3) -> list[Server]:
+    servers = []
+    try:
+        for _ in range(n):
+            servers.append(Server(db, "--redis", redis_url).start())
+    except Exception:
+        for s in servers:
+            s.stop()
+        raise
+    return servers
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
+    servers = start_cluster(postgres_url, redis_url)
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+def owner(redis_url: str, table_id: str, servers: list[Server],
+          timeout: float = 15.0) -> Server:
+    """The server holding the table's lease (waits for one)."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    end = time.monotonic() + timeout
+    try:
+        while True:
+            proc = client.get(f"toepen:lease:{table_id}")
+            if proc is not None:
+                pid = int(proc.split(":")[1])
+                for s in servers:
+                    if s.proc is not None and s.proc.pid == pid:
+                        return s
+            assert time.monotonic() < end, f"no server owns table {table_id}"
+            time.sleep(0.05)
+    finally:
+        client.close()
+
+
+def acknowledged(players: list[Player], record: dict[str, Any]) -> int:
+    """Every action a client was told of (a ``state`` with its ``last``) is the record's
+    action of that number: none lost, none doubled. Returns how many were checked."""
+    seen = 0
+    for p in players:
+        for msg in p.messages:
+            if msg["type"] == "state" and msg["last"] is not None:
+                n = msg["state"]
+                last = msg["last"]
+                assert record["actions"][n - 1] == f"{last['seat']} {last['action']}", (n, last)
+                seen += 1
+    return seen
+
+
+def test_whole_games_with_clients_spread_over_three_processes(
+        cluster: list[Server], redis_url: str) -> None:
+    s0, s1, s2 = cluster
+    rng = random.Random(5)
+    for round_no in range(2):
+        first, second, third = cluster[round_no:] + cluster[:round_no]
+        host = create(first, name="Ann", size=4, bots={"2": "random", "3": "random"},
+                      options={"lives": 3})
+        tid = host["table"]["id"]
+        # another process knows the table at once: its code, a seat, a token
+        bas = second.post("/api/join", {"code": host["table"]["code"], "name": "Bas"})
+        assert bas.status_code == 200, bas.text
+        a = Player(first, tid, host["token"])
+        b = Player(second, tid, bas.json()["token"])
+        watcher = Player(third, tid)
+        r = third.post(f"/api/tables/{tid}/start", {},
+                       headers={"Authorization": "Bearer " + host["token"]})
+        assert r.status_code == 200, r.text
+        play_until([a, b], rng, lambda a=a, b=b: over(a) and over(b), choose=calm,
+                   timeout=90)
+        watcher.wait(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 20)
+        for p in (a, b, watcher):
+            p.drain(0.2)
+        # every process tells the same game: same record, same state number
+        records = [s.get(f"/api/tables/{tid}/record").json() for s in cluster]
+        assert records[0]["actions"] == records[1]["actions"] == records[2]["actions"]
+        game = replay(records[0])
+        assert game.is_over and game.winner == a.view["winner"] == watcher.view["winner"]
+        assert len(records[0]["actions"]) == a.view["action_count"] == b.view["action_count"]
+        # the presence of clients at other processes shows: the watcher's table says so
+        tables = [m for m in watcher.messages if m["type"] == "table"]
+        assert any(m["table"]["seats"][0]["connected"] and m["table"]["seats"][1]["connected"]
+                   for m in tables)
+        games = timeline(records[0])
+        for p, seat in ((a, 0), (b, 1), (watcher, None)):
+            for msg in p.messages:
+                check_server_message(msg)
+            assert audit(p.messages, seat, games) > 10
+        assert acknowledged([a, b, watcher], records[0]) > 10
+        for p in (a, b, watcher):
+            p.close()
+
+
+def test_one_writer_at_a_time_two_processes_racing_for_one_seat(
+        cluster: list[Server]) -> None:
+    """The same move sent to two processes at once is applied once; the other is stale."""
+    s0, s1, _ = cluster
+    host = create(s0, name="Ann", size=2, options={"lives": 2})
+    tid = host["table"]["id"]
+    bas = s1.post(f"/api/tables/{tid}/join", {"name": "Bas"}).json()
+    a0 = Player(s0, tid, host["token"])
+    a1 = Player(s1, tid, host["token"])  # the same seat, at another process
+    b = Player(s1, tid, bas["token"])
+    s0.post(f"/api/tables/{tid}/start", {}, headers={"Authorization": "Bearer " + host["token"]})
+    for p in (a0, a1, b):
+        p.wait(lambda m: m["type"] == "state", 10)
+    races = 0
+    rng = random.Random(3)
+    while not over(a0) and races < 6:
+        for p in (a0, a1, b):
+            p.drain(0.1)
+        mover = [p for p in (a0, b) if p.my_turn()]
+        if not mover:
+            continue
+        if mover[0] is a0:
+            n = a0.state["state"] if a0.state else 0
+            legal = a0.view["legal"]
+            choice = rng.choice(legal)
+            for p in (a0, a1):  # both processes get the same act at once
+                p.send({"v": 1, "type": "act", "action": choice, "state": n})
+            got = []
+            for p in (a0, a1):
+                got.append(p.wait(lambda m, n=n: m["type"] == "error"
+                                  or (m["type"] == "state" and m["state"] == n + 1), 10))
+            errors = [m for m in got if m["type"] == "error"]
+            assert all(m["code"] == "stale" for m in errors), errors
+            races += 1
+        else:
+            b.send({"v": 1, "type": "act", "action": rng.choice(b.view["legal"]),
+                    "state": b.state["state"] if b.state else 0})
+            b.wait(lambda m: m["type"] in ("state", "error"))
+    for p in (a0, a1, b):
+        p.drain(0.3)
+    record_actions = httpx.get(f"{s1.url}/api/tables/{tid}", timeout=5).json()["state"]
+    assert a0.view["action_count"] == a1.view["action_count"] == record_actions
+    assert races >= 3
+    for p in (a0, a1, b):
+        p.close()
+
+
+def test_health_readiness_and_metrics(cluster: list[Server]) -> None:
+    s = cluster[0]
+    ready = s.get("/api/ready")
+    assert ready.status_code == 200 and ready.json()["ready"] is True
+    assert ready.json()["cluster"]["live"] == 3
+    text = s.get("/metrics").text
+    for name in ("toepen_tables{", "toepen_connections", "toepen_actions_total",
+                 "toepen_commit_seconds_bucket", "toepen_bot_queue",
+                 "toepen_cluster_owned_tables", "toepen_cluster_messages_total"):
+        assert name in text, name
+    assert "token" not in text.lower()
+
+
+def test_without_redis_a_process_serves_alone(sqlite_db: str) -> None:
+    """Neither Redis nor its client is needed: the plain server imports no redis."""
+    server = Server(sqlite_db).start()
+    try:
+        assert server.get("/api/ready").json()["ready"] is True
+        assert "toepen_cluster" not in server.get("/metrics").text
+    finally:
+        server.stop()
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from toepen.server.app import create_app; "
+         "create_app(); print('redis' in sys.modules)"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
