@@ -344,3 +344,38 @@ def test_rated_tables_and_seat_accounts_survive_a_restart(server: Server) -> Non
     finished(server, tid, ["Mia", "random"])
     ratings = server.get("/api/players/Mia").json()["ratings"]
     assert [(x["preset"], x["size"], x["games"]) for x in ratings] == [("rulebook", 2, 1)]
+
+
+def test_a_seat_left_by_an_account_and_taken_by_a_guest_is_the_guests(server: Server) -> None:
+    host = server.post("/api/tables", {"name": "Host", "size": 2,
+                                       "options": {"lives": 2}}).json()
+    nina = Browser(server)
+    nina.register("Nina")
+    r = nina.post(f"/api/tables/{host['table']['id']}/join", {"name": "x"})
+    assert r.status_code == 200 and r.json()["table"]["seats"][1]["account"] == "Nina"
+    seat = Player(server, host["table"]["id"], r.json()["token"])
+    seat.send({"v": 1, "type": "leave"})
+    seat.close()
+    tid = host["table"]["id"]
+    end = time.monotonic() + 10
+    while server.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] != "open":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    guest = server.post(f"/api/tables/{tid}/join", {"name": "Guest"}).json()
+    assert guest["table"]["seats"][1].get("account") is None
+    assert server.post(f"/api/tables/{tid}/start", {},
+                       headers={"Authorization": f"Bearer {host['token']}"}).status_code == 200
+    play_out(server, [host, guest], seed=6)
+    db = Path(server.db.removeprefix("sqlite:///"))
+    end = time.monotonic() + 10
+    while True:  # the result is written after the last action
+        with sqlite3.connect(db) as conn:
+            rows = conn.execute("select seat, user_id from toepen_results where table_id=?",
+                                (tid,)).fetchall()
+        if rows:
+            break
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    assert sorted(rows) == [(0, None), (1, None)]  # two guests' seats
+    games = server.get("/api/players/Nina/history").json()["games"]
+    assert all(g["table"] != tid for g in games)

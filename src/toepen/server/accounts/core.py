@@ -72,7 +72,7 @@ class Accounts:
         for table in self.lobby.tables.values():
             table.rated = table.id in rated
             for s in table.seats:
-                s.account = seats.get((table.id, s.seat))
+                s.account = seats.get((table.id, s.seat)) if s.kind == "human" else None
         self.ready.set()
         missing = [t for t in self.lobby.tables.values()
                    if t.row.status == "over" and t.game is not None and t.id not in recorded]
@@ -93,6 +93,8 @@ class Accounts:
             await self.run(self.db.set_rated, table.id)
         if user is not None and seat is not None:
             await self.seated(table, seat, user)
+        elif seat is not None:
+            await self.run(self.db.unlink_seat, table.id, seat)  # a guest took it
 
     async def seated(self, table: Table, seat: int, user: User, claimed: bool = False) -> None:
         """``user`` plays ``seat`` (logged in, or claiming it afterwards)."""

@@ -146,11 +146,18 @@ class AccountStore:
         """``user_id`` played ``seat``: seated logged in, or claimed afterwards (a claim
         of a finished game's seat puts its result on the account too)."""
         with Session(self.engine) as s, s.begin():
-            s.add(SeatAccountModel(table_id=table_id, seat=seat, user_id=user_id,
-                                   claimed=claimed))
+            s.merge(SeatAccountModel(table_id=table_id, seat=seat, user_id=user_id,
+                                     claimed=claimed))
             s.execute(update(ResultModel).where(ResultModel.table_id == table_id,
                                                 ResultModel.seat == seat)
                       .values(user_id=user_id))
+
+    def unlink_seat(self, table_id: str, seat: int) -> None:
+        """``seat`` has a new player before the start (a guest): an account that sat there
+        and left is no longer its player."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(SeatAccountModel).where(SeatAccountModel.table_id == table_id,
+                                                     SeatAccountModel.seat == seat))
 
     def seat_accounts(self) -> dict[tuple[str, int], str]:
         """(table, seat) -> account name, of every seat an account played."""
@@ -187,7 +194,8 @@ class AccountStore:
                 return False
             linked = dict(s.execute(select(SeatAccountModel.seat, SeatAccountModel.user_id)
                                     .where(SeatAccountModel.table_id == table_id)).all())
-            users: list[int | None] = [linked.get(e.result.seat) for e in seats]
+            users: list[int | None] = [linked.get(e.result.seat) if e.person else None
+                                       for e in seats]
             for seat, kind in bots.items():
                 users[seat] = self._bot_id(s, kind)
             people = sum(1 for e in seats if e.person)
