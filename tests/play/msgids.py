@@ -14,6 +14,9 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
 FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
                                                                   "rules_cmd.py")]
 NARRATION = SRC / "narration.py"
+SERVER = sorted((SRC / "server").rglob("*.py"))
+"""The server's own messages (``error.*``, ``hint.*``, ``react.*``): string constants."""
+SERVER_PREFIXES = ("error.", "hint.", "react.")
 AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py"))}
 """Server areas whose catalog ids are string constants in their code, by id prefix."""
 CALLERS = {"t", "N_"}
@@ -44,6 +47,11 @@ def used_ids() -> dict[str, str]:
                 if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                         and node.value.startswith(prefix) and ID.match(node.value)):
                     found.setdefault(node.value, f"{path.name}:{node.lineno}")
+    for path in SERVER:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and ID.match(node.value) and node.value.startswith(SERVER_PREFIXES)):
+                found.setdefault(node.value, f"{path.name}:{node.lineno}")
     found.update({k: "built from names" for k in built_ids() if k not in found})
     return found
 
@@ -55,6 +63,9 @@ def built_ids() -> set[str]:
 
     ids = {f"phase.{p}" for p in Phase} | {f"act.{v}" for v in VERBS}
     ids |= {f"suit.{s}" for s in "cdhs"} | {f"refusal.{c}" for c in REFUSAL_CODES}
+    from toepen.server.protocol import ERROR_CODES  # the server says error.<code>
+
+    ids |= {f"error.{c}" for c in ERROR_CODES}
     for name in Rules.preset_names():
         ids |= {f"preset.{name}", f"preset.{name}.about"}
     return ids | {f"option.{name}" for name in Rules.option_names()}

@@ -33,7 +33,7 @@ from ..view import View
 PROTOCOL = 1
 """The protocol version: ``"v"`` of every message, both ways."""
 
-CLIENT_TYPES = ("hello", "act", "back", "leave", "host", "ping")
+CLIENT_TYPES = ("hello", "act", "back", "leave", "host", "ping", "chat", "react", "rematch")
 HOST_COMMANDS = ("start", "add_bot", "remove_bot", "remove_seat")
 ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "need_hello",
                "auth", "forbidden", "not_found", "limit", "not_started", "over", "stale",
@@ -51,12 +51,18 @@ class Refused(Exception):
     """
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 refusal: dict[str, Any] | None = None) -> None:
+                 refusal: dict[str, Any] | None = None, say: Message | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.refusal = refusal
+        self.say = say
+        """What the player is told, as a catalog message (default ``error.<code>``)."""
+
+    def say_json(self) -> dict[str, Any]:
+        """The refusal in the player's words: its own message, else ``error.<code>``."""
+        return (self.say or Message(f"error.{self.code}")).to_json()
 
 
 @dataclass
@@ -71,6 +77,11 @@ class Limits:
     max_tables: int = 10000
     max_spectators: int = 100
     name_length: int = 24
+    chat_length: int = 200
+    """Characters (as people see them) of one chat message."""
+    chat_burst: int = 5
+    chat_window: float = 10.0
+    """At most ``chat_burst`` chat messages and reactions per client in ``chat_window`` s."""
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
     send_queue: int = 512
@@ -131,19 +142,23 @@ def check_name(name: Any, limit: int, what: str = "name") -> str:
     toepen.server.protocol.Refused: name: letters, digits, emoji, ... (not U+202E)
     """
     if not isinstance(name, str):
-        raise Refused("bad_message", f"{what}: must be text")
+        raise Refused("bad_message", f"{what}: must be text", say=Message("error.name.text"))
     if len(name) > 8 * limit:  # however they are joined, no name needs more
-        raise Refused("bad_message", f"{what}: too long ({len(name)} code points)")
+        raise Refused("bad_message", f"{what}: too long ({len(name)} code points)",
+                      say=Message("error.name.length", {"limit": limit, "n": len(name)}))
     length = name_length(name)
     if not 1 <= length <= limit:
-        raise Refused("bad_message", f"{what}: 1 to {limit} characters, not {length}")
+        raise Refused("bad_message", f"{what}: 1 to {limit} characters, not {length}",
+                      say=Message("error.name.length", {"limit": limit, "n": length}))
     if name != name.strip():
-        raise Refused("bad_message", f"{what}: no space at the start or end")
+        raise Refused("bad_message", f"{what}: no space at the start or end",
+                      say=Message("error.name.space"))
     bad = sorted({ch for ch in name if not _name_char(ch)})
     if bad:
         shown = " ".join(repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}" for ch in bad)
         raise Refused("bad_message",
-                      f"{what}: letters, digits, emoji, space and ' - _ . only (not {shown})")
+                      f"{what}: letters, digits, emoji, space and ' - _ . only (not {shown})",
+                      say=Message("error.name.chars", {"chars": shown}))
     return name
 
 
@@ -283,9 +298,11 @@ def welcome(info: dict[str, Any], seat: int | None, host: bool) -> str:
 
 
 def error(code: str, message: str, msg_id: str | int | None = None,
-          refusal: dict[str, Any] | None = None) -> str:
-    """The ``error`` message; ``refusal`` is the engine's reason, with its English text."""
-    out: dict[str, Any] = {"v": PROTOCOL, "type": "error", "code": code, "message": message}
+          refusal: dict[str, Any] | None = None, say: dict[str, Any] | None = None) -> str:
+    """The ``error`` message; ``refusal`` is the engine's reason, with its English text;
+    ``say`` what the player is told (a catalog message, default ``error.<code>``)."""
+    out: dict[str, Any] = {"v": PROTOCOL, "type": "error", "code": code, "message": message,
+                           "say": say or Message(f"error.{code}").to_json()}
     if refusal is not None:
         out["refusal"] = refusal
     if msg_id is not None:
@@ -295,7 +312,7 @@ def error(code: str, message: str, msg_id: str | int | None = None,
 
 def refused(e: Refused, msg_id: str | int | None = None) -> str:
     """The ``error`` message of a refusal."""
-    return error(e.code, e.message, msg_id, e.refusal)
+    return error(e.code, e.message, msg_id, e.refusal, e.say_json())
 
 
 def pong(msg_id: str | int | None) -> str:

@@ -1,0 +1,207 @@
+"""The table's social side: chat, quick reactions and the rematch.
+
+- **chat** (``{"type": "chat", "text": "..."}``): a seated player's line, at most
+  :attr:`~toepen.server.protocol.Limits.chat_length` characters as people see them, no
+  control characters or line breaks; the text is sent as it is (the page escapes it).
+- **react** (``{"type": "react", "react": "cheers"}``): one of :data:`REACTIONS`, a short
+  set of emotes and pub phrases each client says in its own language (``react.<name>``).
+- Chat and reactions share a budget per client: :attr:`Limits.chat_burst` in
+  :attr:`Limits.chat_window` seconds. Both go to every client of the table through the
+  table master's one broadcast path (:meth:`~toepen.server.master.Master.broadcast`).
+- **rematch** (``{"type": "rematch"}``, once the game is over): a new table with the
+  same seats (the same people, their seat tokens valid there too; the same bots, by name
+  and kind) and the same rules, dealt at once; the host may send ``preset`` and
+  ``options`` to change the rules. A second request gets the same new table. Every client
+  of the old table is told by its ``table`` message (``rematch``: the new table's id).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import unicodedata
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from ..narration import Message
+from ..rules import Rules, RulesError
+from . import protocol
+from .protocol import Limits, Refused, name_length
+from .store import TableRow
+from .table import Client, Seat, Table
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+REACTIONS: dict[str, str] = {
+    "cheers": "react.cheers",
+    "well_played": "react.well_played",
+    "bluff": "react.bluff",
+    "oops": "react.oops",
+    "your_round": "react.your_round",
+    "hurry": "react.hurry",
+    "lucky": "react.lucky",
+    "good_game": "react.good_game",
+}
+"""The quick reactions and their catalog messages."""
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+class ChatBudget:
+    """At most ``burst`` messages in ``window`` seconds, per client (a sliding count)."""
+
+    def __init__(self, burst: int, window: float) -> None:
+        self.burst = burst
+        self.window = window
+        self.sent: weakref.WeakKeyDictionary[Client, list[float]] = weakref.WeakKeyDictionary()
+
+    def spend(self, client: Client, now: float | None = None) -> None:
+        """Count one message of ``client``, or Refused ``rate_limited`` (nothing sent)."""
+        now = time.monotonic() if now is None else now
+        stamps = [t for t in self.sent.get(client, []) if now - t < self.window]
+        if len(stamps) >= self.burst:
+            self.sent[client] = stamps
+            raise Refused("rate_limited", f"chat: at most {self.burst} messages in "
+                          f"{self.window:g} seconds", 429,
+                          say=Message("error.chat.rate", {"n": self.burst,
+                                                          "s": int(self.window)}))
+        stamps.append(now)
+        self.sent[client] = stamps
+
+
+def chat_text(text: Any, limit: int) -> str:
+    """A chat line: text of 1 to ``limit`` characters (as people see them, without the
+    spaces around it), no control or formatting character, no line break; or Refused.
+
+    >>> chat_text("  proost 🍺 ", 200)
+    'proost 🍺'
+    >>> chat_text("<b>hi</b>", 200)  # sent as it is: the page escapes it
+    '<b>hi</b>'
+    >>> chat_text("a\\nb", 200)
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: chat: no control characters or line breaks
+    >>> chat_text("x" * 201, 200)
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: chat: 1 to 200 characters, not 201
+    """
+    if not isinstance(text, str):
+        raise Refused("bad_message", "chat: 'text' must be text",
+                      say=Message("error.chat.length", {"limit": limit}))
+    text = text.strip()
+    n = name_length(text) if len(text) <= 8 * limit else len(text)
+    if not 1 <= n <= limit:
+        raise Refused("bad_message", f"chat: 1 to {limit} characters, not {n}",
+                      say=Message("error.chat.length", {"limit": limit}))
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or
+           (unicodedata.category(ch) == "Cf" and ch != "\u200d") for ch in text):
+        raise Refused("bad_message", "chat: no control characters or line breaks",
+                      say=Message("error.chat.chars"))
+    return text
+
+
+def chat_json(seat: int, name: str, text: str | None, react: str | None) -> str:
+    """The ``chat`` message every client of the table gets."""
+    say = Message(REACTIONS[react]).to_json() if react is not None else None
+    return protocol.dumps({"v": protocol.PROTOCOL, "type": "chat", "seat": seat, "name": name,
+                           "text": text, "react": react, "say": say})
+
+
+def speaker(table: Table, client: Client) -> tuple[int, str]:
+    """The seat and name of a client who may chat (a seated player), or Refused."""
+    seat = client.seat
+    if seat is None:
+        raise Refused("forbidden", "chat: only the players at the table may chat", 403,
+                      say=Message("error.chat.seat"))
+    name = table.game.players[seat] if table.game is not None else table.seats[seat].label
+    return seat, name
+
+
+class Social:
+    """Chat, reactions and rematches of every table of a lobby."""
+
+    def __init__(self, lobby: Lobby, limits: Limits) -> None:
+        self.lobby = lobby
+        self.limits = limits
+        self.budget = ChatBudget(limits.chat_burst, limits.chat_window)
+
+    def chat(self, table: Table, client: Client, text: Any) -> None:
+        """A seated player's chat line, to everyone at the table."""
+        seat, name = speaker(table, client)
+        line = chat_text(text, self.limits.chat_length)
+        self.budget.spend(client)
+        self.lobby.master.broadcast(table, chat_json(seat, name, line, None))
+
+    def react(self, table: Table, client: Client, react: Any) -> None:
+        """A seated player's quick reaction, to everyone at the table."""
+        seat, name = speaker(table, client)
+        if not isinstance(react, str) or react not in REACTIONS:
+            raise Refused("bad_message", f"react: one of {', '.join(REACTIONS)}",
+                          say=Message("error.react.unknown"))
+        self.budget.spend(client)
+        self.lobby.master.broadcast(table, chat_json(seat, name, None, react))
+
+    async def rematch(self, table: Table, client: Client, preset: Any = None,
+                      options: Any = None) -> Table:
+        """The table of the rematch of a finished game (made and dealt once)."""
+        if client.seat is None and not client.host:
+            raise Refused("forbidden", "rematch: only a player at the table", 403,
+                          say=Message("error.rematch.seat"))
+        game = table.game
+        if game is None or not game.is_over:
+            raise Refused("bad_command", "rematch: the game is not over", 409,
+                          say=Message("error.rematch.not_over"))
+        rules = table.rules
+        if preset is not None or options:
+            if not client.host:
+                raise Refused("forbidden", "rematch: only the host may change the rules", 403,
+                              say=Message("error.rematch.host"))
+            rules = self.rules(preset if preset is not None else table.rules.name, options,
+                               table.row.size)
+        async with table.lock:  # two clicks at once make one table
+            done = self.lobby.tables.get(table.rematch or "")
+            if done is not None:  # it is made: tell this client again
+                client.send(protocol.table(table.info()))
+                return done
+            new = await self._create(table, rules)
+            table.rematch = new.id
+        await self.lobby.start(new)
+        self.lobby.master.broadcast_table(table)
+        return new
+
+    @staticmethod
+    def rules(preset: Any, options: Any, size: int) -> Rules:
+        """The rules the host asked for, or Refused naming what is wrong."""
+        if not isinstance(preset, str) or (options is not None and not isinstance(options, dict)):
+            raise Refused("bad_message", "rematch: 'preset' is a name, 'options' an object",
+                          say=Message("error.rematch.rules"))
+        try:
+            rules = Rules.preset(preset, **(options or {}))
+            rules.check_table(size)
+        except (RulesError, TypeError) as e:
+            raise Refused("bad_message", f"rematch: {e}",
+                          say=Message("error.rematch.rules")) from None
+        return rules
+
+    async def _create(self, old: Table, rules: Rules) -> Table:
+        """A new table with the seats of ``old`` (not yet dealt)."""
+        lobby = self.lobby
+        seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
+        seed = secrets.randbits(62)
+        table_id = secrets.token_hex(6)
+        while table_id in lobby.tables:
+            table_id = secrets.token_hex(6)
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        while code in lobby.codes:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
+                       size=old.row.size, seed=seed, dealer=seed % old.row.size,
+                       idle_seconds=old.row.idle_seconds, autostart=False,
+                       creator=old.row.creator, host_hash=old.row.host_hash)
+        table = Table(row=row, rules=rules, seats=seats)
+        await lobby.storage.create_table(row, [s.row() for s in seats])
+        lobby.tables[table.id] = table
+        lobby.codes[code] = table.id
+        return table
