@@ -148,6 +148,24 @@ def test_rated_session_postgresql(pg_server: Server) -> None:
 
 
 def test_a_guest_claims_a_seat(server: Server) -> None:
+    claim_flow(server, "Cora", "Dora")
+
+
+def test_a_guest_claims_and_an_account_is_deleted_postgresql(pg_server: Server) -> None:
+    import psycopg
+
+    claim_flow(pg_server, "Cora", "Dora")
+    tid, _cookie, _csrf = delete_flow(pg_server)
+    with psycopg.connect(pg_server.db) as conn:  # stored anonymised: what a restart rebuilds
+        names = [n for (n,) in conn.execute("select name from toepen_seats where table_id=%s",
+                                            (tid,))]
+        row = conn.execute("select players from toepen_tables where id=%s", (tid,)).fetchone()
+        users = conn.execute("select count(*) from toepen_users where name_key='eve'").fetchone()
+    assert row is not None and "Eve" not in names and "Eve" not in row[0]
+    assert users == (0,)
+
+
+def claim_flow(server: Server, name: str, other_name: str) -> None:
     r = server.post("/api/tables", {"name": "Cora", "size": 2, "bots": {"1": "random"},
                                     "options": {"lives": 2}, "autostart": True})
     assert r.status_code == 201, r.text
@@ -156,21 +174,43 @@ def test_a_guest_claims_a_seat(server: Server) -> None:
     play_out(server, [guest], seed=1)
     tid = guest["table"]["id"]
     cora = Browser(server)
-    cora.register("Cora")
+    cora.register(name)
     assert cora.post("/api/account/claim", {"table": tid, "token": "x" * 32}).status_code == 401
     r = cora.post("/api/account/claim", {"table": tid, "token": guest["token"]})
     assert r.status_code == 200, r.text
-    assert r.json() == {"table": tid, "seat": 0, "account": "Cora"}
-    assert server.get(f"/api/tables/{tid}").json()["seats"][0]["account"] == "Cora"
-    finished(server, tid, ["Cora"])
-    assert server.get("/api/players/Cora").json()["stats"]["sessions"] == 1
+    assert r.json() == {"table": tid, "seat": 0, "account": name}
+    assert server.get(f"/api/tables/{tid}").json()["seats"][0]["account"] == name
+    finished(server, tid, [name])
+    assert server.get(f"/api/players/{name}").json()["stats"]["sessions"] == 1
     other = Browser(server)
-    other.register("Dora")
+    other.register(other_name)
     again = other.post("/api/account/claim", {"table": tid, "token": guest["token"]})
     assert again.status_code == 409 and again.json()["say"]["id"] == "account.error.claimed"
 
 
 def test_deleting_an_account_keeps_its_games_anonymised(server: Server) -> None:
+    tid, cookie, csrf = delete_flow(server)
+    # stored anonymised too (what a restart rebuilds from)
+    db = Path(server.db.removeprefix("sqlite:///"))
+    with sqlite3.connect(db) as conn:
+        names = [n for (n,) in conn.execute("select name from toepen_seats where table_id=?",
+                                            (tid,))]
+        players = conn.execute("select players from toepen_tables where id=?",
+                               (tid,)).fetchone()[0]
+        users = conn.execute("select count(*) from toepen_users where name_key='eve'").fetchone()
+    assert "Eve" not in names and "Eve" not in players and users == (0,)
+    # the deleted account's cookie is refused and changes nothing
+    thief = httpx.Client(base_url=server.url, cookies={"toepen_session": cookie})
+    assert thief.get("/api/account").json()["user"] is None
+    r = thief.post("/api/account/password", json={"old": PASSWORD, "new": "another password"},
+                   headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 401
+    # the name is free again, for somebody new
+    Browser(server).register("Eve")
+
+
+def delete_flow(server: Server) -> tuple[str, str, str]:
+    """Eve plays, then deletes her account: the game stays, replayable, without her name."""
     eve = Browser(server)
     eve.register("Eve")
     r = eve.post("/api/tables", {"name": "Eve", "size": 2, "bots": {"1": "random"},
@@ -189,23 +229,7 @@ def test_deleting_an_account_keeps_its_games_anonymised(server: Server) -> None:
     steps = server.get(f"/api/tables/{tid}/replay?seat=all").json()["steps"]
     assert steps[-1]["view"]["winner"] is not None  # still replayable, to the end
     assert "Eve" not in json.dumps(server.get(f"/api/tables/{tid}").json())
-    # stored anonymised too (what a restart rebuilds from)
-    db = Path(server.db.removeprefix("sqlite:///"))
-    with sqlite3.connect(db) as conn:
-        names = [n for (n,) in conn.execute("select name from toepen_seats where table_id=?",
-                                            (tid,))]
-        players = conn.execute("select players from toepen_tables where id=?",
-                               (tid,)).fetchone()[0]
-        users = conn.execute("select count(*) from toepen_users where name_key='eve'").fetchone()
-    assert "Eve" not in names and "Eve" not in players and users == (0,)
-    # the deleted account's cookie is refused and changes nothing
-    thief = httpx.Client(base_url=server.url, cookies={"toepen_session": cookie})
-    assert thief.get("/api/account").json()["user"] is None
-    r = thief.post("/api/account/password", json={"old": PASSWORD, "new": "another password"},
-                   headers={"X-CSRF-Token": eve.csrf})
-    assert r.status_code == 401
-    # the name is free again, for somebody new
-    Browser(server).register("Eve")
+    return tid, cookie, eve.csrf
 
 
 def test_wrong_password_and_unknown_user_answer_the_same(server: Server) -> None:
