@@ -124,3 +124,58 @@ def test_a_pub_evening_on_a_phone(browser: Browser, server: Server) -> None:
     big.close()
     assert errors == []
     ctx.close()
+
+
+def test_a_club_page_on_a_phone(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    server.post("/api/clubs", {"name": "De Kroon", "admin": "Kees"})
+    page.goto(server.url + "/?clubs")
+    wait_ready(page)
+    expect(page.locator("#club-list li", has_text="De Kroon")).to_have_count(1)
+    page.fill("#cl-name", "de kroon")  # taken: refused in words, nothing made
+    page.fill("#cl-admin", "Ann")
+    page.fill("#cl-rules-name", "Leeuwenregels")
+    page.select_option("#cl-preset", "classic")
+    page.fill("#cl-lives", "15")
+    page.click("#cl-create")
+    expect(page.locator("#toast")).to_have_text("There is already a club called de kroon.")
+    page.fill("#cl-name", "De Gouden Leeuw")
+    page.click("#cl-create")
+    expect(page.locator("#club-name")).to_have_text("De Gouden Leeuw")
+    expect(page.locator(".keynote .key")).to_be_visible()
+    expect(page.locator(".clubpage")).to_contain_text("Leeuwenregels (Classic, 15 lives)")
+    for name in ("Bas", "Cor"):
+        page.fill("#am-name", name)
+        page.press("#am-name", "Enter")
+        expect(page.locator("#members li", has_text=name)).to_have_count(1)
+    # the house rules change; the club's tournament takes them
+    page.click("#rules-box summary")
+    page.fill("#cr-lives", "12")
+    page.click("#cr-save")
+    expect(page.locator(".clubpage")).to_contain_text("Leeuwenregels (Classic, 12 lives)")
+    page.fill("#nt-name", "Dinsdag")
+    page.press("#nt-name", "Enter")
+    expect(page.locator("#t-name")).to_have_text("Dinsdag")
+    expect(page.locator(".tourney")).to_contain_text("De Gouden Leeuw")
+    expect(page.locator(".tourney")).to_contain_text("Leeuwenregels (Classic, 12 lives)")
+    for n, name in enumerate(("Ann", "bas", "Cor"), 1):
+        page.fill("#p-name", name)
+        page.press("#p-name", "Enter")
+        expect(page.locator("#players li")).to_have_count(n)
+    expect(page.locator("#players li").nth(1)).to_contain_text("Bas")  # the member's name
+    page.click("#draw-btn")
+    expect(page.locator("#current .ttable")).to_have_count(1)
+    seats = tables_of(page)[0]
+    enter(page, 1, seats)
+    expect(page.locator("#draw-btn")).to_have_text("Draw round 2")  # round 1 complete
+    page.click(".tourney a[href^='/?club=']")
+    expect(page.locator("#club-name")).to_have_text("De Gouden Leeuw")
+    first = page.locator(".standings tbody tr").nth(0).locator("td").all_inner_texts()
+    assert first[:3] == ["1", seats[0], "2"]
+    shot(page, "club", full=True)
+    assert errors == []
+    ctx.close()

@@ -83,7 +83,7 @@ function houseRules(form, prefix) {
 function rulesFields(meta, prefix) {
   return `<label><span>${esc(t("web.club.house_rules_name"))}</span> <input id="${prefix}-rules-name" maxlength="60" placeholder="${esc(t("web.club.house_rules_default"))}"></label>
     <label><span>${esc(t("web.preset"))}</span> ${presetSelect(meta, `${prefix}-preset`)}</label>
-    <label><span>${esc(t("web.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>
+    <label><span>${esc(t("web.club.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>
     <label><span>${esc(t("web.club.scheme"))}</span> ${schemeSelect(`${prefix}-scheme`)}</label>`;
 }
 
@@ -157,6 +157,8 @@ export function freshKey() {
 /** /?club=ID: the club's page. */
 export async function showClub(app, clubId) {
   let season = null;
+  let meta = { presets: [] };
+  try { meta = await presets(); } catch (e) { toast(e.message); }
   const fresh = freshKey();
   const draw = async () => {
     let club;
@@ -171,11 +173,13 @@ export async function showClub(app, clubId) {
     app.innerHTML = `<div class="clubpage">
       <section class="panel"><h1 id="club-name">${esc(club.name)}</h1>
         ${fresh ? showKey(fresh) : ""}
-        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives"))} ${lives}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme))}</p>
+        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme))}</p>
         <label>${esc(t("web.club.season"))} <select id="season">${club.seasons.map((s) => `<option${s === club.season ? " selected" : ""}>${esc(s)}</option>`).join("")}</select></label>
         <h2>${esc(t("web.club.season_standings", { season: club.season }))}</h2>
         ${standingsHTML(club.standings)}
-        <p class="note">${esc(t("web.club.tie_breaks"))}</p></section>
+        <p class="note">${esc(t("web.club.tie_breaks"))}</p>
+        ${manage ? `<details id="rules-box"><summary>${esc(t("web.club.change_rules"))}</summary><form id="club-rules">${rulesFields(meta, "cr")}
+          <button type="submit" id="cr-save">${esc(t("web.club.save_rules"))}</button></form></details>` : ""}</section>
       <section class="panel"><h2>${esc(t("web.club.tournaments"))}</h2>
         <ul class="tables">${club.tournaments.map((x) => `<li><a href="/?tournament=${esc(x.id)}">${esc(x.name)}</a> <span>${esc(x.season)}</span> <span class="badge">${esc(t(`web.club.status.${x.status === "over" ? "over" : "open"}`))}</span></li>`).join("") || `<li class="empty">${esc(t("web.club.no_tournaments"))}</li>`}</ul>
         ${manage ? `<form id="new-tournament" class="row"><label>${esc(t("web.club.tournament_name"))} <input id="nt-name" required maxlength="60"></label>
@@ -208,6 +212,23 @@ export async function showClub(app, clubId) {
     for (const b of app.querySelectorAll("[data-remove]")) {
       b.addEventListener("click", async () => {
         try { await call("DELETE", `/api/clubs/${club.id}/members/${b.dataset.remove}`, undefined, key); await draw(); } catch (e) { toast(e.message); }
+      });
+    }
+    if (q("#club-rules")) {
+      const form = q("#club-rules");
+      form.querySelector("#cr-rules-name").value = club.house_rules.name;
+      form.querySelector("#cr-preset").value = club.house_rules.preset;
+      if (lives) form.querySelector("#cr-lives").value = lives;
+      if (SCHEMES.includes(club.scheme.name)) form.querySelector("#cr-scheme").value = club.scheme.name;
+      const shown = form.querySelector("#cr-scheme").value; // a club's own points stay unless another is chosen
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const body = { house_rules: houseRules(form, "cr") };
+        if (form.querySelector("#cr-scheme").value !== shown) body.scheme = form.querySelector("#cr-scheme").value;
+        try {
+          await call("PUT", `/api/clubs/${club.id}`, body, key);
+          await draw();
+        } catch (e) { toast(e.message); }
       });
     }
     if (q("#new-tournament")) {

@@ -26,7 +26,7 @@ function openRound(tn) {
 
 function rulesLine(tn) {
   const lives = typeof tn.rules === "object" && tn.rules.lives;
-  return `${esc(tn.house_rules)} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives"))} ${lives}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme))}`;
+  return `${esc(tn.house_rules)} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme))}`;
 }
 
 function resultLine(table) {
