@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +263,44 @@ def test_members_linked_to_accounts_and_admins_by_login(server: Server) -> None:
         "wimclub": "wimclub", "jokeclub": "jokeclub"}
     # joke is a member, not an admin: logged in, still refused
     refused(joke.post(f"/api/clubs/{cid}/members", {"name": "Eve"}), 403, "forbidden")
+
+
+def evening(srv: Server) -> dict[str, Any]:
+    """A club, its tournament of nine players over two rounds; the final state."""
+    made = ok(srv.post("/api/clubs", {"name": f"Club {srv.port}", "admin": "Ann"}), 201)
+    t = ok(srv.post("/api/tournaments", {"name": "Avond", "club": made["club"]["id"]},
+                    **auth(made["key"])), 201)
+    base, tkey = f"/api/tournaments/{t['tournament']['id']}", t["key"]
+    for n in ("Ann", "Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo"):
+        ok(srv.post(f"{base}/players", {"name": n}, **auth(tkey)))
+    for r in (1, 2):
+        state = ok(srv.post(f"{base}/rounds", {"mode": "cards"}, **auth(tkey)))
+        for table in state["rounds"][r - 1]["tables"]:
+            state = ok(srv.post(f"{base}/results", {"round": r, "table": table["no"],
+                                                    "order": table["seats"]}, **auth(tkey)))
+    return state
+
+
+def test_the_same_evening_on_postgresql(postgres_url: str) -> None:
+    srv = Server(postgres_url).start()
+    try:
+        state = evening(srv)
+        assert [len(t["seats"]) for t in state["rounds"][0]["tables"]] == [5, 4]
+        assert sum(s["played"] for s in state["standings"]) == 18
+        refused(srv.post("/api/clubs", {"name": f"club {srv.port}", "admin": "Bas"}), 409,
+                "club_taken")
+        assert ok(srv.get(f"/api/tournaments/{state['id']}"))["standings"] == state["standings"]
+    finally:
+        srv.stop()
+
+
+def test_concurrent_changes_are_not_lost(server: Server) -> None:
+    made = ok(server.post("/api/tournaments", {"name": "Druk"}), 201)
+    base, key = f"/api/tournaments/{made['tournament']['id']}", made["key"]
+    names = [f"Speler {i}" for i in range(16)]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda n: server.post(f"{base}/players", {"name": n},
+                                                      **auth(key)), names + names[:4]))
+    assert sorted(r.status_code for r in answers) == [200] * 16 + [409] * 4
+    state = ok(server.get(base))
+    assert sorted(p["name"] for p in state["players"]) == sorted(names)
