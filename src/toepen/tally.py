@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import narration
+from .cards import JACK, RANK_MASKS, card_str, parse_card
 from .engine.core import GameCore
 from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
@@ -75,11 +76,40 @@ DISPLAYS: tuple[str, ...] = ("strokes", "points")
 """How a sheet shows lives lost: tally strokes, or penalty points counting up."""
 ENTRY_VERBS: tuple[str, ...] = (
     "knock", "stay", "fold", "claim", "exchange", "challenge", "unchallenged", "last",
+    "blind", "four", "kans", "check", "shown",
 )
 """Every verb of an entry."""
 
-_KNOCK_BAR = "_knock_bar" in GameCore.__slots__
-"""The engine bars knocks by a field of its own (house rules: double_knock)."""
+_VERB_OF: dict[str, str] = {"armoede": "claim", "exchange": "exchange", "laundry": "exchange",
+                            "kans": "kans"}
+"""The entry verb of each declaration (witte/vuile was is entered as an exchange)."""
+_ACTION: dict[str, str] = {"four": "claim", "kans": "exchange", "check": "challenge",
+                           "shown": "challenge", "unchallenged": "pass", "last": "play",
+                           "blind": "knock"}
+"""The engine's action a sheet's verb is refused as (``refusal.not_now`` names it)."""
+_WORD_VERBS = {"challenge": True, "four": True, "kans": True, "shown": True, "last": False}
+"""Verbs with a third word: required (True) or optional (False)."""
+
+
+def _rank_of(seat: int, word: str) -> int:
+    """A rank from its letter (``9``, ``T`` or ``10``, ``A``...), IllegalEntry if none."""
+    try:
+        return parse_card(f"{word}c") & 7
+    except ValueError:
+        raise IllegalEntry(Refusal("bad_action", {
+            "seat": seat, "error": f"{word!r} is not a rank (7 8 9 T J Q K A)"})) from None
+
+
+def _card_of(seat: int, word: str) -> int:
+    """The card that took the last trick (``Jh``), IllegalEntry if it is no card."""
+    try:
+        card = parse_card(word)
+    except ValueError:
+        card = -1
+    if card < 0 or card & 7 != JACK:
+        raise IllegalEntry(Refusal("bad_action", {
+            "seat": seat, "error": f"the last trick names only a jack (like Jh), not {word!r}"}))
+    return card
 
 _SHEET_TEXT: dict[str, str] = {
     "sheet_passed": "seat {seat} has passed in this {declaration} round",
@@ -154,10 +184,15 @@ class Entry:
             raise EntryError(f"seat {seat_text!r} is not a seat number")
         if verb not in ENTRY_VERBS:
             raise EntryError(f"unknown verb {parts[1]!r} (one of {', '.join(ENTRY_VERBS)})")
-        word = parts[2].lower() if len(parts) == 3 else ""
-        if (verb == "challenge") != bool(word):
-            raise EntryError("a challenge names its outcome ('2 challenge false'); "
-                             "no other entry has a third word")
+        word = parts[2] if len(parts) == 3 else ""
+        needs = _WORD_VERBS.get(verb)
+        if word and needs is None:
+            raise EntryError(f"{verb} takes no third word")
+        if needs and not word:
+            raise EntryError(f"{verb} names what it was ('2 challenge false', '1 four 9', "
+                             "'3 kans miss', '1 shown caught')")
+        if verb != "last":
+            word = word.lower()
         return Entry(int(seat_text), verb, word)
 
     def __str__(self) -> str:
@@ -256,20 +291,35 @@ class _Machine(Settlement, Refusals):
         self._stake = 1
         self._accepted = [1] * self._n
         self._last_knocker = -1
-        if _KNOCK_BAR:
-            self._knock_bar = -1
+        self._knock_bar = -1
         self._leader = -1
         self._queue = []
         self._target = -1
+        self._checkers = 0
         self._active = self._in_session
         self._hands = [0] * self._n
         self._out = 0
+        self._decl = None
         if redeal:
             self._redeals += 1
         order = self._order_from((self._dealer + 1) % self._n, self._in_session)
         self._stock_pos = 4 * len(order)
         kind = EventKind.REDEAL if redeal else EventKind.DEAL
         self._ev.append(Event(kind, self._dealer, self._hand_no))
+        if self._rules.blind_knock:  # the blind round: anyone may knock blind first
+            self._phase = Phase.BLIND
+            self._turn = -1
+            return
+        self._cards_seen()
+
+    def _cards_seen(self) -> None:
+        """The cards are seen: with four_of_a_kind the first fact may be one (phase DEAL
+        stands for "the cards are seen, nothing told yet"); else the declarations."""
+        order = self._order_from((self._dealer + 1) % self._n, self._in_session)
+        if self._rules.four_of_a_kind:
+            self._phase = Phase.DEAL
+            self._turn = -1
+            return
         self._open_round(order, 0)
 
     def _open_round(self, order: tuple[int, ...], first: int) -> None:
@@ -285,6 +335,8 @@ class _Machine(Settlement, Refusals):
         self._next_declarer()
 
     def _next_declarer(self) -> None:
+        """As the engine's, but a sheet cannot tell who is eligible (kans: who holds three
+        of a rank): that is left to the table."""
         decl = self._decl
         assert decl is not None
         queue = self._queue
@@ -292,7 +344,7 @@ class _Machine(Settlement, Refusals):
         while queue and (
             declared >> queue[0] & 1
             or not self._active >> queue[0] & 1
-            or decl.draws and self._stock_pos + 4 > 32
+            or self._stock_pos + decl.draws > 32
         ):
             queue.pop(0)
         if queue:
@@ -344,18 +396,47 @@ class _Machine(Settlement, Refusals):
             self._no("out_of_session", seat=seat)
         if not self._active >> seat & 1:
             self._no("folded", seat=seat)
+        self._apply_entry(seat, verb, entry.word)
+        self._flush()
+
+    def _apply_entry(self, seat: int, verb: str, word: str) -> None:
+        phase = self._phase
+        if phase is Phase.BLIND:
+            if verb == "blind":
+                self._blind_knock(seat)
+                return
+            self._cards_seen()  # nobody knocked blind
+        elif phase is Phase.BLIND_ANSWER:
+            if verb not in ("stay", "fold"):
+                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                         phase=phase.value)
+            self._answer_knock(seat, verb)
+            return
+        if self.phase_now() is Phase.DEAL:  # the cards are seen: four of a kind first
+            if verb == "four":
+                self._show_four(seat, word)
+                return
+            self._open_round(self._order_from((self._dealer + 1) % self._n, self._in_session),
+                             0)
+            if not self._active >> seat & 1:
+                self._no("not_now", seat=seat, action=verb, phase=self.phase_now().value)
+        if verb in ("four", "blind"):
+            self._no("not_now", seat=seat, action=_ACTION[verb], phase=self.phase_now().value)
         decl = self._decl
-        if verb in ("claim", "exchange"):
-            self._declare(seat, verb)
-        elif verb in ("challenge", "unchallenged"):
-            if decl is None or self._phase is not decl.challenge_phase:
-                self._no("not_now", seat=seat, action="challenge" if verb == "challenge"
-                             else "pass", phase=self._phase.value)
-            self._challenge(decl, seat, entry.word if verb == "challenge" else None)
+        if verb in ("claim", "exchange", "kans"):
+            self._declare(seat, verb, word)
+        elif verb in ("challenge", "unchallenged", "check", "shown"):
+            if decl is None or self._phase is not decl.challenge_phase or (
+                    decl.challenge_phase is decl.phase):  # (kans is never challenged)
+                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                         phase=self._phase.value)
+            self._challenge(decl, seat, verb, word)
         else:
             if decl is not None:
-                if self._phase is decl.challenge_phase:
-                    self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
+                if self._phase is decl.challenge_phase and decl.challenge_phase is not (
+                        decl.phase):
+                    self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                             phase=self._phase.value)
                 self._start_play()  # the first fact of play: the rounds were passed
                 if not self._active >> seat & 1 or self.phase_now() is Phase.OVER:
                     self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
@@ -363,26 +444,15 @@ class _Machine(Settlement, Refusals):
                 self._knock(seat)
             elif verb == "last":
                 if self._phase is not Phase.PLAY:
-                    self._no("not_now", seat=seat, action="play",
-                                 phase=self._phase.value)
-                self._settle(seat)
+                    self._no("not_now", seat=seat, action="play", phase=self._phase.value)
+                if word and self._rules.jack_last_trick == "off":
+                    self._no("bad_action", seat=seat,
+                             error="the card of the last trick counts only with jack_last_trick")
+                self._settle(seat, _card_of(seat, word) if word else -1)
             else:
                 if self._phase is not Phase.ANSWER:
                     self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
-                if seat != self._turn:
-                    self._no("not_your_turn", seat=seat, turn=self._turn)
-                if verb == "stay":
-                    self._accepted[seat] = self._stake
-                    self._ev.append(Event(EventKind.STAY, seat, self._stake))
-                    self._next_answer()
-                else:
-                    lives = self._pools[self._team_of[seat]]
-                    if getattr(self._rules, "edge", "normal") == "no_fold" and (
-                            lives <= self._accepted[seat]):
-                        self._no("fold_on_edge", seat=seat, paid=self._accepted[seat],
-                                 lives=lives)
-                    self._fold(seat)
-        self._flush()
+                self._answer_knock(seat, verb)
 
     def phase_now(self) -> Phase:
         """The phase (a method, so that a type checker reads it afresh after a step)."""
@@ -391,31 +461,79 @@ class _Machine(Settlement, Refusals):
     def _no(self, code: str, **params: Any) -> NoReturn:
         raise IllegalEntry(Refusal(code, params))
 
-    def _declare(self, seat: int, verb: str) -> None:
+    def _answer_knock(self, seat: int, verb: str) -> None:
+        """``stay`` or ``fold`` to a knock, a pelt opening or a blind knock."""
+        if seat != self._turn:
+            self._no("not_your_turn", seat=seat, turn=self._turn)
+        if verb == "stay":
+            self._accepted[seat] = self._stake
+            self._ev.append(Event(EventKind.STAY, seat, self._stake))
+            self._next_answer()
+            return
+        lives = self._pools[self._team_of[seat]]
+        if self._rules.edge == "no_fold" and lives <= self._accepted[seat]:
+            self._no("fold_on_edge", seat=seat, paid=self._accepted[seat], lives=lives)
+        self._fold(seat)
+
+    def _blind_knock(self, seat: int) -> None:
+        """A blind knock: the stake goes to 3 before anyone has seen their cards."""
+        limit = self._limit
+        lives = self._pools[self._team_of[seat]]
+        if limit != "none" and lives < (2 if limit == "lives_at_least_stake" else 3):
+            self._no("blind_knock_lives", seat=seat, lives=lives)
+        self._stake = 3
+        self._accepted[seat] = 3
+        self._mark_knocker(seat)
+        self._ev.append(Event(EventKind.KNOCK, seat, 3, (), "blind"))
+        self._queue = list(self._order_from((seat + 1) % self._n, self._active & ~(1 << seat)))
+        self._phase = Phase.BLIND_ANSWER
+        self._turn = self._queue[0]
+
+    def _show_four(self, seat: int, word: str) -> None:
+        """``seat`` shows four of a rank (``word``: the rank, ``9``, ``T``...)."""
+        rank = _rank_of(seat, word)
+        self._hands[seat] = RANK_MASKS[rank]  # the shown cards: the rule reads them
+        self._four_of_a_kind(seat)
+
+    def _declare(self, seat: int, verb: str, word: str) -> None:
         rounds = self._rounds
-        index = next((i for i, d in enumerate(rounds) if str(d.verb) == verb), -1)
-        if index >= 0 and rounds[index].draws and self._stock_pos + 4 > 32:
+        index = next((i for i, d in enumerate(rounds) if _VERB_OF[d.name] == verb), -1)
+        if index >= 0 and self._stock_pos + rounds[index].draws > 32:
             self._no("sheet_stock_short", seat=seat)  # (the round ended for it)
         decl = self._decl
         if index < 0 or decl is None or self._phase is not decl.phase or index < self._round:
-            self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
+            self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                     phase=self._phase.value)
         while self._round < index:  # a later round's declaration: this one was passed
             order = self._order_from((self._dealer + 1) % self._n, self._in_session)
             self._open_round(order, self._round + 1)
             decl = self._decl
             if decl is None or self._phase is not decl.phase:
-                self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
+                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                         phase=self._phase.value)
         decl = rounds[index]
+        if decl.draws == 1:  # kans: the word says what the drawn card made
+            if word != "miss":
+                _rank_of(seat, word)
+        elif word:
+            self._no("bad_action", seat=seat, error=f"{verb} takes no third word")
         if self._declared[decl.index] >> seat & 1:
             self._no("sheet_declared", seat=seat, declaration=decl.name)
         if seat not in self._queue:
             self._no("sheet_passed", seat=seat, declaration=decl.name)
         self._queue = self._queue[self._queue.index(seat) + 1:]
         self._declared[decl.index] |= 1 << seat
-        if decl.draws:
-            self._stock_pos += 4
-        self._ev.append(Event(decl.declared, seat, 4 if decl.draws else 0))
+        self._stock_pos += decl.draws
+        if decl.draws == 1:
+            self._ev.append(Event(EventKind.KANS, seat, 1))
+            if word != "miss":
+                self._show_four(seat, word)
+                return
+            self._next_declarer()
+            return
+        self._ev.append(Event(decl.declared, seat, decl.draws))
         self._target = seat
+        self._checkers = 0
         self._round_queue = self._queue
         if not self._opponents_mask(seat):
             self._ev.append(Event(decl.result, seat, 0, (), "unchallenged"))
@@ -424,27 +542,64 @@ class _Machine(Settlement, Refusals):
         self._phase = decl.challenge_phase
         self._turn = -1
 
-    def _challenge(self, decl: Declaration, seat: int, word: str | None) -> None:
+    def _outcomes(self, decl: Declaration) -> tuple[str, ...]:
+        """What a shown hand may turn out to be: honest words, then the dishonest one."""
+        if decl.word_of is not None:  # the laundry: which was it was, or caught
+            words = [w for w in ("witte_was", "vuile_was") if getattr(self._rules, w)]
+            return (*words, decl.dishonest_word)
+        return (decl.honest_word, decl.dishonest_word)
+
+    def _challenge(self, decl: Declaration, seat: int, verb: str, word: str) -> None:
         declarer = self._target
-        if word is None:
+        each = decl.check_each(self._rules)
+        if verb in ("unchallenged", "shown"):
             if seat != declarer:
                 self._no("not_now", seat=seat, action="pass", phase=self._phase.value)
-            self._ev.append(Event(decl.result, declarer, 0, (), "unchallenged"))
-            self._stands(decl)
+            if verb == "unchallenged":
+                if each and self._checkers:  # checked: the hand must be shown
+                    self._no("not_now", seat=seat, action="pass", phase=self._phase.value)
+                self._ev.append(Event(decl.result, declarer, 0, (), "unchallenged"))
+                self._stands(decl)
+                return
+            if not each or not self._checkers:
+                self._no("not_now", seat=seat, action="challenge", phase=self._phase.value)
+            self._verdict(decl, declarer, self._checkers, seat, word)
             return
         if not self._opponents_mask(declarer) >> seat & 1:
             self._no("sheet_not_opponent", seat=seat, target=declarer)
-        if word not in (decl.honest_word, decl.dishonest_word):
-            self._no("sheet_bad_outcome", seat=seat, declaration=decl.name, word=word,
-                         choices=f"{decl.honest_word} or {decl.dishonest_word}")
-        self._ev.append(Event(EventKind.CHALLENGE, seat, declarer))
-        self._ev.append(Event(decl.result, declarer, 0, (), word))
-        if word == decl.honest_word:
-            self._lose(seat, 1, decl.name)
-            if self._phase is not Phase.OVER:
-                self._stands(decl)
+        if each != (verb == "check"):  # each: checks, then the shown hand; else one challenge
+            self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
+                     phase=self._phase.value)
+        if each:
+            if self._checkers >> seat & 1:
+                self._no("sheet_declared", seat=seat, declaration=decl.name)
+            self._checkers |= 1 << seat
+            self._ev.append(Event(EventKind.CHALLENGE, seat, declarer))
             return
-        self._lose(declarer, 1, decl.name)
+        self._verdict(decl, declarer, 1 << seat, seat, word)
+
+    def _verdict(self, decl: Declaration, declarer: int, checkers: int, seat: int,
+                 word: str) -> None:
+        """The shown hand settles it (as the engine's ``_verdict``): each checker pays 1
+        to an honest declaration, a bluffer pays 1 per checker."""
+        outcomes = self._outcomes(decl)
+        if word not in outcomes:
+            self._no("sheet_bad_outcome", seat=seat, declaration=decl.name, word=word,
+                     choices=" or ".join(outcomes))
+        if not decl.check_each(self._rules):
+            self._ev.append(Event(EventKind.CHALLENGE, seat, declarer))
+        self._checkers = 0
+        seats = [s for s in range(self._n) if checkers >> s & 1]
+        self._ev.append(Event(decl.result, declarer, 0, (), word))
+        if word != decl.dishonest_word:
+            for s in seats:
+                if self._in_session >> s & 1:
+                    self._lose(s, 1, decl.name)
+                    if self._phase is Phase.OVER:
+                        return
+            self._stands(decl)
+            return
+        self._lose(declarer, len(seats), decl.name)
         if self._phase is Phase.OVER:
             return
         self._queue = self._round_queue
@@ -476,8 +631,7 @@ class _Machine(Settlement, Refusals):
     def _mark_knocker(self, seat: int) -> None:
         """``seat`` made the latest knock (or opened at pelt), as the engine marks it."""
         self._last_knocker = seat
-        if _KNOCK_BAR:  # the engine bars the latest knocker, unless double_knock
-            self._knock_bar = -1 if getattr(self._rules, "double_knock", False) else seat
+        self._knock_bar = -1 if self._rules.double_knock else seat
 
     def _next_answer(self) -> None:
         queue = self._queue
@@ -486,6 +640,8 @@ class _Machine(Settlement, Refusals):
             queue.pop(0)
         if queue:
             self._turn = queue[0]
+        elif self._phase is Phase.BLIND_ANSWER:
+            self._cards_seen()
         else:
             self._phase = Phase.PLAY
             self._turn = -1
@@ -496,7 +652,7 @@ class _Machine(Settlement, Refusals):
         self._leave_hand(seat)
         self._hands_lost[seat] += 1
         self._lose(seat, paid, "fold")
-        if self._phase is not Phase.ANSWER:
+        if self._phase is not Phase.ANSWER and self._phase is not Phase.BLIND_ANSWER:
             return
         if self._active_sides() <= 1:
             self._end_hand_by_folds()
@@ -656,14 +812,27 @@ class Sheet:
         m = self._machine
         if m._phase is Phase.OVER:
             return []
-        out: list[Entry] = []
+        rules = self.rules
         words: tuple[str, ...] = ()
         decl = m._decl
         if decl is not None and m._phase is decl.challenge_phase:
-            words = (decl.honest_word, decl.dishonest_word)
+            words = m._outcomes(decl)
+        plain = ["knock", "stay", "fold", "claim", "exchange", "unchallenged", "last"]
+        if rules.blind_knock:
+            plain.append("blind")
+        each = decl is not None and decl.check_each(rules)
+        if each:
+            plain.append("check")
+        ranks = "T987AKQJ" if rules.four_of_a_kind else ""
+        out: list[Entry] = []
         for seat in range(m._n):
-            candidates = [Entry(seat, v) for v in ENTRY_VERBS if v != "challenge"]
-            candidates += [Entry(seat, "challenge", w) for w in words]
+            candidates = [Entry(seat, v) for v in plain]
+            candidates += [Entry(seat, "shown" if each else "challenge", w) for w in words]
+            candidates += [Entry(seat, "four", r) for r in ranks.lower()]
+            if rules.jack_last_trick != "off":
+                candidates += [Entry(seat, "last", f"J{suit}") for suit in "cdhs"]
+            if rules.three_of_a_kind_draw:
+                candidates += [Entry(seat, "kans", w) for w in ("miss", *ranks.lower())]
             out.extend(c for c in candidates if self.refusal(c) is None)
         return out
 
@@ -683,7 +852,8 @@ class Sheet:
     @property
     def turn(self) -> int:
         """The seat whose answer a knock awaits (-1 when no answer is awaited)."""
-        return self._machine._turn if self._machine._phase is Phase.ANSWER else -1
+        m = self._machine
+        return m._turn if m._phase in (Phase.ANSWER, Phase.BLIND_ANSWER) else -1
 
     @property
     def target(self) -> int:
@@ -939,13 +1109,15 @@ def _seat_of(entry: object) -> int:
 
 _ENTRY_OF: dict[EventKind, str] = {
     EventKind.KNOCK: "knock", EventKind.STAY: "stay", EventKind.FOLD: "fold",
-    EventKind.CLAIM: "claim", EventKind.EXCHANGE: "exchange",
+    EventKind.CLAIM: "claim", EventKind.EXCHANGE: "exchange", EventKind.LAUNDRY: "exchange",
 }
 
 
-def entries_from_events(events: Iterable[Event]) -> list[str]:
+def entries_from_events(events: Iterable[Event], rules: Rules | None = None) -> list[str]:
     """The entries a table would make for a game it watched: from events a spectator
-    sees (only public kinds are read), e.g. to keep a sheet of an online game.
+    sees (only public kinds are read), e.g. to keep a sheet of an online game. ``rules``
+    tell how a laundry is checked (``laundry_check: each``: a check per checker, then the
+    shown hand).
 
     >>> from toepen.engine import Event, EventKind as K
     >>> entries_from_events([Event(K.KNOCK, 1, 2), Event(K.FOLD, 2, 1),
@@ -954,21 +1126,43 @@ def entries_from_events(events: Iterable[Event]) -> list[str]:
     ['1 knock', '2 fold', '0 challenge false', '0 last']
     """
     out: list[str] = []
-    pending: int | None = None
-    results = {d.result for d in DECLARATIONS}
+    checkers: list[int] = []
+    results = {d.result for d in DECLARATIONS if d.result is not EventKind.KANS}
+    each = rules is not None and rules.laundry_check == "each"
+    declared: EventKind | None = None
+    kans: tuple[int, int] | None = None  # (seat, index in out) of the latest draw
     for e in events:
-        if e.kind in _ENTRY_OF:
-            out.append(f"{e.seat} {_ENTRY_OF[e.kind]}")
-        elif e.kind is EventKind.CHALLENGE:
-            pending = e.seat
-        elif e.kind in results:
-            if pending is not None:
-                out.append(f"{pending} challenge {e.detail}")
-                pending = None
+        kind = e.kind
+        if kind is EventKind.KNOCK and e.detail == "blind":
+            out.append(f"{e.seat} blind")
+        elif kind in _ENTRY_OF:
+            out.append(f"{e.seat} {_ENTRY_OF[kind]}")
+            if kind in (EventKind.CLAIM, EventKind.EXCHANGE, EventKind.LAUNDRY):
+                declared = kind
+        elif kind is EventKind.KANS:
+            kans = (e.seat, len(out))
+            out.append(f"{e.seat} kans miss")
+        elif kind is EventKind.FOUR_OF_A_KIND:
+            rank = card_str(e.cards[0])[0].lower()
+            if kans is not None and kans[0] == e.seat and kans[1] == len(out) - 1:
+                out[-1] = f"{e.seat} kans {rank}"
+            else:
+                out.append(f"{e.seat} four {rank}")
+        elif kind is EventKind.CHALLENGE:
+            checkers.append(e.seat)
+        elif kind in results:
+            if checkers and each and declared is EventKind.LAUNDRY:
+                out.extend(f"{s} check" for s in checkers)
+                out.append(f"{e.seat} shown {e.detail}")
+            elif checkers:
+                out.append(f"{checkers[0]} challenge {e.detail}")
             elif e.detail == "unchallenged":
                 out.append(f"{e.seat} unchallenged")
-        elif e.kind is EventKind.TRICK and e.value == 4:
+            checkers = []
+        elif kind is EventKind.TRICK and e.value == 4:
             out.append(f"{e.seat} last")
+        elif kind is EventKind.JACK and e.cards and out and out[-1] == f"{e.seat} last":
+            out[-1] = f"{e.seat} last {card_str(e.cards[0])}"
     return out
 
 

@@ -159,7 +159,8 @@ def test_undo_restores_every_state_exactly() -> None:
 
 
 @pytest.mark.parametrize(("preset", "n", "lives"), [("rulebook", 4, 3), ("classic", 4, 2),
-                                                    ("teams", 4, 3), ("gezinstoepen", 3, 2)])
+                                                    ("teams", 4, 3), ("gezinstoepen", 3, 2),
+                                                    ("kroeg-huisregels", 4, 3)])
 def test_every_refused_entry_changes_nothing_and_legal_ones_are_listed(
     preset: str, n: int, lives: int
 ) -> None:
@@ -168,15 +169,17 @@ def test_every_refused_entry_changes_nothing_and_legal_ones_are_listed(
     rules = Rules.preset(preset, lives=lives)
     played = play_session(rules, n, seed=1)
     s = Sheet(rules, played.game.players, dealer=played.game.first_dealer)
-    words = ["genuine", "false", "caught", "clean", "maybe"]
-    for entry in entries_from_events(played.events):
+    words = ["genuine", "false", "caught", "clean", "maybe", "witte_was", "vuile_was"]
+    with_word = {"challenge": words, "shown": words, "four": ["9", "t", "x"],
+                 "kans": ["miss", "j", "x"], "last": ["", "Jh"]}
+    for entry in entries_from_events(played.events, rules):
         legal = {str(e) for e in s.legal_entries()}
         assert entry in legal
         before = json.dumps(s.to_json(), sort_keys=True)
         for seat in range(-1, n + 1):
             for verb in ENTRY_VERBS:
-                for text in ([f"{seat} {verb} {w}" for w in words] if verb == "challenge"
-                             else [f"{seat} {verb}"]):
+                for text in ([f"{seat} {verb} {w}".strip() for w in with_word[verb]]
+                             if verb in with_word else [f"{seat} {verb}"]):
                     r = s.refusal(text)
                     assert (r is None) == (text in legal), text
                     if r is not None:
@@ -231,3 +234,15 @@ def test_standings_elimination_and_rubbers() -> None:
     assert r.drinks == [0, 1, 1] and r.rubbers_won == [1, 0, 0] and r.rubber_no == 2
     assert [p.seat for p in r.standings()] == [0, 1, 2]
     assert r.lives == [2, 2, 2]
+
+
+def test_the_machine_shadows_no_field_of_the_engine() -> None:
+    """The sheet's machine is a mixin over the engine's GameCore: a method of its own
+    with the name of an engine field would hide that field."""
+    import inspect
+
+    from toepen.engine.core import GameCore
+    from toepen.tally import _Machine  # noqa: PLC2701 - the test reads the machine's shape
+
+    own = {name for name, _ in inspect.getmembers(_Machine) if name in _Machine.__dict__}
+    assert not own & set(GameCore.__slots__)

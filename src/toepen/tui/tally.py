@@ -19,24 +19,27 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, RichLog, Static
 
+from ..cards import local_card_str, parse_card
 from ..i18n import N_, Translator
 from ..narration import describe
 from ..record import save
-from ..tally import ENTRY_VERBS, Entry, IllegalEntry, Sheet, refusal_message
+from ..tally import ENTRY_VERBS, Entry, EntryError, IllegalEntry, Sheet, refusal_message
 
 SHORT_VERBS: dict[str, str] = {"k": "knock", "s": "stay", "f": "fold", "a": "claim",
                                "x": "exchange", "c": "challenge", "u": "unchallenged",
-                               "l": "last"}
+                               "l": "last", "b": "blind"}
 """One-letter verbs (the keys ``toepen play`` uses, ``l`` the last trick, ``u`` no challenge)."""
 
 _OUTCOMES = {
     "genuine": N_("tally.outcome.genuine"), "false": N_("tally.outcome.false"),
     "caught": N_("tally.outcome.caught"), "clean": N_("tally.outcome.clean"),
+    "witte_was": N_("tally.outcome.witte_was"), "vuile_was": N_("tally.outcome.vuile_was"),
 }
 _VERB_WORDS = {
     "knock": N_("act.knock"), "stay": N_("act.stay"), "fold": N_("act.fold"),
     "claim": N_("act.claim"), "exchange": N_("act.exchange"),
     "unchallenged": N_("tally.unchallenged"), "last": N_("tally.last"),
+    "blind": N_("tally.blind"), "check": N_("tally.check"),
 }
 _REFUSALS = (  # the sheet's own refusals (narration has the engine's)
     N_("tally.refusal.passed"), N_("tally.refusal.declared"), N_("tally.refusal.stock_short"),
@@ -79,20 +82,35 @@ def parse_line(sheet: Sheet, text: str) -> Entry:
     verb = SHORT_VERBS.get(verb, verb)
     if verb not in ENTRY_VERBS:
         raise InputError(N_("tally.input.verb"), verb=parts[1])
-    word = parts[2].lower() if len(parts) == 3 else ""
-    if (verb == "challenge") != bool(word):
-        raise InputError(N_("tally.input.help"))
-    return Entry(seat, verb, word)
+    try:
+        return Entry.parse(f"{seat} {verb} {parts[2] if len(parts) == 3 else ''}")
+    except EntryError:
+        raise InputError(N_("tally.input.help")) from None
+
+
+def verb_text(t: Translator, entry: Entry) -> str:
+    """What an entry says was done, in words: ``knock``, ``challenges (caught)``."""
+    verb, word = entry.verb, entry.word
+    if verb in ("challenge", "shown"):
+        key = N_("tally.challenge") if verb == "challenge" else N_("tally.shown")
+        return t(key, outcome=t(_OUTCOMES.get(word, word)))
+    if verb == "four":
+        return t(N_("tally.four"), rank=_rank_text(t, word))
+    if verb == "kans":
+        return t(N_("tally.kans.miss")) if word == "miss" else t(
+            N_("tally.kans.hit"), rank=_rank_text(t, word))
+    if verb == "last" and word:
+        return t(N_("tally.last_jack"), card=local_card_str(parse_card(word), t.lang))
+    return t(_VERB_WORDS[verb])
+
+
+def _rank_text(t: Translator, word: str) -> str:
+    return local_card_str(parse_card(f"{word}c"), t.lang)[:-1]
 
 
 def entry_text(t: Translator, sheet: Sheet, entry: Entry) -> str:
-    """An entry in words: ``Bas: knock``, ``Cor: challenge (caught)``."""
-    name = sheet.players[entry.seat]
-    if entry.verb == "challenge":
-        what = t(N_("tally.challenge"), outcome=t(_OUTCOMES.get(entry.word, entry.word)))
-    else:
-        what = t(_VERB_WORDS[entry.verb])
-    return f"{name}: {what}"
+    """An entry in words: ``Bas: knock``, ``Cor: challenges (caught)``."""
+    return f"{sheet.players[entry.seat]}: {verb_text(t, entry)}"
 
 
 def strokes(n: int) -> str:
@@ -153,11 +171,7 @@ def legal_line(t: Translator, sheet: Sheet) -> str:
     """What may be entered now, player by player."""
     by_seat: dict[int, list[str]] = {}
     for e in sheet.legal_entries():
-        words = by_seat.setdefault(e.seat, [])
-        if e.verb == "challenge":
-            words.append(t(_OUTCOMES.get(e.word, e.word)))
-        else:
-            words.append(t(_VERB_WORDS[e.verb]))
+        by_seat.setdefault(e.seat, []).append(verb_text(t, e))
     return " · ".join(f"{sheet.players[s]}: {', '.join(w)}" for s, w in sorted(by_seat.items()))
 
 

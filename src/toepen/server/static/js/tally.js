@@ -1,13 +1,14 @@
 // The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
 // everyone else follows it live (?sheet=ID). The server says what may be entered next
 // (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
-import { t, say } from "./i18n.js";
+import { t, say, rankText, cardText } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
 import { toast } from "./lobby.js";
 
 const WORDS = { knock: "act.knock", stay: "act.stay", fold: "act.fold", claim: "act.claim",
-  exchange: "act.exchange", unchallenged: "web.tally.unchallenged", last: "web.tally.last" };
+  exchange: "act.exchange", unchallenged: "web.tally.unchallenged", last: "web.tally.last",
+  blind: "web.tally.blind", check: "web.tally.check" };
 
 async function call(method, path, body, key) {
   const headers = {};
@@ -37,6 +38,11 @@ export function strokes(n) {
 function entryLabel(entry) {
   const [, verb, word] = entry.split(" ");
   if (verb === "challenge") return t("web.tally.challenge", { outcome: t(`web.tally.outcome.${word}`) });
+  if (verb === "shown") return t("web.tally.shown", { outcome: t(`web.tally.outcome.${word}`) });
+  if (verb === "four") return t("web.tally.four", { rank: rankText(`${word.toUpperCase()}c`) });
+  if (verb === "kans" && word === "miss") return t("web.tally.kans_miss");
+  if (verb === "kans") return t("web.tally.kans_hit", { rank: rankText(`${word.toUpperCase()}c`) });
+  if (verb === "last" && word) return t("web.tally.last_jack", { card: cardText(word) });
   return t(WORDS[verb] || verb);
 }
 
