@@ -304,3 +304,15 @@ def test_concurrent_changes_are_not_lost(server: Server) -> None:
     assert sorted(r.status_code for r in answers) == [200] * 16 + [409] * 4
     state = ok(server.get(base))
     assert sorted(p["name"] for p in state["players"]) == sorted(names)
+
+
+def test_titles_take_punctuation_but_no_markup(server: Server) -> None:
+    made = ok(server.post("/api/clubs", {"name": "Café 't Hoekje & Co", "admin": "Ann"}), 201)
+    assert made["club"]["name"] == "Café 't Hoekje & Co"
+    t = ok(server.post("/api/tournaments", {"name": "Vrijdag 5/12 (finale!)",
+                                             "season": "2026/27"}), 201)
+    assert t["tournament"]["season"] == "2026/27"
+    for bad in ("<b>Kroeg</b>", " Kroeg", "Kroeg\u202e", "", "K" * 61):
+        refused(server.post("/api/clubs", {"name": bad, "admin": "Ann"}), 400, "bad_title")
+    refused(server.post("/api/tournaments", {"name": "Avond", "season": "2026\n"}), 400,
+            "bad_title")

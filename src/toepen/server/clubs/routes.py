@@ -23,7 +23,7 @@ from ...tally import Sheet
 from ..accounts import Accounts
 from ..accounts.routes import player as logged_in
 from ..lobby import Lobby
-from ..protocol import Refused, check_name
+from ..protocol import Refused, check_name, name_length
 from ..sheets import Sheets, create_sheet, sheets_of
 from ..table import Table, token_hash
 from . import store
@@ -95,6 +95,29 @@ def checked_name(name: Any, limit: int) -> str:
                           n=limit) from None
 
 
+TITLE_PUNCTUATION = frozenset(" '-_.,:;!?&/+#()\"@")
+"""What a club's, tournament's or season's name may hold beyond letters, digits and
+emoji (``De Kroeg & Co``, ``2026/27``): no markup, no control or formatting character."""
+
+
+def checked_title(title: Any, limit: int) -> str:
+    """A club's, tournament's or season's name, or ClubRefused ``bad_title``."""
+    ok = (isinstance(title, str) and title == title.strip() and len(title) <= 8 * limit
+          and 1 <= name_length(title) <= limit)
+    if ok:
+        try:
+            check_name("".join(ch for ch in title if ch not in TITLE_PUNCTUATION) or "x",
+                       8 * limit)
+        except Refused:
+            ok = False
+    if not ok:
+        raise ClubRefused("bad_title", f"name: 1 to {limit} characters: letters, digits, "
+                          "emoji, spaces and common punctuation, no space at either end",
+                          name=str(title)[:80], n=limit)
+    assert isinstance(title, str)
+    return title
+
+
 def bearer(authorization: str | None) -> str | None:
     """The hash of an ``Authorization: Bearer KEY`` header's key, or None without one."""
     if not authorization or not authorization.startswith("Bearer "):
@@ -151,7 +174,7 @@ async def account_of(request: Request, name: str) -> str:
 
 def house_json(h: HouseRules) -> dict[str, Any]:
     rules = check_rules(h.preset, h.options)
-    name = checked_name(h.name, NAME_LENGTH)
+    name = checked_title(h.name, NAME_LENGTH)
     return {"name": name, "rules": rules.to_json()}
 
 
@@ -250,7 +273,7 @@ async def list_clubs(request: Request) -> dict[str, Any]:
 async def create_club(body: CreateClub, request: Request) -> dict[str, Any]:
     """A new club; the answer holds its founding admin's key (shown once: keep it)."""
     clubs = clubs_of(request)
-    name = checked_name(body.name, NAME_LENGTH)
+    name = checked_title(body.name, NAME_LENGTH)
     user = await logged_in(request)
     if body.admin is None and user is None:
         raise ClubRefused("bad_name", "admin: the founding admin's name is needed", name="",
@@ -462,8 +485,8 @@ async def create_tournament(body: CreateTournament, request: Request,
                             authorization: Authorization = None) -> dict[str, Any]:
     """A tournament (an evening or a season); the answer holds the organiser's key."""
     clubs = clubs_of(request)
-    name = checked_name(body.name, NAME_LENGTH)
-    season = checked_name(body.season, 20) if body.season is not None else season_now()
+    name = checked_title(body.name, NAME_LENGTH)
+    season = checked_title(body.season, 20) if body.season is not None else season_now()
     club: Club | None = None
     if body.club is not None:
         club = await club_or_404(clubs, body.club)
