@@ -280,6 +280,13 @@ def test_forged_stolen_and_cross_site_requests_are_refused(server: Server) -> No
                        headers={"Origin": "https://evil.example"})
     assert r.status_code == 201 and r.json()["table"]["seats"][0].get("account") is None
     assert r.json()["table"]["seats"][0]["name"] == "Hansje"
+    # the browser's own Sec-Fetch-Site (no page can set it) vouches for the table page's joins
+    r = hans.http.post("/api/tables", json={"name": "Hansje", "size": 2},
+                       headers={"Sec-Fetch-Site": "same-origin"})
+    assert r.json()["table"]["seats"][0]["account"] == "Hans"
+    r = hans.http.post("/api/tables", json={"name": "Hansje", "size": 2},
+                       headers={"Sec-Fetch-Site": "cross-site"})
+    assert r.json()["table"]["seats"][0].get("account") is None
     # login CSRF: no pre-login token, no login
     fresh = httpx.Client(base_url=server.url)
     r = fresh.post("/api/account/login", json={"name": "Hans", "password": PASSWORD})

@@ -97,6 +97,20 @@ def test_register_play_rated_profile_and_leaderboard(page: Page, server: Server,
         expect(nl.locator("#toast")).to_have_text("Die naam is van een bot: kies een andere.")
         register(nl, base, "Joost")
         expect(nl.locator("#challenge")).to_contain_text("uit")
+        # a rated table with an open seat: Annelies takes it from the table page itself
+        nl.select_option("#size", "2")
+        nl.select_option("select[data-seat='1']", "")
+        nl.check("#rated")
+        nl.click("#create")
+        nl.wait_for_url(re.compile(r"\?table=[0-9a-f]{12}$"))
+        open_id = nl.url.rsplit("=", 1)[1]
+        page.goto(f"{base}/?table={open_id}")
+        page.click("[data-take='1']")
+        expect(page.locator(".waiting")).to_be_visible()
+        page.wait_for_selector("[data-take]", state="detached")  # seated: no seat to take
+        assert server.get(f"/api/tables/{open_id}")["seats"][1]["account"] == "Annelies"
+        nl.goto(base + "/")
+        wait_ready(nl)
         nl.click("#challenge")  # a rated table against the strongest bot, started at once
         nl.wait_for_url(re.compile(r"\?table=[0-9a-f]{12}$"))
         challenged = server.get("/api/tables/" + nl.url.rsplit("=", 1)[1])

@@ -130,14 +130,18 @@ def guard(request: Request, logged_in: bool) -> None:
 
 async def player(request: Request) -> User | None:
     """The logged-in person behind a table request (create, join), or None for a guest.
-    The session counts only with this browser's CSRF token and from this site, so another
-    site cannot seat a person at a table (a guest's request is not changed by this)."""
+    The session counts only from this site: with this browser's CSRF token, or with the
+    browser's own ``Sec-Fetch-Site: same-origin`` (a header no page can set: the table
+    page's plain requests); so another site cannot seat a person at a table (a guest's
+    request is not changed by this)."""
     accounts: Accounts | None = getattr(request.app.state, "accounts", None)
     if accounts is None or SESSION_COOKIE not in request.cookies:
         return None
     found = await current(request, accounts)
     if found is None:
         return None
+    if request.headers.get("sec-fetch-site") == "same-origin" and not _cross_site(request):
+        return found[0]
     try:
         guard(request, True)
     except AccountError:
