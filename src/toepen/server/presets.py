@@ -15,6 +15,8 @@ no rule fact of their own.
 ('int', 10, 'option.lives')
 >>> next(o for o in doc["options"] if o["name"] == "last_trick")["choices"]
 ['loses', 'wins']
+>>> next(o for o in doc["options"] if o["name"] == "max_stake")["suggested"]
+4
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..rules import ALL_TABLE_SIZES, CHOICES, Rules
+from ..rules import ALL_TABLE_SIZES, CHOICES, SUGGESTED_MAX_STAKE, Rules
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
          "tuple[int, ...]": "sizes"}
 """An option's type in the protocol, by its annotation in :class:`Rules`."""
+SUGGESTED: dict[str, Any] = {"max_stake": SUGGESTED_MAX_STAKE}
+"""Values the lobby suggests beside an option's default (the pub's stake cap of 4)."""
 
 
 def _json(value: Any) -> Any:
@@ -59,9 +63,12 @@ def _choices(field: dataclasses.Field[Any]) -> list[Any] | None:
 
 
 def option_json(field: dataclasses.Field[Any], default: Rules) -> dict[str, Any]:
-    return {"name": field.name, "type": TYPES.get(str(field.type), str(field.type)),
-            "choices": _choices(field), "default": _json(getattr(default, field.name)),
-            "about": f"option.{field.name}"}
+    out = {"name": field.name, "type": TYPES.get(str(field.type), str(field.type)),
+           "choices": _choices(field), "default": _json(getattr(default, field.name)),
+           "about": f"option.{field.name}"}
+    if field.name in SUGGESTED:
+        out["suggested"] = SUGGESTED[field.name]
+    return out
 
 
 def presets_json() -> dict[str, Any]:

@@ -2,6 +2,7 @@
 import { t, translateStatic } from "./i18n.js";
 import { api, presets, saveSeat } from "./net.js";
 import { esc } from "./util.js";
+import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
 import { account, accountApi } from "./account.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
@@ -21,7 +22,10 @@ function optionField(o) {
   const id = `opt_${o.name}`;
   const label = `<span data-i18n="${esc(o.about)}"></span>`;
   if (o.type === "int" || o.type === "int_or_null") {
-    return `<label>${label} <input type="number" min="1" max="99" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"></label>`;
+    // a value the lobby suggests (the pub's stake cap of 4) is offered beside the field
+    const list = o.suggested != null ? ` list="${id}_suggested"` : "";
+    const sugg = o.suggested != null ? `<datalist id="${id}_suggested"><option value="${esc(String(o.suggested))}"></option></datalist>` : "";
+    return `<label>${label} <input type="number" min="1" max="99" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"${list}>${sugg}</label>`;
   }
   if ((o.type === "choice" || o.type === "bool") && Array.isArray(o.choices)) {
     const words = (c) => (o.type === "bool" ? (c ? "web.yes" : "web.no") : `${o.about}.${c}`);
@@ -76,6 +80,7 @@ export async function showLobby(app) {
         <label><span data-i18n="web.size"></span> <select name="size" id="size"></select></label>
         <fieldset class="seats"><legend data-i18n="web.seats"></legend><div id="seat-rows"></div></fieldset>
         <details class="options"><summary data-i18n="web.options"></summary>
+          ${ruleSetControls()}
           ${meta.options.map(optionField).join("")}
           <label><span data-i18n="web.idle_seconds"></span> <input type="number" min="1" max="3600" step="1" name="idle" id="idle" value="60"></label>
           <label class="check"><input type="checkbox" name="autostart" id="autostart"> <span data-i18n="web.autostart"></span></label>
@@ -116,6 +121,7 @@ export async function showLobby(app) {
   };
   preset.addEventListener("change", drawSizes);
   drawSizes();
+  attachRuleSets(form, drawSizes, toast);
   const createBtn = form.querySelector("#create");
   const newId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
   let createId = newId();
@@ -128,11 +134,7 @@ export async function showLobby(app) {
     const name = form.name.value.trim();
     const botMap = {};
     for (const sel of rows.querySelectorAll("select")) if (sel.value) botMap[sel.dataset.seat] = sel.value;
-    const options = {};
-    for (const el of form.querySelectorAll("[data-option]")) {
-      if (el.value === "") continue;
-      options[el.dataset.option] = el.dataset.type === "int" ? Number(el.value) : JSON.parse(el.value);
-    }
+    const options = formOptions(form);
     const body = {
       request: createId, // the same id again gets the same table (a retry, a double submit)
       preset: form.preset.value, size: Number(size.value), bots: botMap, name: name || null, options,
