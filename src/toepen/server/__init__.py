@@ -79,9 +79,11 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     log_config: Any = uvicorn.config.LOGGING_CONFIG
     if log_format == "json":  # uvicorn's own lines through the same handler
         log_config = None
-        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-            logging.getLogger(name).handlers = [handler]
-            logging.getLogger(name).setLevel(log_level.upper())
+        for name in ("uvicorn.error", "uvicorn.access"):
+            uv = logging.getLogger(name)
+            uv.handlers = [handler]
+            uv.propagate = False
+            uv.setLevel(log_level.upper())
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 log_config=log_config,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
