@@ -176,7 +176,7 @@ class Cluster:
         state number and seat version are recorded and the change published."""
         token = secrets.token_hex(8)
         keys = [f"toepen:lock:{table.id}", f"toepen:tv:{table.id}"]
-        deadline = time.monotonic() + self.lock_ms / 1000
+        deadline = time.monotonic() + 1.6 * self.lock_ms / 1000  # past a dead holder's
         delay = 0.001
         while True:
             try:
