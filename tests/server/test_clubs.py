@@ -316,3 +316,31 @@ def test_titles_take_punctuation_but_no_markup(server: Server) -> None:
         refused(server.post("/api/clubs", {"name": bad, "admin": "Ann"}), 400, "bad_title")
     refused(server.post("/api/tournaments", {"name": "Avond", "season": "2026\n"}), 400,
             "bad_title")
+
+
+def test_a_round_mixes_real_cards_sheets_and_online_tables(server: Server) -> None:
+    made = ok(server.post("/api/tournaments", {"name": "Gemengd"}), 201)
+    base, key = f"/api/tournaments/{made['tournament']['id']}", made["key"]
+    for n in ("Ann", "Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo", "Joke"):
+        ok(server.post(f"{base}/players", {"name": n}, **auth(key)))
+    state = ok(server.post(f"{base}/rounds", {"mode": "cards"}, **auth(key)))
+    assert [t["mode"] for t in state["rounds"][0]["tables"]] == ["cards"] * 3
+    sheet = ok(server.post(f"{base}/tables", {"round": 1, "table": 1, "mode": "sheet"},
+                           **auth(key)))
+    assert list(sheet["sheet_keys"]) == ["1"]
+    online = ok(server.post(f"{base}/tables", {"round": 1, "table": 2, "mode": "online"},
+                            **auth(key)))
+    tables = online["rounds"][0]["tables"]
+    assert [t["mode"] for t in tables] == ["sheet", "online", "cards"]
+    assert ok(server.get(f"/api/tables/{tables[1]['table_id']}"))["size"] == len(
+        tables[1]["seats"])
+    before = ok(server.get(base))
+    refused(server.post(f"{base}/tables", {"round": 1, "table": 2, "mode": "sheet"},
+                        **auth(key)), 409, "not_cards")
+    refused(server.post(f"{base}/tables", {"round": 1, "table": 4, "mode": "sheet"},
+                        **auth(key)), 404, "no_table")
+    refused(server.post(f"{base}/tables", {"round": 1, "table": 3, "mode": "cards"},
+                        **auth(key)), 400, "mode")
+    refused(server.post(f"{base}/tables", {"round": 1, "table": 3, "mode": "online"}), 401,
+            "auth")
+    assert ok(server.get(base)) == before

@@ -378,6 +378,12 @@ class DrawRound(BaseModel):
     mode: str = "cards"
 
 
+class TableMode(BaseModel):
+    round: int
+    table: int
+    mode: str
+
+
 class TableResult(BaseModel):
     round: int
     table: int
@@ -568,6 +574,28 @@ async def drop(tournament_id: str, body: PlayerName, request: Request,
                         lambda _c, _r, doc: doc.drop(body.name))
 
 
+async def play_as(clubs: Clubs, row: TournamentRow, doc: Tournament, round_no: int,
+                  table_no: int, mode: str) -> str | None:
+    """Give a drawn table its score sheet or online table (``mode``); the sheet's keeper
+    key, if one was made."""
+    t = doc.table(round_no, table_no)
+    rules = doc.rules
+    if mode == "sheet":
+        sheet = Sheet.new(rules, t["seats"], meta={
+            "tournament": row.id, "round": round_no, "table": table_no})
+        sheet_id, secret = await clubs.lobby.storage.run(create_sheet, clubs.engine, sheet)
+        clubs.sheets.cache[sheet_id] = (sheet, token_hash(secret))
+        t["sheet"] = sheet_id
+        return secret
+    if mode == "online":
+        table, _host_key, _seat = await clubs.lobby.create(
+            preset=rules.name, options=rules_options(rules), size=len(t["seats"]),
+            bots={}, name=None, idle_seconds=120.0, autostart=True,
+            creator=f"{CREATOR}{row.id}")
+        t["table_id"], t["code"] = table.id, table.row.code
+    return None
+
+
 @router.post("/api/tournaments/{tournament_id}/rounds")
 async def draw_round(tournament_id: str, body: DrawRound, request: Request,
                      authorization: Authorization = None) -> dict[str, Any]:
@@ -579,28 +607,34 @@ async def draw_round(tournament_id: str, body: DrawRound, request: Request,
 
     async def go(clubs: Clubs, row: TournamentRow, doc: Tournament) -> None:
         new = doc.draw(body.mode)
-        if body.mode == "sheet":
-            rules = doc.rules
-            for i, t in enumerate(new["tables"], 1):
-                sheet = Sheet.new(rules, t["seats"], meta={
-                    "tournament": row.id, "round": len(doc.rounds), "table": i})
-                sheet_id, secret = await clubs.lobby.storage.run(create_sheet, clubs.engine,
-                                                                 sheet)
-                clubs.sheets.cache[sheet_id] = (sheet, token_hash(secret))
-                t["sheet"] = sheet_id
+        for i in range(1, len(new["tables"]) + 1):
+            secret = await play_as(clubs, row, doc, len(doc.rounds), i, body.mode)
+            if secret is not None:
                 keys[str(i)] = secret
-        if body.mode == "online":
-            rules = doc.rules
-            for t in new["tables"]:
-                table, _host_key, _seat = await clubs.lobby.create(
-                    preset=rules.name, options=rules_options(rules), size=len(t["seats"]),
-                    bots={}, name=None, idle_seconds=120.0, autostart=True,
-                    creator=f"{CREATOR}{row.id}")
-                t["table_id"], t["code"] = table.id, table.row.code
 
     out = await change(request, tournament_id, authorization, go)
     if keys:
         out["sheet_keys"] = keys  # each table's keeper key, shown to the organiser once
+    return out
+
+
+@router.post("/api/tournaments/{tournament_id}/tables")
+async def table_mode(tournament_id: str, body: TableMode, request: Request,
+                     authorization: Authorization = None) -> dict[str, Any]:
+    """One table of the round being played goes on a score sheet or online (a round may
+    mix them): only a real-card table without a result. A sheet's key comes once."""
+
+    keys: dict[str, str] = {}
+
+    async def go(clubs: Clubs, row: TournamentRow, doc: Tournament) -> None:
+        doc.switch(body.round, body.table, body.mode)
+        secret = await play_as(clubs, row, doc, body.round, body.table, body.mode)
+        if secret is not None:
+            keys[str(body.table)] = secret
+
+    out = await change(request, tournament_id, authorization, go)
+    if keys:
+        out["sheet_keys"] = keys
     return out
 
 

@@ -160,6 +160,8 @@ class Tournament:
                         "complete": all(t["result"] is not None for t in r["tables"]),
                         "tables": [{"no": j + 1, "seats": t["seats"], "code": t["code"],
                                     "table_id": t["table_id"], "sheet": t.get("sheet"),
+                                    "mode": "online" if t["table_id"] else
+                                    "sheet" if t.get("sheet") else "cards",
                                     "result": t["result"], "by": t["by"]}
                                    for j, t in enumerate(r["tables"])]}
                        for i, r in enumerate(self.rounds)],
@@ -244,6 +246,19 @@ class Tournament:
                               round=str(round_no), table=str(table_no))
         table: dict[str, Any] = tables[table_no - 1]
         return table
+
+    def switch(self, round_no: Any, table_no: Any, mode: str) -> None:
+        """Check that a drawn real-card table may go on a sheet or online now (the
+        caller makes the sheet or the lobby table)."""
+        self._not_finished()
+        table = self.table(round_no, table_no)
+        if mode not in ("sheet", "online"):
+            raise ClubRefused("mode", f"mode: sheet or online, not {mode!r}", mode=str(mode))
+        if (round_no != len(self.rounds) or table["result"] is not None
+                or table["table_id"] is not None or table.get("sheet") is not None):
+            raise ClubRefused("not_cards", f"table {table_no} of round {round_no} is not a "
+                              "real-card table waiting for its result", 409,
+                              round=round_no, table=table_no)
 
     def enter(self, round_no: Any, table_no: Any, order: Any, by: str) -> None:
         """A table's finishing order (winner first): exactly the players it seated."""

@@ -46,6 +46,10 @@ function tableHTML(tn, round, table, organiser) {
   if (table.result) {
     body = `<p class="result-line">${resultLine(table)}${table.by === "game" ? ` <span class="badge">${esc(t("web.club.by_game"))}</span>` : table.by === "sheet" ? ` <span class="badge">${esc(t("web.club.by_sheet"))}</span>` : ""}</p>`;
   }
+  if (organiser && !tn.finished && !table.result && table.mode === "cards" && round.no === tn.rounds.length) {
+    body += `<p class="switch"><button class="small" data-switch="sheet" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.to_sheet"))}</button> ` +
+      `<button class="small" data-switch="online" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.to_online"))}</button></p>`;
+  }
   if (organiser && !tn.finished && (!table.result || round.no === tn.rounds.length)) {
     const order = table.result || table.seats;
     const places = order.map((p, i) => `<label class="place">${esc(t("web.club.place_n", { n: i + 1 }))} <select data-place="${i}">` +
@@ -125,6 +129,9 @@ export async function showTournament(app, id) {
         const order = [...f.querySelectorAll("select[data-place]")].map((s) => s.value);
         send("results", { round: Number(f.dataset.round), table: Number(f.dataset.table), order });
       });
+    }
+    for (const b of app.querySelectorAll("[data-switch]")) {
+      b.addEventListener("click", () => send("tables", { round: Number(b.dataset.round), table: Number(b.dataset.table), mode: b.dataset.switch }));
     }
     for (const b of app.querySelectorAll("[data-seat]")) {
       b.addEventListener("click", async () => {
