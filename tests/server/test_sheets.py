@@ -93,8 +93,15 @@ def test_keep_follow_refuse_undo_and_download(server: Server) -> None:
     # undo, twice: back to just after the knock, exactly
     headers = {"Authorization": f"Bearer {key}"}
     assert server.post(f"/api/sheets/{sid}/undo", {}, headers=headers).status_code == 200
-    r = server.post(f"/api/sheets/{sid}/undo", {"version": now["version"] - 1}, headers=headers)
-    assert r.status_code == 200 and r.json() == after_knock
+    r = server.post(f"/api/sheets/{sid}/undo", {"version": now["version"] + 1}, headers=headers)
+    assert r.status_code == 200
+    undone = r.json()
+    assert undone["sheet"] == after_knock["sheet"] and undone["log"] == after_knock["log"]
+    # the revision counts every change: a follower of the state before the undos is told
+    assert undone["version"] == now["version"] + 2
+    r = httpx.get(f"{server.url}/api/sheets/{sid}?after={after_knock['version']}&wait=5",
+                  timeout=10)
+    assert r.json()["version"] == undone["version"]  # at once: the sheet has changed since
     # the record downloads and is the sheet
     r = server.get(f"/api/sheets/{sid}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
@@ -157,3 +164,15 @@ def test_a_sheet_survives_a_restart(db: str, tmp_path: Path, request: pytest.Fix
         assert load_sheet(again.engine, "nosuch") is None
     finally:
         again.close()
+
+
+def test_one_address_makes_a_bounded_number_of_sheets(server: Server) -> None:
+    """At most --tables-per-client (20) sheets an hour from one address; then 429, and
+    nothing is made."""
+    codes = [server.post("/api/sheets", {"players": PLAYERS}).status_code for _ in range(21)]
+    assert codes.count(429) >= 1 and set(codes) <= {201, 429}
+    first = codes.index(429)
+    assert all(c == 429 for c in codes[first:])
+    r = server.post("/api/sheets", {"players": PLAYERS})
+    assert r.status_code == 429 and r.json()["say"] == {
+        "id": "web.tally.error.limit", "params": {"n": 20}}

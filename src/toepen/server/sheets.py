@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -47,21 +48,17 @@ __all__ = [
 router = APIRouter()
 
 
-class SheetRefused(Exception):
+class SheetRefused(Refused):
     """A sheet's refusal: ``{"detail": English, "code", "say": {id, params}}``, and for
     an entry the rules forbid ``"refusal": {code, params}``."""
 
     def __init__(self, code: str, message: str, status: int = 400, *,
                  refusal: dict[str, Any] | None = None, say: Message) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.refusal = refusal
-        self.say = say
+        super().__init__(code, message, status, refusal)
+        self.sheet_say = say
 
     def say_json(self) -> dict[str, Any]:
-        return self.say.to_json()
+        return self.sheet_say.to_json()
 
 
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
@@ -79,6 +76,8 @@ def install(app: FastAPI) -> None:
 
 
 Authorization = Annotated[str | None, Header()]
+CACHE_SIZE = 2000
+"""Sheets kept in memory; the least recently read is forgotten (it stays on disk)."""
 WAIT_LIMIT = 30.0
 """The longest a follower's read waits for a change (seconds)."""
 NAME_LENGTH = 24
@@ -89,7 +88,8 @@ class SheetModel(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     key_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
-    """How many entries the record holds (a change must name the version it saw)."""
+    """The sheet's revision: 0 when made, one more at every change (an entry or an undo);
+    a change must name the revision it saw."""
     record: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -103,7 +103,7 @@ def create_sheet(engine: Engine, sheet: Sheet) -> tuple[str, str]:
     sheet_id, key = secrets.token_hex(6), secrets.token_urlsafe(24)
     now = datetime.now(UTC)
     with Session(engine) as s, s.begin():
-        s.add(SheetModel(id=sheet_id, key_hash=token_hash(key), version=len(sheet.entries),
+        s.add(SheetModel(id=sheet_id, key_hash=token_hash(key), version=0,
                          record=json.dumps(sheet.to_record(), ensure_ascii=False),
                          created=now, updated=now))
     return sheet_id, key
@@ -111,21 +111,28 @@ def create_sheet(engine: Engine, sheet: Sheet) -> tuple[str, str]:
 
 def load_sheet(engine: Engine, sheet_id: str) -> tuple[Sheet, str] | None:
     """The stored sheet and its key's hash, or None if there is no such sheet."""
+    found = load_revision(engine, sheet_id)
+    return None if found is None else (found[0], found[1])
+
+
+def load_revision(engine: Engine, sheet_id: str) -> tuple[Sheet, str, int] | None:
+    """The stored sheet, its key's hash and its revision, or None."""
     with Session(engine) as s:
         row = s.get(SheetModel, sheet_id)
         if row is None:
             return None
-        return Sheet.from_record(json.loads(row.record)), row.key_hash
+        return Sheet.from_record(json.loads(row.record)), row.key_hash, row.version
 
 
 def save_sheet(engine: Engine, sheet_id: str, sheet: Sheet, version: int) -> bool:
-    """Store the sheet if the stored one is still at ``version``; False if it was not."""
+    """Store the sheet if the stored one is still at revision ``version`` (it goes to
+    ``version + 1``); False if it was not."""
     with Session(engine) as s, s.begin():
         done = s.execute(
             update(SheetModel)
             .where(SheetModel.id == sheet_id, SheetModel.version == version)
             .values(record=json.dumps(sheet.to_record(), ensure_ascii=False),
-                    version=len(sheet.entries), updated=datetime.now(UTC))
+                    version=version + 1, updated=datetime.now(UTC))
         )
         return bool(getattr(done, "rowcount", 0))
 
@@ -150,14 +157,15 @@ def sheet_result(sheet: Sheet) -> dict[str, Any]:
     }
 
 
-def sheet_state(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
-    """A sheet as every client gets it: its state, its log (each event's ``say``)."""
+def sheet_state(sheet_id: str, sheet: Sheet, version: int = 0) -> dict[str, Any]:
+    """A sheet as every client gets it at revision ``version``: its state, its log (each
+    event's ``say``)."""
     log = []
     for entry_no, event in sheet.events():
         say = describe(event, None)
         if say is not None:
             log.append({"entry": entry_no, "kind": event.kind.value, "say": say.to_json()})
-    return {"id": sheet_id, "version": len(sheet.entries), "sheet": sheet.to_json(),
+    return {"id": sheet_id, "version": version, "sheet": sheet.to_json(),
             "log": log, "result": sheet_result(sheet)}
 
 
@@ -170,8 +178,13 @@ class Sheets:
     def __init__(self, request: Request) -> None:
         self.lobby = request.app.state.lobby
         self.cache: dict[str, tuple[Sheet, str]] = {}
+        """Sheets read or written by this process: (sheet, its key's hash)."""
+        self.revisions: dict[str, int] = {}
+        """Their revisions (a sheet made and cached elsewhere is at 0)."""
         self.locks: dict[str, asyncio.Lock] = {}
         self.changed: dict[str, asyncio.Event] = {}
+        self.made: dict[str, list[float]] = {}
+        """When each client address made its sheets of the last hour (a bound on making)."""
 
     @property
     def engine(self) -> Engine:
@@ -181,13 +194,24 @@ class Sheets:
     async def get(self, sheet_id: str) -> tuple[Sheet, str]:
         found = self.cache.get(sheet_id)
         if found is None:
-            loaded = await self.lobby.storage.run(load_sheet, self.engine, sheet_id) if (
+            loaded = await self.lobby.storage.run(load_revision, self.engine, sheet_id) if (
                 _plausible(sheet_id)) else None
             if loaded is None:
                 raise SheetRefused("sheet_not_found", f"no sheet {sheet_id!r}", 404,
-                              say=Message("web.tally.error.not_found"))
-            found = self.cache[sheet_id] = loaded
+                                   say=Message("web.tally.error.not_found"))
+            if len(self.cache) >= CACHE_SIZE:  # forget the oldest read
+                oldest = next(iter(self.cache))
+                self.cache.pop(oldest)
+                self.revisions.pop(oldest, None)
+            found = self.cache[sheet_id] = (loaded[0], loaded[1])
+            self.revisions[sheet_id] = loaded[2]
         return found
+
+    def revision(self, sheet_id: str) -> int:
+        return self.revisions.get(sheet_id, 0)
+
+    def state(self, sheet_id: str, sheet: Sheet) -> dict[str, Any]:
+        return sheet_state(sheet_id, sheet, self.revision(sheet_id))
 
     def signal(self, sheet_id: str) -> None:
         event = self.changed.pop(sheet_id, None)
@@ -263,11 +287,21 @@ async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
     """Make a sheet: ``{preset, options, players, dealer, display, meta}``; the answer
     holds its ``key`` (once) and the links to keep and to follow it."""
     sheets = sheets_of(request)
-    limit = request.app.state.config.limits.name_length
-    sheet = build_sheet(body, limit)
+    limits = request.app.state.config.limits
+    sheet = build_sheet(body, limits.name_length)
+    client = request.client.host if request.client else "unknown"
+    now = time.monotonic()
+    recent = [t for t in sheets.made.get(client, []) if now - t < 3600]
+    if len(recent) >= limits.tables_per_client:
+        raise SheetRefused("limit", f"at most {limits.tables_per_client} sheets an hour from "
+                           "one address (--tables-per-client)", 429,
+                           say=Message("web.tally.error.limit",
+                                       {"n": limits.tables_per_client}))
+    sheets.made[client] = [*recent, now]
     sheet_id, key = await sheets.lobby.storage.run(create_sheet, sheets.engine, sheet)
     sheets.cache[sheet_id] = (sheet, token_hash(key))
-    return {**sheet_state(sheet_id, sheet), "key": key,
+    sheets.revisions[sheet_id] = 0
+    return {**sheets.state(sheet_id, sheet), "key": key,
             "follow": f"/?sheet={sheet_id}", "keep": f"/?sheet={sheet_id}#key={key}"}
 
 
@@ -275,13 +309,13 @@ async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
 async def read_sheet(sheet_id: str, request: Request, after: int | None = None,
                      wait: float = 0.0) -> dict[str, Any]:
     """The sheet; with ``after=VERSION`` and ``wait=S`` (at most 30), wait until it is
-    at another version than ``after`` or ``S`` seconds have passed."""
+    at another revision than ``after`` or ``S`` seconds have passed."""
     sheets = sheets_of(request)
     sheet, _ = await sheets.get(sheet_id)
-    if after is not None and len(sheet.entries) == after and wait > 0:
+    if after is not None and sheets.revision(sheet_id) == after and wait > 0:
         await sheets.wait(sheet_id, min(wait, WAIT_LIMIT))
         sheet, _ = await sheets.get(sheet_id)
-    return sheet_state(sheet_id, sheet)
+    return sheets.state(sheet_id, sheet)
 
 
 @router.get("/api/sheets/{sheet_id}/result")
@@ -310,10 +344,10 @@ async def _change(request: Request, sheet_id: str, authorization: str | None,
         if not given or not secrets.compare_digest(token_hash(given), key_hash):
             raise SheetRefused("sheet_key", "Authorization: Bearer KEY (the keeper's key) is "
                                "needed", 403, say=Message("web.tally.error.key"))
-        before = len(sheet.entries)
+        before = sheets.revision(sheet_id)
         if version is not None and version != before:
             raise SheetRefused("stale", f"the sheet is at version {before}, not {version}", 409,
-                          say=Message("web.tally.error.stale"))
+                               say=Message("web.tally.error.stale"))
         copy = Sheet.from_record(sheet.to_record())
         try:
             if change == "undo":
@@ -328,10 +362,11 @@ async def _change(request: Request, sheet_id: str, authorization: str | None,
         if not ok:  # another server process changed it: read it again
             sheets.cache.pop(sheet_id, None)
             raise SheetRefused("stale", "the sheet changed meanwhile", 409,
-                          say=Message("web.tally.error.stale"))
+                               say=Message("web.tally.error.stale"))
         sheets.cache[sheet_id] = (copy, key_hash)
+        sheets.revisions[sheet_id] = before + 1
     sheets.signal(sheet_id)
-    return sheet_state(sheet_id, copy)
+    return sheets.state(sheet_id, copy)
 
 
 @router.post("/api/sheets/{sheet_id}/entries")
