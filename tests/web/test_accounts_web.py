@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -108,7 +109,10 @@ def test_register_play_rated_profile_and_leaderboard(page: Page, server: Server,
         page.click("[data-take='1']")
         expect(page.locator(".waiting")).to_be_visible()
         page.wait_for_selector("[data-take]", state="detached")  # seated: no seat to take
-        assert server.get(f"/api/tables/{open_id}")["seats"][1]["account"] == "Annelies"
+        end = time.monotonic() + 10  # the seat's account follows its join (a second commit)
+        while server.get(f"/api/tables/{open_id}")["seats"][1].get("account") != "Annelies":
+            assert time.monotonic() < end, server.get(f"/api/tables/{open_id}")["seats"]
+            time.sleep(0.05)
         nl.goto(base + "/")
         wait_ready(nl)
         nl.click("#challenge")  # a rated table against the strongest bot, started at once
