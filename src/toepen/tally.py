@@ -767,6 +767,16 @@ class Sheet:
             display = "points" if getattr(rules, "count", "") == "points_up" else "strokes"
         return cls(rules, names, dealer=dealer, display=display, meta=meta)
 
+    def copy(self) -> Sheet:
+        """An independent copy (cheap: no replay)."""
+        twin = object.__new__(Sheet)
+        twin.rules, twin.players, twin.first_dealer = self.rules, self.players, self.first_dealer
+        twin.display, twin.meta = self.display, dict(self.meta)
+        twin._start = self._start
+        twin._machine = self._machine.clone()
+        twin._entries = list(self._entries)
+        return twin
+
     # -- entering ------------------------------------------------------------------------
 
     def refusal(self, entry: Entry | str) -> Refusal | None:

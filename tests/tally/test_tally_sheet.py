@@ -246,3 +246,13 @@ def test_the_machine_shadows_no_field_of_the_engine() -> None:
 
     own = {name for name, _ in inspect.getmembers(_Machine) if name in _Machine.__dict__}
     assert not own & set(GameCore.__slots__)
+
+
+def test_a_copy_is_independent() -> None:
+    s = sheet("classic", 4, "1 knock", lives=3)
+    twin = s.copy()
+    twin.add("2 stay")
+    assert len(s.entries) == 1 and len(twin.entries) == 2
+    assert s.turn == 2 and twin.turn == 3
+    s.undo()
+    assert twin.to_json()["entries"] == ["1 knock", "2 stay"]

@@ -348,7 +348,7 @@ async def _change(request: Request, sheet_id: str, authorization: str | None,
         if version is not None and version != before:
             raise SheetRefused("stale", f"the sheet is at version {before}, not {version}", 409,
                                say=Message("web.tally.error.stale"))
-        copy = Sheet.from_record(sheet.to_record())
+        copy = sheet.copy()
         try:
             if change == "undo":
                 copy.undo()
