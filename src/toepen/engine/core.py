@@ -38,7 +38,7 @@ class GameCore:
         "_revealed", "_sudden_death", "_plays", "_hands_played", "_legal", "_teams",
         "_max_stake", "_limit", "_early", "_ev", "_pending_redeal", "_round_queue",
         "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
-        "_next_dealer", "_marks",
+        "_next_dealer", "_marks", "_no_fold", "_double",
     )
 
     # -- the table and the session (public) --
@@ -113,6 +113,9 @@ class GameCore:
     _dealt_ev: tuple[Event, ...]  # blind_knock: the deal's HAND events, told once seen
     _marks: tuple[tuple[int, Phase], ...]  # (index in _actions, phase) where each round of
     # this hand began: the blind round, each declaration round, the play
+    # the house rules, read once from the rules (the hot path reads a slot, not an option)
+    _no_fold: bool  # edge: no_fold
+    _double: bool  # double_knock
     _next_dealer: int  # who deals the next hand when a rule names one (four of a kind), else -1
 
     # -- seats --------------------------------------------------------------------------

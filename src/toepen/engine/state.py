@@ -237,6 +237,8 @@ class Game(Declarations, Settlement, Refusals):
         self._dealt_ev = ()
         self._next_dealer = -1
         self._marks = ()
+        self._no_fold = rules.edge == "no_fold"
+        self._double = rules.double_knock
         self._start_hand()
         self._opening = self._ev
         self._ev = []
@@ -635,7 +637,7 @@ class Game(Declarations, Settlement, Refusals):
                 if may and not self._early and not self._any_card_played:
                     may = seat != self._leader
             if phase is _P_ANSWER:
-                if self._rules.edge == "no_fold" and self._on_edge(seat):
+                if self._no_fold and self._on_edge(seat):
                     legal = self._legal = _ANSWER_KNOCK_NO_FOLD if may else _STAY_ONLY
                     return legal
                 legal = self._legal = _ANSWER_KNOCK if may else _ANSWER
@@ -650,17 +652,15 @@ class Game(Declarations, Settlement, Refusals):
                 legal = _knock_plays(hand) if may else _plays(hand)
         else:  # a declaration round, or nobody to act (two identity checks beat a dict)
             decl = self._decl
-            if phase is _P_BLIND:
+            if decl is not None and phase is decl.phase:
+                legal = decl.options
+            elif decl is not None and phase is decl.challenge_phase:
+                legal = _CHALLENGE_PASS
+            elif phase is _P_BLIND:
                 legal = _BLIND_KNOCK if self._blind_may(self._turn) else _PASS_ONLY
             elif phase is _P_BLIND_ANSWER:
-                no_fold = self._rules.edge == "no_fold" and self._on_edge(self._turn)
+                no_fold = self._no_fold and self._on_edge(self._turn)
                 legal = _STAY_ONLY if no_fold else _ANSWER
-            elif decl is None:
-                legal = ()
-            elif phase is decl.phase:
-                legal = decl.options
-            elif phase is decl.challenge_phase:
-                legal = _CHALLENGE_PASS
             else:
                 legal = ()
         self._legal = legal
@@ -852,7 +852,7 @@ class Game(Declarations, Settlement, Refusals):
                 self._stake = 3
                 self._accepted[seat] = 3
                 self._last_knocker = seat
-                self._knock_bar = -1 if self._rules.double_knock else seat
+                self._knock_bar = -1 if self._double else seat
                 ev.append(_new(Event, (_KNOCK, seat, 3, (), "blind", False)))
                 self._queue = list(
                     self._order_from((seat + 1) % self._n, self._active & ~(1 << seat))
@@ -901,7 +901,7 @@ class Game(Declarations, Settlement, Refusals):
                     self._stake = 2
                     self._accepted[seat] = 2
                     self._last_knocker = seat
-                    self._knock_bar = -1 if self._rules.double_knock else seat
+                    self._knock_bar = -1 if self._double else seat
                     self._leader = seat
                     self._resume = seat
                     self._ev.append(_new(Event, (_PELT, seat, 2, (), "", False)))
@@ -919,7 +919,7 @@ class Game(Declarations, Settlement, Refusals):
         stake = self._stake = self._stake + 1
         self._accepted[seat] = stake
         self._last_knocker = seat
-        self._knock_bar = -1 if self._rules.double_knock else seat
+        self._knock_bar = -1 if self._double else seat
         ev.append(_new(Event, (_KNOCK, seat, stake, (), "", False)))
         if self._phase is _P_PLAY:
             self._resume = seat
