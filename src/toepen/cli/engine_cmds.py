@@ -136,8 +136,23 @@ def bench_cmd(
     baseline: Annotated[bool, typer.Option(
         "--baseline", help="With --server: also run the server's broadcast of before "
         "(one observe and stdlib JSON per receiver), interleaved, for the CPU ratio.")] = False,
+    paced: Annotated[bool, typer.Option(
+        "--paced", help="With --server: each table acts at a human pace; find how many "
+        "tables the server holds with p99 action-to-broadcast under 100 ms.")] = False,
+    processes: Annotated[list[int] | None, typer.Option(
+        "--processes", min=1, max=16, help="With --paced: server processes behind one "
+        "Redis and PostgreSQL started for the run (repeatable: 1, 2, 3).")] = None,
+    pace: Annotated[float, typer.Option("--pace", min=0.05, max=60.0,
+                                        help="With --paced: seconds between a table's "
+                                        "actions.")] = 1.0,
+    window: Annotated[float, typer.Option("--window", min=1.0, max=600.0,
+                                          help="With --paced: seconds measured per "
+                                          "step.")] = 6.0,
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
+    if server and paced:
+        _bench_paced(processes or [1], tables, pace, window, as_json)
+        return
     if server:
         _bench_server(tables or [10], as_json, baseline)
         return
@@ -151,6 +166,25 @@ def bench_cmd(
         print(json.dumps(bench.to_json(ref, results)))
         return
     console.print(bench.table(ref, results))
+
+
+def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, window: float,
+                 as_json: bool) -> None:
+    """``toepen bench --server --paced``: the paced search per process count."""
+    from ..tools import paced_bench
+
+    results = []
+    steps = tuple(sorted(tables)) if tables else paced_bench.STEPS
+    with Progress(TextColumn("{task.description}"), transient=True) as bar:
+        task = bar.add_task("starting")
+        for n in processes:
+            results.append(paced_bench.run_paced(
+                n, steps=steps, pace=pace, window=window,
+                progress=lambda text: bar.update(task, description=text)))
+    if as_json:
+        print(json.dumps([r.to_json() for r in results]))
+        return
+    Console().print(paced_bench.table(results))
 
 
 def _bench_server(tables: list[int], as_json: bool, baseline: bool = False) -> None:

@@ -1,0 +1,332 @@
+"""``toepen bench --server --paced``: how many tables one process holds at a human pace.
+
+Each table acts at a human pace (one action every ``pace`` seconds, default 1); the
+benchmark adds tables in steps and, over a window at each step, measures the latency
+from sending an action to each seat receiving its ``state`` (p99). It reports the
+largest step whose p99 stays under the bound (100 ms), with the servers' CPU per
+action. ``processes=N`` runs N ``toepen serve --redis`` behind one throwaway Redis and
+one throwaway PostgreSQL cluster (both started here, as the tests do), every table's
+seats spread over the processes, so the scaling per process shows.
+
+Every seat is a WebSocket of this process, choosing a random legal action, as in
+:mod:`toepen.tools.server_bench`; the servers and this client share the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.table import Table
+
+from .server_bench import _cpu_seconds, _free_port, _raise_fd_limit
+
+STEPS = (25, 50, 100, 200, 400, 800, 1600)
+"""Table counts the paced search tries, in order, until p99 passes the bound."""
+
+
+@dataclass
+class PacedStep:
+    """One step of the paced search: ``tables`` acting at the pace over a window."""
+
+    tables: int
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return 0.0
+        data = sorted(self.latencies)
+        return data[min(len(data) - 1, round(q / 100 * (len(data) - 1)))] * 1000
+
+    @property
+    def cpu_ms_per_action(self) -> float:
+        return self.server_cpu / self.actions * 1000 if self.actions else 0.0
+
+
+@dataclass
+class PacedResult:
+    """The paced search at ``processes`` processes."""
+
+    processes: int
+    bound_ms: float
+    steps: list[PacedStep] = field(default_factory=list)
+
+    @property
+    def held(self) -> int:
+        """The most tables whose p99 stayed under the bound (0: not even the first)."""
+        ok = [s.tables for s in self.steps if s.percentile(99) < self.bound_ms]
+        return max(ok) if ok else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"processes": self.processes, "bound_ms": self.bound_ms,
+                "tables_held": self.held,
+                "tables_held_per_process": round(self.held / self.processes, 1),
+                "steps": [{"tables": s.tables, "actions": s.actions,
+                           "actions_per_second": round(s.actions / s.seconds, 1)
+                           if s.seconds else 0.0,
+                           "latency_ms_p50": round(s.percentile(50), 2),
+                           "latency_ms_p99": round(s.percentile(99), 2),
+                           "server_cpu_ms_per_action": round(s.cpu_ms_per_action, 3)}
+                          for s in self.steps]}
+
+
+# -- the services: throwaway PostgreSQL and Redis, N servers -------------------------------
+
+
+@contextlib.contextmanager
+def _postgres() -> Iterator[str]:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    initdb = found[-1] if found else shutil.which("initdb")
+    if not initdb:
+        raise RuntimeError("PostgreSQL is not installed (apt-get install -y postgresql)")
+    bindir = Path(initdb).parent
+    base = Path(tempfile.mkdtemp(prefix="toepen-bench-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses root: the cluster is the postgres user's
+        shutil.chown(base, "postgres")
+        os.chmod(base, 0o755)
+        prefix = ["runuser", "-u", "postgres", "--"]
+    port = _free_port()
+
+    def run(*args: str) -> None:
+        subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+
+    run(str(bindir / "initdb"), "-D", str(base / "data"), "-A", "trust", "-U", "toepen",
+        "--no-sync", "-E", "UTF8")
+    run(str(bindir / "pg_ctl"), "-D", str(base / "data"), "-l", str(base / "log"), "-w", "-o",
+        f"-p {port} -k {base} -c listen_addresses=127.0.0.1", "start")
+    try:
+        run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "toepen",
+            "toepen")
+        yield f"postgresql://toepen@127.0.0.1:{port}/toepen"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(base / "data"), "-m",
+                        "immediate", "stop"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _redis() -> Iterator[str]:
+    exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(exe).exists():
+        raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
+    port = _free_port()
+    folder = tempfile.mkdtemp(prefix="toepen-bench-redis-")
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", folder],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.3)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _servers(n: int, most: int) -> Iterator[list[tuple[str, int]]]:
+    """``n`` servers: one on SQLite, or ``n`` sharing PostgreSQL and Redis; (url, pid)."""
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="toepen-paced-"))
+        extra: list[str] = []
+        if n == 1:
+            db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        else:
+            db = stack.enter_context(_postgres())
+            extra = ["--redis", stack.enter_context(_redis())]
+        procs: list[subprocess.Popen[bytes]] = []
+
+        def stop() -> None:
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+        stack.callback(stop)
+        out = []
+        for i in range(n):
+            port = _free_port()
+            cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
+                   "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
+                   str(most + 10), "--max-tables", str(most + 10), "--rate", "1000", *extra]
+            log = Path(tmp) / f"server{i}.log"
+            with log.open("wb") as f:
+                env = {k: v for k, v in os.environ.items() if k != "TOEPEN_BROADCAST"}
+                procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                              env=env))
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 120
+            while True:  # one at a time: the first applies the migrations
+                if procs[-1].poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"server {i} did not start: {log.read_text()[-2000:]}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                        break
+                time.sleep(0.1)
+            out.append((url, procs[-1].pid))
+        yield out
+
+
+# -- the paced driver ---------------------------------------------------------------------
+
+
+class _Paced:
+    def __init__(self, table_id: str, tokens: list[str], seed: int, pace: float) -> None:
+        self.id = table_id
+        self.tokens = tokens
+        self.rng = random.Random(seed)
+        self.pace = pace
+        self.next_at = time.perf_counter() + self.rng.random() * pace
+        self.sent: dict[int, float] = {}
+
+
+class _Driver:
+    def __init__(self, urls: list[str], pace: float, lives: int) -> None:
+        self.urls = urls
+        self.pace = pace
+        self.lives = lives
+        self.tables: list[_Paced] = []
+        self.step: PacedStep | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        self.errors = 0
+
+    async def add(self, http: httpx.AsyncClient, count: int) -> None:
+        sem = asyncio.Semaphore(16)
+
+        async def make(i: int) -> None:
+            async with sem:
+                base = self.urls[i % len(self.urls)]
+                r = await http.post(f"{base}/api/tables", json={
+                    "preset": "rulebook", "options": {"lives": self.lives}, "size": 4,
+                    "name": "Seat0", "autostart": True, "idle_seconds": 3600})
+                r.raise_for_status()
+                tid = r.json()["table"]["id"]
+                tokens = [r.json()["token"]]
+                for k in range(1, 4):
+                    j = await http.post(f"{self.urls[(i + k) % len(self.urls)]}"
+                                        f"/api/tables/{tid}/join", json={"name": f"Seat{k}"})
+                    j.raise_for_status()
+                    tokens.append(j.json()["token"])
+                t = _Paced(tid, tokens, seed=i, pace=self.pace)
+                self.tables.append(t)
+                for k, tok in enumerate(tokens):  # seats spread over the processes
+                    url = self.urls[(i + k) % len(self.urls)].replace("http://", "ws://")
+                    self.tasks.append(asyncio.get_running_loop().create_task(
+                        self._seat(url, t, tok)))
+
+        start = len(self.tables)
+        await asyncio.gather(*(make(i) for i in range(start, start + count)))
+
+    async def _seat(self, url: str, table: _Paced, token: str) -> None:
+        from websockets.asyncio.client import connect
+
+        with contextlib.suppress(Exception):
+            async with connect(f"{url}/ws/{table.id}", max_size=2**20, open_timeout=120,
+                               ping_interval=None) as ws:
+                await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] == "error":
+                        self.errors += 1
+                        continue
+                    if msg["type"] != "state":
+                        continue
+                    n = msg["state"]
+                    sent = table.sent.get(n - 1)
+                    step = self.step
+                    if sent is not None and msg["last"] is not None and step is not None:
+                        step.latencies.append(time.perf_counter() - sent)
+                    view = msg["view"]
+                    if view["winner"] is not None:
+                        return
+                    if view["legal"]:
+                        wait = table.next_at - time.perf_counter()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        table.next_at = time.perf_counter() + table.pace
+                        table.sent[n] = time.perf_counter()
+                        if step is not None:
+                            step.actions += 1
+                        await ws.send(json.dumps({"v": 1, "type": "act",
+                                                  "action": table.rng.choice(view["legal"]),
+                                                  "state": n}))
+
+
+def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 1.0,
+              window: float = 6.0, bound_ms: float = 100.0, lives: int = 30,
+              progress: Callable[[str], None] | None = None) -> PacedResult:
+    """The paced search at ``processes`` processes (see the module docstring)."""
+    _raise_fd_limit()
+    result = PacedResult(processes, bound_ms)
+    say = progress or (lambda _text: None)
+    with _servers(processes, max(steps)) as servers:
+        urls = [u for u, _ in servers]
+        pids = [p for _, p in servers]
+
+        async def main() -> None:
+            driver = _Driver(urls, pace, lives)
+            async with httpx.AsyncClient(timeout=120) as http:
+                for n in steps:
+                    say(f"{processes} process(es): {n} tables, creating")
+                    await driver.add(http, n - len(driver.tables))
+                    await asyncio.sleep(min(2.0, pace * 2))  # every table under way
+                    step = PacedStep(n)
+                    cpu0 = sum(_cpu_seconds(p) for p in pids)
+                    t0 = time.perf_counter()
+                    driver.step = step
+                    say(f"{processes} process(es): {n} tables, measuring {window:.0f} s")
+                    await asyncio.sleep(window)
+                    driver.step = None
+                    step.seconds = time.perf_counter() - t0
+                    step.server_cpu = sum(_cpu_seconds(p) for p in pids) - cpu0
+                    result.steps.append(step)
+                    if step.percentile(99) >= bound_ms:
+                        break
+            for task in driver.tasks:
+                task.cancel()
+            await asyncio.gather(*driver.tasks, return_exceptions=True)
+
+        asyncio.run(main())
+    return result
+
+
+def table(results: list[PacedResult]) -> Table:
+    """The paced searches as a terminal table: one row per process count and step."""
+    out = Table(title="toepen bench --server --paced (each table one action per "
+                "second; servers and client share this machine)")
+    for col in ("processes", "tables", "actions/s", "p50 ms", "p99 ms", "CPU ms/action",
+                "held at p99 < bound", "per process"):
+        out.add_column(col, justify="right")
+    for r in results:
+        for i, s in enumerate(r.steps):
+            last = i == len(r.steps) - 1
+            out.add_row(str(r.processes), str(s.tables),
+                        f"{s.actions / s.seconds:,.0f}" if s.seconds else "",
+                        f"{s.percentile(50):.1f}", f"{s.percentile(99):.1f}",
+                        f"{s.cpu_ms_per_action:.3f}", str(r.held) if last else "",
+                        f"{r.held / r.processes:,.0f}" if last else "")
+    return out
