@@ -54,6 +54,9 @@ def test_a_session_kept_on_one_phone_and_followed_on_another(
     wait_ready(follower)
     expect(follower.locator(".tally")).to_have_attribute("data-keeper", "0")
     assert follower.locator("[data-entry]").count() == 0  # a follower cannot enter
+    assert follower.locator("#tally-keep").count() == 0  # nor see the keeper's link
+    keep = keeper.locator("#tally-keep").get_attribute("href")
+    assert keep and keep.startswith(follow + "#key=")
     # hand 1: a false armoede claim, a knock, a stay and a fold
     tap(keeper, "1 claim")
     tap(keeper, "2 challenge false")

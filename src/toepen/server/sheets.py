@@ -27,7 +27,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import DateTime, Integer, String, Text, select, update
+from sqlalchemy import DateTime, Integer, String, Text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -135,11 +135,6 @@ def save_sheet(engine: Engine, sheet_id: str, sheet: Sheet, version: int) -> boo
                     version=version + 1, updated=datetime.now(UTC))
         )
         return bool(getattr(done, "rowcount", 0))
-
-
-def sheet_ids(engine: Engine) -> list[str]:
-    with Session(engine) as s:
-        return list(s.scalars(select(SheetModel.id)))
 
 
 def sheet_result(sheet: Sheet) -> dict[str, Any]:

@@ -118,6 +118,7 @@ export async function showSheet(app, sheetId) {
       </table></div>
       <ol class="tally-log" aria-label="${esc(t("web.tally.log"))}">${log}</ol>
       <p class="tally-follow no-print">${esc(t("web.tally.follow"))} <a id="tally-follow" href="${esc(follow)}">${esc(follow)}</a></p>
+      ${keeper ? `<details class="tally-follow no-print"><summary>${esc(t("web.tally.hand_over"))}</summary><a id="tally-keep" href="${esc(`${follow}#key=${encodeURIComponent(key)}`)}">${esc(`${follow}#key=${key}`)}</a></details>` : ""}
     </section>`;
     for (const b of app.querySelectorAll("[data-entry]")) b.addEventListener("click", () => change("entries", { entry: b.dataset.entry }));
     const undo = app.querySelector("#tally-undo");
