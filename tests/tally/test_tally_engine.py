@@ -8,6 +8,8 @@ winner), hand by hand, and the same final state.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toepen.engine import Event, EventKind, Game, deck_for, parse_move, redact
@@ -16,7 +18,7 @@ from toepen.tally import Sheet, entries_from_events
 
 from .helpers import Played, play_session, sheet_events, sheet_of
 
-CASES = [
+CASES: list[tuple[str, dict[str, Any], int, range]] = [
     # (preset, options, players, seeds)
     ("rulebook", {"lives": 4}, 4, range(6)),
     ("rulebook", {"lives": 3}, 3, range(3)),

@@ -4,6 +4,7 @@ restores every earlier state exactly; records round-trip and bad ones are refuse
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from toepen.tally import (
 from .helpers import play_session
 
 
-def sheet(preset: str = "rulebook", n: int = 4, *entries: str, **options: object) -> Sheet:
+def sheet(preset: str = "rulebook", n: int = 4, *entries: str, **options: Any) -> Sheet:
     s = Sheet.new(preset, [f"P{i}" for i in range(n)], **options)
     for e in entries:
         s.add(e)
