@@ -202,6 +202,8 @@ class _Paced:
         self.pace = pace
         self.next_at = time.perf_counter() + self.rng.random() * pace
         self.sent: dict[int, float] = {}
+        self.ready = 0
+        """Seats that got their first state (connected, welcomed, history read)."""
 
 
 class _Driver:
@@ -255,6 +257,8 @@ class _Driver:
                         continue
                     if msg["type"] != "state":
                         continue
+                    if "history" in msg:
+                        table.ready += 1
                     n = msg["state"]
                     sent = table.sent.get(n - 1)
                     step = self.step
@@ -293,7 +297,11 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                 for n in steps:
                     say(f"{processes} process(es): {n} tables, creating")
                     await driver.add(http, n - len(driver.tables))
-                    await asyncio.sleep(min(2.0, pace * 2))  # every table under way
+                    deadline = time.monotonic() + 60  # every seat connected, then under way
+                    while (any(t.ready < 4 for t in driver.tables)
+                           and time.monotonic() < deadline):
+                        await asyncio.sleep(0.1)
+                    await asyncio.sleep(min(2.0, pace * 2))
                     step = PacedStep(n)
                     cpu0 = sum(_cpu_seconds(p) for p in pids)
                     t0 = time.perf_counter()
