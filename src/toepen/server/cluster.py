@@ -352,11 +352,15 @@ class Cluster:
                 del each.elsewhere[p]
             if gone:
                 lobby.master.broadcast_table(each, local=True)
-        lost = []
-        for tid in list(self.owned):
-            if not int(await self._renew(keys=[f"toepen:lease:{tid}"],
-                                         args=[self.proc, self.lease_ms])):
-                lost.append(tid)
+        owned = list(self.owned)
+        renewed: list[Any] = []
+        if owned:  # every lease renewed in one round trip
+            async with r.pipeline(transaction=False) as pipe:
+                for tid in owned:
+                    await self._renew(keys=[f"toepen:lease:{tid}"],
+                                      args=[self.proc, self.lease_ms], client=pipe)
+                renewed = await pipe.execute()
+        lost = [tid for tid, ok in zip(owned, renewed, strict=True) if not int(ok)]
         for tid in lost:
             self.owned.discard(tid)
             table = lobby.tables.get(tid)
