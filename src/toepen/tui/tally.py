@@ -134,8 +134,10 @@ def sheet_table(t: Translator, sheet: Sheet) -> Table:
         return (str(n) if n else "") if points else strokes(n)
 
     for row in sheet.hands():
+        took = row.last if row.last is not None else row.left
         table.add_row(str(row.number), sheet.players[row.dealer], str(row.stake),
-                      *(cell(p) for p in row.paid), style="" if row.done else "yellow")
+                      *(cell(p) + (" •" if s == took else "") for s, p in enumerate(row.paid)),
+                      style="" if row.done else "yellow")
     lives = sheet.lives
     lost = [sheet.rules.lives - v for v in lives] if points else sheet.lives_lost
     table.add_section()

@@ -77,7 +77,8 @@ export async function showSheet(app, sheetId) {
     const head = s.players.map((p, i) => `<th scope="col" class="${s.seats[i].in ? "" : "out"}">${esc(p)}</th>`).join("");
     const rows = s.hands.map((h) => `<tr class="${h.done ? "" : "current"}"><th scope="row">${esc(String(h.number))}</th>` +
       `<td class="dealer">${esc(s.players[h.dealer])}</td><td class="stake">${esc(String(h.stake))}</td>` +
-      h.paid.map((p) => `<td>${cell(p)}</td>`).join("") + "</tr>").join("");
+      h.paid.map((p, seat) => (h.last === seat || h.left === seat
+        ? `<td class="took" title="${esc(t("web.tally.took"))}">${cell(p)}</td>` : `<td>${cell(p)}</td>`)).join("") + "</tr>").join("");
     const total = s.seats.map((x) => `<td>${s.display === "points" ? esc(String(s.lives - x.lives)) : strokes(x.lost)}</td>`).join("");
     const left = s.seats.map((x) => `<td class="lives">${esc(String(x.lives))}</td>`).join("");
     let extra = "";
@@ -138,7 +139,9 @@ export async function showSheet(app, sheetId) {
 
   async function load(after) {
     const q = after === undefined ? "" : `?after=${after}&wait=25`;
-    state = await call("GET", `/api/sheets/${encodeURIComponent(sheetId)}${q}`);
+    const fresh = await call("GET", `/api/sheets/${encodeURIComponent(sheetId)}${q}`);
+    if (state && fresh.version === state.version && after !== undefined) return;
+    state = fresh;
     render();
   }
 
@@ -154,7 +157,7 @@ export async function showSheet(app, sheetId) {
     app.innerHTML = `<p class="panel error">${esc((e.say && say(e.say, [])) || e.message)}</p>`;
     return { relabel() {} };
   }
-  if (!key) follow();
+  follow();  // the keeper too: another phone may keep the sheet as well
   return { relabel: render, stop() { alive = false; } };
 }
 
