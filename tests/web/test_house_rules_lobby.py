@@ -67,3 +67,19 @@ def test_a_named_rule_set_is_saved_and_used_again(page: Page, server: Server) ->
     assert v["rules"] == {"preset": "classic", "lives": 4, "exchange": False,
                           "witte_was": True, "laundry_check": "each"}
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_friend_sees_the_tables_rules_before_sitting_down(page: Page, server: Server) -> None:
+    made = server.post("/api/tables", {
+        "preset": "kroeg-huisregels", "size": 4, "bots": {"1": "random"}, "name": "Henk",
+        "options": {"laundry_caught": "plays_open", "lives": 6}})
+    code = made["table"]["code"]
+    page.goto(server.url + f"/?join={code}")
+    wait_ready(page)
+    page.select_option("#lang", "nl")
+    rules = page.locator("#table-rules")
+    expect(rules).to_contain_text("Kroeg-huisregels")
+    expect(rules).to_contain_text("betaalt en speelt open")
+    expect(rules).to_contain_text("6")
+    assert "option." not in rules.inner_text() and "web." not in rules.inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@
 import { t, translateStatic } from "./i18n.js";
 import { api, presets, saveSeat } from "./net.js";
 import { esc } from "./util.js";
-import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
+import { attachRuleSets, formOptions, ruleSetControls, rulesList } from "./rulesets.js";
 import { account, accountApi } from "./account.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
@@ -210,6 +210,7 @@ export async function showJoin(app, code) {
   const who = table.seats.filter((s) => s.kind !== "open").map(seatWho).join(", ");
   app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>
     <p>${esc(table.preset)} · ${table.size} · ${who}</p>
+    ${rulesList(table.rules)}
     <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" required autocomplete="nickname"></label>
     <button class="big primary" type="submit" id="join-btn" data-i18n="web.join"></button></form>
     <p><a class="button" href="/?table=${esc(table.id)}" data-i18n="web.watch"></a></p></section>`;

@@ -67,3 +67,21 @@ export function attachRuleSets(form, onPreset, notify) {
     notify(t("web.house.saved", { name }));
   });
 }
+
+/** A table's rules (a record's ``rules``: a preset name, or the preset and the options
+ * that differ from it) as a list a joiner reads before sitting down: the preset, then each
+ * option changed, by its localised line and value. */
+export function rulesList(rules) {
+  const data = typeof rules === "string" ? { preset: rules } : (rules || {});
+  const item = (label, value) => `<li><span data-i18n="${esc(label)}"></span>${value}</li>`;
+  const items = [item(`preset.${data.preset || "rulebook"}`, "")];
+  for (const [name, v] of Object.entries(data)) {
+    if (name === "preset") continue;
+    let value;
+    if (typeof v === "boolean") value = `<span data-i18n="${v ? "web.yes" : "web.no"}"></span>`;
+    else if (typeof v === "string") value = `<span data-i18n="${esc(`option.${name}.${v}`)}"></span>`;
+    else value = esc(Array.isArray(v) ? v.join(", ") : v === null ? "-" : String(v));
+    items.push(item(`option.${name}`, `: ${value}`));
+  }
+  return `<ul class="table-rules" id="table-rules">${items.join("")}</ul>`;
+}
