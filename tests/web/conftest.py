@@ -30,6 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 
 
+FAST = ("if (localStorage.getItem('toepen.pause') === null) "
+        "localStorage.setItem('toepen.pause', '0');")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,6 +122,16 @@ def browser(playwright_: Playwright) -> Iterator[Browser]:
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)")
     b = playwright_.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    new_context = b.new_context
+
+    def fast_context(**kw: Any) -> BrowserContext:
+        """A context whose pages keep no pause after a trick unless a test sets one
+        (``toepen.pause``), so that games run as fast as the bots."""
+        ctx = new_context(**kw)
+        ctx.add_init_script(FAST)
+        return ctx
+
+    b.new_context = fast_context  # type: ignore[method-assign]
     yield b
     b.close()
 

@@ -307,7 +307,7 @@ def test_reload_mid_hand_restores_the_game(page: Page, server: Server) -> None:
     # the page speaks Dutch on request, the same game and buttons in other words
     page.select_option("#lang", "nl")
     expect(page.locator(".invite .role")).to_have_text("Je zit op plaats 1")
-    expect(page.locator(".prompt")).to_contain_text("Jij bent:")
+    expect(page.locator(".prompt .prompt-text")).to_contain_text("Jouw beurt:")
     page.select_option("#lang", "en")
     # a keyboard shortcut plays: the digit of the first legal card in the hand
     index = next(i for i, c in enumerate(after["hand"]) if f"play {c}" in after["legal"])

@@ -17,7 +17,7 @@ from toepen.server.presets import presets_json
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "toepen" / "server" / "static"
-KEY_RE = re.compile(r"""["'`]((?:log|web|act|phase|suit|rank)\.[a-z_.]+[a-z_])["'`]""")
+KEY_RE = re.compile(r"""["'`]((?:log|web|act|phase|suit|rank|error)\.[a-z_.]+[a-z_])["'`]""")
 
 
 def _sources() -> str:
@@ -40,6 +40,11 @@ def _used_keys() -> set[str]:
         if o["type"] == "choice":
             keys |= {f"{o['about']}.{c}" for c in o["choices"] or ()}
     keys |= {f"refusal.{code}" for code in REFUSAL_CODES}
+    # the first-game guide explains every decision (web.guide.<phase>); the server's errors
+    keys |= {f"web.guide.{p}" for p in Phase}
+    from toepen.server.protocol import ERROR_CODES
+
+    keys |= {f"error.{code}" for code in ERROR_CODES}
     return keys
 
 
@@ -76,7 +81,9 @@ def test_the_page_holds_no_narration_and_no_rule_facts() -> None:
     assert not set(re.findall(r'case\s+"([a-z_]+)"', text)) & kinds
     assert not re.findall(r"""["'`]log\.[a-z_.]+["'`]""", text)
     # (the animations and the tally read a few kinds of event, never to put them in words)
-    assert set(re.findall(r'kind\s*===?\s*"([a-z_]+)"', text)) & kinds <= {"play", "knock", "lives"}
+    # (and the trick event, to keep a taken trick on the felt: its words are its say)
+    assert set(re.findall(r'kind\s*===?\s*"([a-z_]+)"', text)) & kinds <= {"play", "knock",
+                                                                            "lives", "trick"}
     # no rule facts: presets, sizes, lives, verb keys, card letters, suit symbols, aliases
     for fact in ("PRESET_SIZES", "PRESET_LIVES", "VERB_KEYS", "NUMBER_OPTIONS", "gezinstoepen",
                  "rulebook", "T987AKQJ", '"cdhs"', "\\u2663", '"nn"', '"nb"', "lives_at_least"):

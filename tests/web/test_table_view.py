@@ -60,7 +60,7 @@ def test_prompt_offers_a_knock_only_when_it_is_legal(page: Page, server: Server)
         while my_turn_or_over(page) == "turn" and not (with_knock and without_knock and led_seen):
             v = view(page)
             assert v is not None
-            prompt = page.locator(".prompt").inner_text()
+            prompt = page.locator(".prompt .prompt-text").inner_text()
             if v["phase"] == "play":
                 if "knock" in v["legal"]:
                     assert prompt == "Your turn: Play a card or knock.", prompt

@@ -72,7 +72,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
     """A refusal over HTTP: ``{"detail": message}`` with its status."""
     assert isinstance(exc, Refused)
-    return JSONResponse({"detail": exc.message}, status_code=exc.status)
+    return JSONResponse({"detail": exc.message, "code": exc.code, "say": exc.say_json()},
+                        status_code=exc.status)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from . import protocol
 from .lobby import Lobby
 from .protocol import Limits, Refused
+from .social import Social
 from .table import Client, Table
 
 router = APIRouter()
@@ -64,6 +65,7 @@ class Connection:
         self.limits: Limits = lobby.limits
         self.rate = RateLimiter(self.limits.messages_per_second)
         self.client: Client | None = None
+        self.social = Social(lobby, self.limits)
 
     async def receive(self) -> str | None:
         """The next text frame (None when the socket closed)."""
@@ -199,6 +201,12 @@ class Connection:
         elif kind == "leave":
             await self.lobby.leave(table, self.seated(client))
             client.close()
+        elif kind == "chat":
+            self.social.chat(table, client, msg.get("text"))
+        elif kind == "react":
+            self.social.react(table, client, msg.get("react"))
+        elif kind == "rematch":
+            await self.social.rematch(table, client, msg.get("preset"), msg.get("options"))
         elif kind == "host":
             if not client.host:
                 raise Refused("forbidden", "only the host may do that")

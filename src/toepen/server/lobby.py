@@ -231,7 +231,8 @@ class Lobby:
     def who(self, table: Table, token: str) -> tuple[int | None, bool]:
         """(seat, is host) for a token at this table, or Refused ``auth``."""
         thash = token_hash(token)
-        if self.tokens.get(thash) != table.id:
+        # the table's own seats and host (a rematch's seats keep their players' tokens)
+        if table.seat_of(thash) is None and thash != table.row.host_hash:
             raise Refused("auth", "unknown token for this table", 401)
         return table.seat_of(thash), thash == table.row.host_hash
 

@@ -69,12 +69,15 @@ def history(game: Game) -> list[Event]:
 def closing(game: Game, events: Sequence[Event]) -> Closing | None:
     """What the ``state`` after ``events`` sums up: the hand they ended (from its deal to
     the next) and, at the end of the session, the session; None while a hand goes on."""
-    if not any(e.kind is EventKind.HAND_RESULT for e in events):
+    over = game.is_over
+    ended = any(e.kind is EventKind.HAND_RESULT for e in events)
+    if not ended and not over:
         return None
     past = history(game)
+    if not ended:  # the session ended outside a hand's result (a penalty put the last out)
+        return Closing(None, past, game.winner)
     end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
     start = max((i for i, e in enumerate(past[:end]) if e.kind is EventKind.DEAL), default=0)
-    over = game.is_over
     return Closing(past[start:], past if over else None, game.winner if over else None)
 
 

@@ -41,6 +41,17 @@ ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "n
                "server_error")
 """Every ``code`` of a refusal (``not_found`` and ``limit`` are HTTP-only)."""
 NAME_PUNCTUATION = " '-_."
+REACTIONS: dict[str, str] = {
+    "cheers": "react.cheers",
+    "well_played": "react.well_played",
+    "bluff": "react.bluff",
+    "oops": "react.oops",
+    "your_round": "react.your_round",
+    "hurry": "react.hurry",
+    "lucky": "react.lucky",
+    "good_game": "react.good_game",
+}
+"""The quick reactions and their catalog messages."""
 
 
 class Refused(Exception):
@@ -294,7 +305,9 @@ def table(info: dict[str, Any]) -> str:
 def welcome(info: dict[str, Any], seat: int | None, host: bool) -> str:
     """The ``welcome`` message, the answer to ``hello``."""
     return dumps({"v": PROTOCOL, "type": "welcome", "table": info, "seat": seat,
-                  "host": host, "server": server_version()})
+                  "host": host, "server": server_version(),
+                  "reactions": [{"name": name, "say": {"id": say, "params": {}}}
+                                for name, say in REACTIONS.items()]})
 
 
 def error(code: str, message: str, msg_id: str | int | None = None,

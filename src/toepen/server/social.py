@@ -26,24 +26,12 @@ from typing import TYPE_CHECKING, Any
 from ..narration import Message
 from ..rules import Rules, RulesError
 from . import protocol
-from .protocol import Limits, Refused, name_length
+from .protocol import REACTIONS, Limits, Refused, name_length
 from .store import TableRow
 from .table import Client, Seat, Table
 
 if TYPE_CHECKING:
     from .lobby import Lobby
-
-REACTIONS: dict[str, str] = {
-    "cheers": "react.cheers",
-    "well_played": "react.well_played",
-    "bluff": "react.bluff",
-    "oops": "react.oops",
-    "your_round": "react.your_round",
-    "hurry": "react.hurry",
-    "lucky": "react.lucky",
-    "good_game": "react.good_game",
-}
-"""The quick reactions and their catalog messages."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -90,16 +78,16 @@ def chat_text(text: Any, limit: int) -> str:
     if not isinstance(text, str):
         raise Refused("bad_message", "chat: 'text' must be text",
                       say=Message("error.chat.length", {"limit": limit}))
-    text = text.strip()
-    n = name_length(text) if len(text) <= 8 * limit else len(text)
+    line: str = text.strip()
+    n = name_length(line) if len(line) <= 8 * limit else len(line)
     if not 1 <= n <= limit:
         raise Refused("bad_message", f"chat: 1 to {limit} characters, not {n}",
                       say=Message("error.chat.length", {"limit": limit}))
     if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or
-           (unicodedata.category(ch) == "Cf" and ch != "\u200d") for ch in text):
+           (unicodedata.category(ch) == "Cf" and ch != "\u200d") for ch in line):
         raise Refused("bad_message", "chat: no control characters or line breaks",
                       say=Message("error.chat.chars"))
-    return text
+    return line
 
 
 def chat_json(seat: int, name: str, text: str | None, react: str | None) -> str:

@@ -155,6 +155,8 @@ class Table:
     """How many times the seats changed (a cluster's processes compare it)."""
     elsewhere: dict[str, tuple[frozenset[int], int, bool]] = field(default_factory=dict)
     """Clients at the cluster's other processes: (seats, spectators, host) by process."""
+    rematch: str | None = None
+    """The id of this finished game's rematch table, once one is made."""
     rated: bool = False
     """The game counts for ratings (:mod:`toepen.server.accounts`)."""
 
@@ -232,4 +234,5 @@ class Table:
             "created": row.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
             "rated": self.rated,
+            "rematch": self.rematch,
         }

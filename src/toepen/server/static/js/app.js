@@ -9,6 +9,7 @@ import { accountPage, showAccountPage } from "./accountpages.js";
 import { showClubs, showClub } from "./club.js";
 import { showTournament, showProjector } from "./tournament.js";
 import { showSheet } from "./tally.js";
+import { showRules } from "./rules.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -38,8 +39,9 @@ async function main() {
   else if (q.get("club")) page = await showClub(app, q.get("club"));
   else if (q.has("clubs")) page = await showClubs(app);
   else if (q.has("sheet")) page = await showSheet(app, q.get("sheet"));
+  else if (q.has("rules")) page = await showRules(app);
   else page = await showLobby(app);
-  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs", "sheet"];
+  const pages = ["table", "join", "replay", "tournament", "projector", "club", "clubs", "sheet", "rules"];
   document.body.dataset.page = pages.find((p) => q.has(p)) || "lobby";
   if (accountPage(q)) document.body.dataset.page = accountPage(q);
   langSel.addEventListener("change", () => setLang(langSel.value));

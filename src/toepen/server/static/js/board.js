@@ -1,5 +1,5 @@
 // The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
-import { t, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
+import { t, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
 
@@ -30,6 +30,7 @@ function seatBox(view, table, s, me, opts) {
   const folded = !out && !view.active[s] && !over;
   const toAct = view.to_act.includes(s);
   const badges = [];
+  if (opts.lastTrick && opts.lastTrick.winner === s) badges.push(`<span class="badge took">${esc(t("web.took_trick"))}</span>`);
   if (view.dealer === s) badges.push(`<span class="badge dealer" title="${esc(t("web.dealer"))}">${esc(t("web.dealer_mark"))}</span>`);
   if (knockedThisHand(view, s)) badges.push(`<span class="badge knocked">${esc(t("web.knocked"))}</span>`);
   if (folded) badges.push(`<span class="badge folded">${esc(t("web.folded"))}</span>`);
@@ -63,9 +64,12 @@ function seatBox(view, table, s, me, opts) {
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
   const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
   const lives = out ? "" : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
+  // a person's turn clock: the seconds before a bot plays for them (tablepage ticks it)
+  const clock = opts.clock && opts.clock.seat === s
+    ? `<span class="clock" data-clock="${s}" title="${esc(t("web.clock_title"))}"></span>` : "";
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
   return `<div class="${cls}" data-seat="${s}" style="${dir(s, me, n)}" ${toAct ? 'aria-current="true"' : ""}>` +
-    `<div class="seat-name">${name}</div><div class="seat-lives">${lives}</div>` +
+    `<div class="seat-name">${name}</div><div class="seat-lives">${lives}${clock}</div>` +
     `<div class="badges">${badges.join("")}</div>` +
     `<div class="seat-cards" aria-label="${esc(t("web.cards_n", { n: view.hand_sizes[s] || 0 }))}">${cards}</div>` +
     (playedHtml ? `<div class="seat-played" aria-label="${esc(t("web.played"))}">${playedHtml}</div>` : "") +
@@ -81,15 +85,22 @@ export function renderBoard(root, view, opts) {
   const me = opts.me;
   const n = view.players.length;
   const seats = view.players.map((_, s) => seatBox(view, opts.table, s, me, opts)).join("");
-  const trick = view.trick.map(([s, c]) => {
+  let trick = view.trick.map(([s, c]) => {
     const anim = opts.animate && opts.animate.plays.has(`${s}${c}`) ? " enter" : "";
     return `<div class="trick-card${anim}" data-card="${c}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`;
   }).join("");
+  if (!trick && opts.lastTrick) {
+    // the trick just taken stays until the next card: who played what, the winner's card marked
+    const lt = opts.lastTrick;
+    trick = lt.cards.map(([s, c]) => `<div class="trick-card taken${s === lt.winner ? " winning" : ""}" data-card="${c}" data-seat="${s}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`).join("") +
+      "";
+  }
   const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
     `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div>` +
     (opts.rubbers ? `<div class="rubberno">${esc(t("web.rubber_no", { n: view.rubber_no }))}</div>` : "") +
     // the suit led binds even when the card that led it left the table (its player folded)
     (view.led_suit ? `<div class="led-suit" data-suit="${esc(view.led_suit)}">${esc(t("screen.led_suit", { suit: `${t(`suit.${view.led_suit}`)} ${suitSymbol(`7${view.led_suit}`)}` }))}</div>` : "") +
+    (!view.trick.length && opts.lastTrick ? `<div class="trick-taken" role="status">${esc(say(opts.lastTrick.say, opts.lastTrick.names) || "")}</div>` : "") +
     `</div>`;
   const myTurn = me !== null && me !== undefined && view.to_act.includes(me) && !opts.readonly;
   const legal = myTurn ? view.legal : [];
@@ -120,9 +131,11 @@ export function renderBoard(root, view, opts) {
   const hintBtn = myTurn && opts.hintAvailable ? `<button class="hint" data-hint="1" aria-keyshortcuts="h">${esc(t("web.hint"))} <kbd>H</kbd></button>` : "";
   root.innerHTML =
     `<div class="felt" role="region" aria-label="${esc(t("web.table"))}">${seats}<div class="trick">${trick}</div>${centre}</div>` +
-    `<div class="prompt${myTurn ? " mine" : ""}" role="status" aria-live="polite">${esc(prompt)}</div>` +
+    `<div class="prompt${myTurn ? " mine" : ""}" role="status" aria-live="polite"><span class="prompt-text">${esc(prompt)}</span>` +
+    `<span class="subline">${esc(opts.subline || "")}</span></div>` +
     `<div class="actions">${buttons}${hintBtn}</div>` +
-    (hand.length ? `<div class="hand" role="group" aria-label="${esc(t("web.your_hand"))}">${handHtml}</div>` : "");
+    // always there for a player (empty when you hold no cards), so that nothing moves between clicks
+    (me !== null && me !== undefined ? `<div class="hand" role="group" aria-label="${esc(t("web.your_hand"))}">${handHtml}</div>` : "");
   for (const b of root.querySelectorAll("[data-action]")) {
     b.addEventListener("click", () => { if (!b.disabled && opts.onAction) opts.onAction(b.dataset.action); });
   }

@@ -1,6 +1,7 @@
 // The table's WebSocket: hello with the seat's token, reconnect with exponential backoff;
 // JSON over HTTP; what a table can be (GET /api/presets, fetched once).
 import { once } from "./util.js";
+import { t, say } from "./i18n.js";
 
 const FINAL_CLOSES = new Set([4000, 4001, 4004, 4029]);
 
@@ -125,10 +126,12 @@ export async function api(method, path, body, token) {
   let data = null;
   try { data = await r.json(); } catch { data = null; }
   if (!r.ok) {
-    let detail = data && data.detail;
-    if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    const err = new Error(detail || `HTTP ${r.status}`);
+    // the server's refusal in the page's language (its say), never its English detail
+    const words = data && data.say ? say(data.say, []) : t(r.status === 422 ? "error.bad_message" : r.status >= 500 ? "error.server_error" : "error.bad_command");
+    const err = new Error(words);
     err.status = r.status;
+    err.code = data && data.code;
+    err.detail = data && data.detail;
     throw err;
   }
   return data;

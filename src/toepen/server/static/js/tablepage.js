@@ -1,13 +1,21 @@
 // The table page: waiting room before the start, the board during the game, the result after.
-import { t, say, translateStatic } from "./i18n.js";
+import { t, say, has, translateStatic } from "./i18n.js";
 import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
 import { scoreSheetHTML, lostFromEvents, startLives, sessionKind } from "./scoresheet.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState, keptStates } from "./store.js";
 import { esc } from "./util.js";
+import { sound, soundOn, setSoundOn } from "./sound.js";
 
 const LOG_MAX = 300;
+const CHAT_MAX = 60;
+/** How long a finished trick stays on the felt before the next card (seconds; remembered). */
+const PAUSES = [0, 1, 2, 4];
+export function trickPause() {
+  const v = localStorage.getItem("toepen.pause");
+  return v !== null && PAUSES.includes(Number(v)) ? Number(v) : 2;
+}
 
 export async function showTable(app, tableId, setConn) {
   const mine = seatOf(tableId);
@@ -15,20 +23,43 @@ export async function showTable(app, tableId, setConn) {
     table: null, view: null, seat: mine ? mine.seat : null, host: mine ? mine.host : false,
     token: mine ? mine.token : null, pending: false, hint: null, hintAvailable: true,
     events: loadLog(tableId), animate: null, lost: null, bots: ["random"], defaultBot: "random", meta: null,
+    queue: [], holdUntil: 0, lastTrick: null, summary: null, standings: null, clock: null,
+    chat: [], reactions: [], guide: localStorage.getItem("toepen.guide") !== "0",
   };
   app.innerHTML = `<div class="tablepage">
     <div class="main-col"><div id="waiting"></div><div id="board" class="board"></div></div>
     <aside class="side">
       <div class="invite" id="invite"></div>
+      <div class="settings" id="settings"></div>
+      <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat" data-i18n="web.chat"></h2>
+        <div class="reactions" id="reactions"></div>
+        <ol id="chat" class="chat" aria-live="polite"></ol>
+        <form id="chat-form" class="chat-form"><input id="chat-text" maxlength="400" autocomplete="off" data-i18n-placeholder="web.chat_placeholder" data-i18n-label="web.chat"><button class="small" id="chat-send" data-i18n="web.chat_send"></button></form>
+      </section>
       <section class="log-box" aria-labelledby="h-log"><h2 id="h-log" data-i18n="web.log"></h2><ol id="log" class="log" aria-live="polite"></ol></section>
     </aside>
     <div id="result" class="result" hidden></div>
   </div>`;
   translateStatic(app);
+  // the page's height below the header: the table fits the window
+  const fit = () => document.documentElement.style.setProperty("--top", `${document.querySelector(".topbar").offsetHeight}px`);
+  fit();
+  window.addEventListener("resize", fit);
   const els = {
     waiting: app.querySelector("#waiting"), board: app.querySelector("#board"), log: app.querySelector("#log"),
     invite: app.querySelector("#invite"), result: app.querySelector("#result"),
+    settings: app.querySelector("#settings"), chat: app.querySelector("#chat"),
+    reactions: app.querySelector("#reactions"), chatForm: app.querySelector("#chat-form"),
+    chatBox: app.querySelector("#chat-box"),
   };
+  els.chatForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = els.chatForm.querySelector("#chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (!conn.send({ type: "chat", text })) { toast(t("web.not_connected")); return; }
+    input.value = "";
+  });
   if (st.token) {
     // Is there a hint endpoint? A missing route answers FastAPI's plain 404 "Not Found".
     fetch(`/api/tables/${tableId}/hint`, { headers: { Authorization: `Bearer ${st.token}` } }).then(async (r) => {
@@ -60,40 +91,84 @@ export async function showTable(app, tableId, setConn) {
   window.toepenConn = conn;
   window.toepenState = st;
 
+  // A finished trick stays on the felt for the pause people set: what comes meanwhile waits.
   function handle(msg) {
+    if (msg.type === "welcome") { st.queue = []; st.holdUntil = 0; }
+    else if ((msg.type === "state" || msg.type === "table") && (st.queue.length || Date.now() < st.holdUntil)) {
+      st.queue.push(msg);
+      clearTimeout(st.flushTimer);
+      st.flushTimer = setTimeout(flush, Math.max(0, st.holdUntil - Date.now()));
+      return;
+    }
+    process(msg);
+  }
+
+  function flush() {
+    while (st.queue.length && Date.now() >= st.holdUntil) process(st.queue.shift());
+    if (st.queue.length) st.flushTimer = setTimeout(flush, Math.max(0, st.holdUntil - Date.now()));
+  }
+
+  /** Skip the pause: show what waits now. */
+  function skipHold() { st.holdUntil = 0; flush(); }
+
+  function process(msg) {
     if (msg.type === "welcome") {
       st.table = msg.table;
       st.seat = msg.seat;
       st.host = msg.host;
       st.pending = false;
+      st.reactions = msg.reactions || [];
+      delete els.reactions.dataset.built;
       drawAll();
     } else if (msg.type === "table") {
+      const before = st.table;
       st.table = msg.table;
+      if (msg.table.rematch && (!before || before.rematch !== msg.table.rematch)) { followRematch(msg.table.rematch); return; }
       drawAll();
+    } else if (msg.type === "chat") {
+      st.chat.push(msg);
+      if (st.chat.length > CHAT_MAX) st.chat.shift();
+      drawChat();
     } else if (msg.type === "state") {
       const names = msg.view.players;
       // the first state after welcome brings the game's log so far, as this receiver may see it
       if (msg.history) st.events = msg.history.map((e) => ({ e, names }));
       const plays = new Set();
       let knock = null;
+      let trick = st.view ? st.view.trick.slice() : [];
+      let taken = null;
+      let played = false;
       for (const e of msg.events) {
         st.events.push({ e, names });
-        if (e.kind === "play" && e.cards.length) plays.add(`${e.seat}${e.cards[0]}`);
+        if (e.kind === "play" && e.cards.length) { plays.add(`${e.seat}${e.cards[0]}`); trick.push([e.seat, e.cards[0]]); played = true; }
         if (e.kind === "knock") knock = e.seat;
+        // the trick is complete: it stays on the felt, its winner marked, until the next card
+        if (e.kind === "trick") { taken = { cards: trick, winner: e.seat, say: e.say, names }; trick = []; }
       }
+      if (taken) st.lastTrick = taken;
+      else if (played) { st.lastTrick = null; if (st.summary && st.summary.shown) st.summary = null; }
+      if (msg.summary) st.summary = { lines: msg.summary, names, shown: false };
+      if (msg.standings) st.standings = { lines: msg.standings, names };
+      const pause = trickPause() * 1000;
+      if (taken && pause && st.view) st.holdUntil = Date.now() + (msg.summary ? 2 * pause + 2000 : pause);
+      if (knock !== null) sound("knock");
+      else if (taken) sound("trick");
       if (st.events.length > LOG_MAX) st.events.splice(0, st.events.length - LOG_MAX);
       saveLog(tableId, st.events);
       st.animate = { plays, knock };
+      const wasMine = st.view && st.seat !== null && st.view.to_act.includes(st.seat);
       st.view = msg.view;
       keepState(tableId, msg.view.seat ?? "spectator", msg);
       st.pending = false;
       st.hint = null;
+      startClock();
+      if (!wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
       drawAll();
     } else if (msg.type === "error") {
       st.pending = false;
       // an illegal action: the engine's refusal, in words the server chose (refusal.<code>)
       const why = msg.refusal ? say(msg.refusal.say, st.view ? st.view.players : []) : null;
-      if (msg.code !== "stale") toast(why || msg.message || msg.code);
+      if (msg.code !== "stale") toast(why || say(msg.say, []) || msg.message || msg.code);
       drawBoard();
     }
   }
@@ -109,7 +184,12 @@ export async function showTable(app, tableId, setConn) {
     if (!st.token || !st.view) return;
     try {
       const h = await api("GET", `/api/tables/${tableId}/hint`, undefined, st.token);
-      if (st.view && h.state === st.view.action_count) { st.hint = h.action; drawBoard(); toast(t("web.hint_is", { action: h.action })); }
+      if (st.view && h.state === st.view.action_count) {
+        // the suggested action and why, in the page's language, under the prompt (never over the cards)
+        st.hint = h.action;
+        st.hintText = { say: h.say, reason: h.reason };
+        drawBoard();
+      }
     } catch (e) {
       if (e.status === 404 || e.status === 405) { st.hintAvailable = false; drawBoard(); }
       else toast(e.message);
@@ -122,8 +202,71 @@ export async function showTable(app, tableId, setConn) {
       `<p>${esc(t("web.no_such_table_id"))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
   }
 
+  function followRematch(newId) {
+    // the same seat at the new table: the server kept this seat's token there
+    if (st.token) saveSeat(newId, { token: st.token, seat: st.seat, host: st.host });
+    toast(t("web.rematch_started"));
+    conn.stopped = true;
+    setTimeout(() => location.assign(`/?table=${encodeURIComponent(newId)}`), 400);
+  }
+
+  // the turn clock of a person: the table's idle seconds, then a bot plays for them
+  function startClock() {
+    const v = st.view;
+    const tb = st.table;
+    if (!v || v.phase === "over" || !tb || v.to_act.length !== 1) { st.clock = null; return; }
+    const s = v.to_act[0];
+    const seat = tb.seats[s];
+    if (!seat || seat.kind !== "human" || seat.standin) { st.clock = null; return; }
+    if (st.clock && st.clock.seat === s && st.clock.state === v.action_count) return;
+    st.clock = { seat: s, state: v.action_count, until: Date.now() + tb.idle_seconds * 1000, total: tb.idle_seconds };
+  }
+  setInterval(tickClock, 250);
+  function tickClock() {
+    const c = st.clock;
+    for (const el of document.querySelectorAll("[data-clock]")) {
+      const left = c ? Math.max(0, Math.ceil((c.until - Date.now()) / 1000)) : 0;
+      el.textContent = t("web.clock", { n: left });
+      el.style.setProperty("--left", c ? String(Math.max(0, (c.until - Date.now()) / (c.total * 1000))) : "0");
+      el.classList.toggle("low", left <= 10);
+    }
+  }
+
+  function drawSettings() {
+    const p = trickPause();
+    const opts = PAUSES.map((n) => `<option value="${n}"${n === p ? " selected" : ""}>${esc(n ? t("web.pause_s", { n }) : t("web.pause_none"))}</option>`).join("");
+    els.settings.innerHTML = `<label class="inline">${esc(t("web.pause"))} <select id="pause">${opts}</select></label>` +
+      `<button class="small" id="sound" aria-pressed="${soundOn() ? "true" : "false"}">${esc(soundOn() ? t("web.sound_on") : t("web.sound_off"))}</button>` +
+      `<button class="small" id="guide" aria-pressed="${st.guide ? "true" : "false"}">${esc(t("web.guide_toggle"))}</button>` +
+      ` <a class="small" href="/?rules=1" target="_blank" rel="noopener">${esc(t("web.rules"))}</a>`;
+    els.settings.querySelector("#pause").addEventListener("change", (ev) => { localStorage.setItem("toepen.pause", ev.target.value); if (!Number(ev.target.value)) skipHold(); });
+    els.settings.querySelector("#sound").addEventListener("click", () => { setSoundOn(!soundOn()); drawSettings(); if (soundOn()) sound("turn"); });
+    els.settings.querySelector("#guide").addEventListener("click", () => { st.guide = !st.guide; localStorage.setItem("toepen.guide", st.guide ? "1" : "0"); drawSettings(); drawBoard(); });
+  }
+
+  function drawChat() {
+    const seated = st.seat !== null && st.seat !== undefined;
+    els.chatForm.hidden = !seated;
+    els.reactions.hidden = !seated;
+    const names = st.view ? st.view.players : [];
+    els.chat.innerHTML = st.chat.map((m) => {
+      const text = m.say ? say(m.say, names) : m.text; // a reaction in the page's language
+      return `<li class="${m.react ? "react" : ""}" data-seat="${m.seat}"><b>${esc(m.name)}</b>: ${esc(text)}</li>`;
+    }).reverse().join("");
+    if (!els.reactions.dataset.built || els.reactions.dataset.lang !== document.documentElement.lang) {
+      els.reactions.dataset.built = "1";
+      els.reactions.dataset.lang = document.documentElement.lang;
+      els.reactions.innerHTML = st.reactions.map((r) => `<button class="small react" data-react="${esc(r.name)}">${esc(say(r.say, []))}</button>`).join("");
+      for (const b of els.reactions.querySelectorAll("[data-react]")) {
+        b.addEventListener("click", () => { if (!conn.send({ type: "react", react: b.dataset.react })) toast(t("web.not_connected")); });
+      }
+    }
+  }
+
   function drawAll() {
     if (st.missing) { drawMissing(); return; }
+    drawSettings();
+    drawChat();
     drawInvite();
     drawWaiting();
     drawBoard();
@@ -207,19 +350,45 @@ export async function showTable(app, tableId, setConn) {
   }
 
   function drawBoard() {
+    if (st.missing) { drawMissing(); return; }
     if (!st.view) { els.board.innerHTML = ""; return; }
+    const mine = st.seat !== null && st.seat !== undefined && st.view.to_act.includes(st.seat);
+    let subline = "";
+    if (st.hintText && st.hint && mine) {
+      const names = st.view.players;
+      subline = t("web.hint_why", { action: say(st.hintText.say, names) || st.hint, why: say(st.hintText.reason, names) || "" });
+    } else if (st.guide && mine) {
+      const id = `web.guide.${st.view.phase}`;
+      if (has(id)) subline = t(id);
+    }
+    if (!st.hint) st.hintText = null;
     renderBoard(els.board, st.view, {
       me: st.seat, table: st.table, pending: st.pending, hint: st.hint, hintAvailable: st.hintAvailable && !!st.token,
       onAction: act, onHint: hint, animate: st.animate, rubbers: sessionKind(st.view.rules, st.meta) === "rubber", knockSeat: st.animate ? st.animate.knock : null,
+      lastTrick: st.view.trick.length ? null : st.lastTrick, clock: st.clock, subline,
     });
     st.animate = null;
+    tickClock();
+    const felt = els.board.querySelector(".felt");
+    if (st.summary && st.view.phase !== "over") {
+      // between hands: the server's summary of the hand, over the felt (the hand and buttons stay free)
+      st.summary.shown = true;
+      const box = document.createElement("section");
+      box.className = "summary";
+      box.setAttribute("aria-live", "polite");
+      box.innerHTML = st.summary.lines.map((m, i) => (i === 0 ? `<h2>${esc(say(m, st.summary.names))}</h2>` : `<p data-id="${esc(m.id)}">${esc(say(m, st.summary.names))}</p>`)).join("") +
+        `<button class="small" id="summary-close">${esc(t("web.summary_close"))}</button>`;
+      box.querySelector("#summary-close").addEventListener("click", () => { st.summary = null; skipHold(); drawBoard(); });
+      felt.append(box);
+    }
     const standin = st.table && st.seat !== null && st.seat !== undefined && st.table.seats[st.seat] && st.table.seats[st.seat].standin;
     if (standin) {
+      // over the felt, so that the table does not move down
       const bar = document.createElement("div");
       bar.className = "standin-bar";
       bar.innerHTML = `${esc(t("web.standin_playing"))} <button class="big" id="back">${esc(t("web.back"))}</button>`;
       bar.querySelector("#back").addEventListener("click", () => conn.send({ type: "back" }));
-      els.board.prepend(bar);
+      felt.append(bar);
     }
   }
 
@@ -247,12 +416,52 @@ export async function showTable(app, tableId, setConn) {
     const winner = v.winner !== null ? v.players[v.winner] : "";
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
+      standingsHTML() +
       scoreSheetHTML(v, st.lost, st.start) +
-      `<p class="result-buttons"><a class="button big primary" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
+      rematchHTML() +
+      `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
       `<a class="button big" href="/">${esc(t("web.new_table"))}</a> <button class="big" id="close-result">${esc(t("web.close"))}</button></p></section>`;
     els.result.hidden = false;
     els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; st.resultClosed = true; });
+    const rb = els.result.querySelector("#rematch");
+    if (rb) rb.addEventListener("click", () => { rb.disabled = true; if (!conn.send({ type: "rematch" })) { rb.disabled = false; toast(t("web.not_connected")); } });
+    const form = els.result.querySelector("#rematch-rules");
+    if (form) {
+      presets().then((m) => {
+        const sel = form.querySelector("#rematch-preset");
+        sel.innerHTML = m.presets.filter((p) => p.sizes.includes(v.players.length))
+          .map((p) => `<option value="${esc(p.name)}"${p.name === v.rules.preset ? " selected" : ""}>${esc(t(p.label))}</option>`).join("");
+      }).catch(() => {});
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const lives = form.querySelector("#rematch-lives").value;
+        const msg = { type: "rematch", preset: form.querySelector("#rematch-preset").value, options: lives ? { lives: Number(lives) } : {} };
+        if (!conn.send(msg)) toast(t("web.not_connected"));
+      });
+    }
+  }
+
+  /** The final standings as the server put them (narration.standings): only translated here. */
+  function standingsHTML() {
+    if (!st.standings) return "";
+    const [title, ...rows] = st.standings.lines;
+    return `<section class="standings"><h2>${esc(say(title, st.standings.names))}</h2><ol>` +
+      rows.map((m) => `<li>${esc(say(m, st.standings.names))}</li>`).join("") + `</ol></section>`;
+  }
+
+  /** Play again: one click for a player (same seats and rules); the host may change the rules. */
+  function rematchHTML() {
+    const seated = st.seat !== null && st.seat !== undefined;
+    if (!seated && !st.host) return "";
+    let html = `<p class="result-buttons"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
+    if (st.host) {
+      html += `<details class="rematch-rules"><summary>${esc(t("web.rematch_rules"))}</summary><form id="rematch-rules" class="row">` +
+        `<label>${esc(t("web.preset"))} <select id="rematch-preset"></select></label>` +
+        `<label>${esc(t("option.lives"))} <input id="rematch-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>` +
+        `<button class="big" id="rematch-go">${esc(t("web.rematch"))}</button></form></details>`;
+    }
+    return html;
   }
 
   document.addEventListener("keydown", (ev) => {
