@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import secrets
 import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -39,7 +40,7 @@ from .narrate import (
     rules_summary,
     session_winner_reason,
 )
-from .session import Notice, PlaySession, resolve_bot
+from .session import Notice, PlaySession, default_path, resolve_bot
 
 CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8")
 """Keys of the cards in the sorted hand, by position."""
@@ -139,6 +140,12 @@ class PlayApp(App[None]):
         Binding("r", "rules", show=False),
         Binding("q", "save_quit", show=False),
         Binding("ctrl+c", "save_quit", show=False, priority=True),
+        Binding("pageup", "log_scroll(-1)", show=False),
+        Binding("pagedown", "log_scroll(1)", show=False),
+        Binding("home", "log_scroll(-1000)", show=False),
+        Binding("end", "log_scroll(1000)", show=False),
+        Binding("space", "fast_forward", show=False),
+        Binding("n", "rematch", show=False),
     ]
 
     def __init__(
@@ -155,6 +162,7 @@ class PlayApp(App[None]):
         self.t = Translator(lang, strict=strict)
         self.lang = self.t.lang
         self.delay = max(0.0, delay)
+        self._delay = self.delay
         self.human = session.human
         self.names = session.game.players
         self.tricks = TrickTracker()
@@ -376,6 +384,65 @@ class PlayApp(App[None]):
             self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key, why=why))
         else:
             self._say(self.t("hint.result", bot=self._hint_bot, action=label, key=key))
+
+    def action_log_scroll(self, pages: int) -> None:
+        """Scroll the log (PgUp, PgDn, Home, End); the hand's summary gives it its place."""
+        if self._modal():
+            return
+        if self.summary:
+            self.summary = []
+            self._render()
+        log = self.query_one("#log", RichLog)
+        if pages <= -1000:
+            log.scroll_home(animate=False)
+        elif pages >= 1000:
+            log.scroll_end(animate=False)
+        elif pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
+    @property
+    def out(self) -> bool:
+        """The human is out of the session that goes on."""
+        return not self.over and not self.session.view().in_session[self.human]
+
+    def action_fast_forward(self) -> None:
+        """Once you are out: the bots play the rest without pausing (space)."""
+        if self._modal() or not self.out or self.delay == 0:
+            return
+        self.delay = 0.0
+        self._say(self.t("notice.fast_forward"))
+        self._render()
+
+    def action_rematch(self) -> None:
+        """Once the session is over: a new game with the same players, bots and rules (n),
+        dealt from a new seed and saved beside the old one."""
+        if self._modal() or not self.over:
+            return
+        old = self.session
+        self.session.save()
+        bots = [b for s, b in enumerate(old.lineup) if s != old.human]
+        folder = old.path.parent if old.path is not None else None
+        seed = secrets.randbelow(2**31)
+        fresh = PlaySession.new(old.game.rules, players=old.game.n, bots=bots,
+                                name=old.game.players[old.human], seed=seed,
+                                path=default_path(seed, folder) if folder else None,
+                                lang=self.lang)
+        old.close()
+        self.session = fresh
+        self.human = fresh.human
+        self.names = fresh.game.players
+        self.tricks = TrickTracker()
+        self.summary = []
+        self._events = []
+        self._hand_start = 0
+        self.delay = self._delay
+        self._write_log(self.t("log.rematch"), style="bold cyan")
+        self._say("")
+        self._feed(fresh.game.opening_events(fresh.human))
+        fresh.save()
+        self._advance()
 
     def action_save_quit(self) -> None:
         """Save the record and leave (Ctrl-C, q)."""
@@ -675,6 +742,14 @@ class PlayApp(App[None]):
         text.append(t("keys.hint") + "   ")
         text.append("[r] ", style="bold cyan")
         text.append(t("keys.rules") + "   ")
+        if self.over:
+            text.append("[n] ", style="bold cyan")
+            text.append(t("keys.rematch") + "   ")
+        elif self.out and self.delay:
+            text.append("[space] ", style="bold cyan")
+            text.append(t("keys.fast_forward") + "   ")
+        text.append("[PgUp PgDn] ", style="bold cyan")
+        text.append(t("keys.log") + "   ")
         text.append("[q] ", style="bold cyan")
         text.append(t("keys.quit"))
         return text
