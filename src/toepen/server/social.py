@@ -156,7 +156,8 @@ class Social:
             new = await self._create(table, rules)
             table.rematch = new.id
         await self.lobby.start(new)
-        self.lobby.master.broadcast_table(table)
+        # every client of the old table learns the new one's id (at every server of a cluster)
+        self.lobby.master.broadcast(table, protocol.table(table.info()))
         return new
 
     @staticmethod
@@ -192,4 +193,7 @@ class Social:
         await lobby.storage.create_table(row, [s.row() for s in seats])
         lobby.tables[table.id] = table
         lobby.codes[code] = table.id
+        if lobby.cluster is not None:  # the other servers learn of it as of any new table
+            lobby.cluster.created(table)
+            lobby.cluster.claim_soon(table)
         return table
