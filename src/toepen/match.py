@@ -11,14 +11,18 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from .bots.base import Bot, BotError, end_game, start_game
-from .engine.actions import Action
+from .engine.actions import KNOCK, PASS, Action
 from .engine.state import Game
 from .view import observe
 
-__all__ = ["BotError", "decide", "hand_over", "play_game"]
+__all__ = ["BotError", "decide", "hand_over", "knock_window", "play_game"]
+
+KNOCK_OR_PASS = (KNOCK, PASS)
+"""What a bot is offered in a ``knock_anytime`` window: knock now, or let the play go on."""
 
 
 def hand_over(game: Game) -> Callable[[Game], bool]:
@@ -37,6 +41,17 @@ def decide(bot: Bot, game: Game, seat: int) -> Action:
             f"{', '.join(str(a) for a in view.legal)}"
         )
     return act
+
+
+def knock_window(bot: Bot, game: Game, seat: int) -> bool:
+    """``knock_anytime``: offer ``seat`` a knock out of turn (its view, with ``legal``
+    knock or pass); True when it knocks (BotError for anything else)."""
+    view = dataclasses.replace(observe(game, seat), legal=KNOCK_OR_PASS)
+    act = bot.act(view)
+    if act not in KNOCK_OR_PASS:
+        raise BotError(f"bot {bot.name!r} at seat {seat} chose {act!r} in a knock window, "
+                       "not knock or pass")
+    return act is KNOCK
 
 
 def play_game(
@@ -59,7 +74,14 @@ def play_game(
     for seat, bot in enumerate(bots):
         start_game(bot, seat, game.rules, game.players, seeds[seat] if seeds else None)
     count = 0
+    anytime = game.rules.knock_anytime
     while game.turn >= 0 and not (stop is not None and stop(game)):
+        if anytime:  # before each card, the others are offered a knock in seat order
+            knocker = next((s for s in game.knockers() if knock_window(bots[s], game, s)), -1)
+            if knocker >= 0:
+                game.apply(knocker, KNOCK)
+                count += 1
+                continue
         seat = game.turn
         game.apply(seat, decide(bots[seat], game, seat))
         count += 1

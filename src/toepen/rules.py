@@ -48,12 +48,12 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _BOOLS = (
     "first_player_may_knock_early", "armoede", "exchange", "pelt", "teams", "beer_tally",
     "double_knock", "four_of_a_kind", "three_of_a_kind_draw", "witte_was", "vuile_was",
-    "blind_knock",
+    "blind_knock", "knock_anytime",
 )
 HOUSE_RULES: tuple[str, ...] = (
     "count", "double_knock", "edge", "jack_last_trick", "four_of_a_kind",
     "four_of_a_kind_penalty", "three_of_a_kind_draw", "witte_was", "vuile_was",
-    "laundry_check", "laundry_caught", "blind_knock",
+    "laundry_check", "laundry_caught", "blind_knock", "knock_anytime",
 )
 """The house rules (docs/rules.md, "House rules"): options beyond the rule documents,
 each off (or as the documents play) by default."""
@@ -122,6 +122,8 @@ class Rules:
     """A caught laundry bluffer pays, or pays and plays the new hand face up."""
     blind_knock: bool = False
     """Blind toep: right after the deal, before the cards are seen, knock to stake 3."""
+    knock_anytime: bool = False
+    """During the tricks any player who may knock may do so, not only the one to play."""
 
     def __post_init__(self) -> None:
         self._validate()

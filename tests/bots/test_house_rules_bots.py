@@ -133,3 +133,48 @@ def test_no_fold_on_the_edge_is_respected_by_every_bot() -> None:
     assert FOLD not in view.legal
     for name in ("random", "heuristic", "pimc", "expert"):
         assert make_bot(name, seed=2).act(view) in view.legal
+
+
+def test_bots_are_offered_a_knock_out_of_turn_and_answer_knock_or_pass() -> None:
+    from toepen.engine import KNOCK
+    from toepen.match import BotError, knock_window
+
+    rules = Rules.preset("rulebook", knock_anytime=True, armoede=False, lives=4)
+    windows = 0
+    for seed in range(8):
+        game = Game(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.hand_no < 3:
+            for seat in game.knockers():
+                for bot in (make_bot("random", seed=1), make_bot("heuristic"),
+                            PimcBot(seed=1, samples=3), ExpertBot(seed=1, samples=3)):
+                    knock_window(bot, game, seat)  # knock or pass, else BotError
+                windows += 1
+            game.apply(game.turn, rng.choice(game.legal_actions()))
+    assert windows > 20
+
+    class Stubborn:
+        name = "stubborn"
+
+        def act(self, view: object) -> object:
+            return KNOCK.__class__(0)  # a card, not knock or pass
+
+    game = Game(rules, 4, seed=1)
+    while not game.knockers():
+        game.apply(game.turn, game.legal_actions()[-1])
+    with pytest.raises(BotError, match="knock window"):
+        knock_window(Stubborn(), game, game.knockers()[0])  # type: ignore[arg-type]
+
+
+def test_whole_sessions_with_knocks_at_any_moment() -> None:
+    rules = Rules.preset("kroeg-huisregels", knock_anytime=True, lives=2)
+    for bots in (["random"] * 4, ["heuristic", "pimc", "expert", "random"]):
+        game = Game(rules, 4, seed=9)
+        made = [PimcBot(seed=s, samples=2) if b == "pimc" else
+                ExpertBot(seed=s, samples=2) if b == "expert" else make_bot(b, seed=s)
+                for s, b in enumerate(bots)]
+        play_game(game, made, max_actions=3000)
+        assert game.is_over
+        out_of_turn = [i for i, (s, a) in enumerate(game.actions) if str(a) == "knock"]
+        assert out_of_turn or bots[0] != "random"
+        game.check_invariants()

@@ -338,6 +338,41 @@ def test_a_blind_knock_on_the_edge_under_no_fold() -> None:
     assert legal(g) == ["stay"]
 
 
+# -- knock at any moment -------------------------------------------------------------------
+
+
+def test_a_knock_out_of_turn_interrupts_and_the_play_resumes_with_the_player_to_play() -> None:
+    r = rules("rulebook", knock_anytime=True, **PLAIN)
+    d = deck_for(4, 0, {1: "Jc Jd Jh Js", 2: "Tc Td Th Ts", 3: "Ac Ad Ah As", 0: "7c 7d 7h 7s"})
+    g = game(r, 4, d)
+    play(g, "1 play Jc")
+    assert g.turn == 2 and g.to_act == (2, 3, 0, 1) and g.knockers() == (3, 0, 1)
+    assert g.legal(3) == (KNOCK,) and g.refusal(3, KNOCK) is None
+    assert observe(g, 0).to_act == (2, 3, 0, 1) and observe(g, 0).legal == (KNOCK,)
+    events = play(g, "0 knock")
+    assert of_kind(events, E.KNOCK)[0][1:3] == (0, 2)
+    assert g.phase is Phase.ANSWER and g.turn == 1  # the answers start left of the knocker
+    play(g, "1 stay", "2 stay", "3 stay")
+    assert g.phase is Phase.PLAY and g.turn == 2 and g.knockers() == (3, 1)  # 0 knocked last
+    refusal = g.refusal(0, KNOCK)
+    assert refusal is not None and refusal.code == "knock_own_latest"
+    before = snapshot(g)
+    with pytest.raises(IllegalAction):
+        g.apply(0, KNOCK)
+    assert snapshot(g) == before
+    doc = to_record(g)
+    assert "0 knock" in doc["actions"] and snapshot(replay(doc))["_actions"] == before["_actions"]
+
+
+def test_without_knock_anytime_only_the_player_to_play_may_knock() -> None:
+    d = deck_for(4, 0, {1: "Jc Jd Jh Js", 2: "Tc Td Th Ts", 3: "Ac Ad Ah As", 0: "7c 7d 7h 7s"})
+    g = game(rules("rulebook", **PLAIN), 4, d)
+    play(g, "1 play Jc")
+    assert g.to_act == (2,) and g.legal(0) == () and g.knockers() == ()
+    refusal = g.refusal(0, KNOCK)
+    assert refusal is not None and refusal.code == "not_your_turn"
+
+
 # -- properties over random combinations of the options, at every table size ---------------
 
 SIZES = list(range(2, 9))
@@ -374,6 +409,7 @@ def house_tables(draw: st.DrawFn) -> tuple[Rules, int]:
         options["tells"] = "tens_and_jacks"
     if draw(st.booleans()):
         options["max_stake"] = draw(st.integers(3, 5))
+    options["knock_anytime"] = draw(st.booleans())
     return Rules.preset("rulebook", **options), n
 
 
@@ -443,11 +479,20 @@ def test_random_house_rules_account_for_cards_lives_views_and_records(
             others = [s for s in range(n) if s != g.turn]
             for seat, act in [(g.turn, rnd.choice(illegal)), (rnd.choice(others), acts[0])]:
                 refusal = g.refusal(seat, act)
-                assert refusal is not None and refusal.english()
+                if refusal is None:  # a knock out of turn is legal under knock_anytime
+                    assert act == KNOCK and seat in g.knockers()
+                    continue
+                assert refusal.english()
                 with pytest.raises(IllegalAction):
                     g.apply(seat, act)
                 assert snapshot(g) == before
-        events = g.apply(g.turn, rnd.choice(acts))
+        to_act = g.to_act
+        assert to_act[0] == g.turn and all(g.legal(s) for s in to_act)
+        assert all(not g.legal(s) for s in range(n) if s not in to_act)
+        if len(to_act) > 1 and rnd.random() < 0.2:  # knock_anytime: a knock out of turn
+            events = g.apply(rnd.choice(to_act[1:]), KNOCK)
+        else:
+            events = g.apply(g.turn, rnd.choice(acts))
         _check(g, events, pools)
     want = snapshot(g)
     assert snapshot(replay(to_record(g, use_seed=True))) == want

@@ -50,3 +50,10 @@ def test_the_blind_round_observation_holds_no_card() -> None:
     assert inner.game is not None and inner.game.phase == "blind"
     hand = np.asarray(obs["observation"])[inner.encoder.slices["hand"]]
     assert not hand.any() and inner.game.hand_mask(int(agent.split("_")[-1]))
+
+
+def test_knock_anytime_is_refused_by_name_where_its_windows_are_not_exposed() -> None:
+    with pytest.raises(ValueError, match="knock_anytime: not offered by the PettingZoo"):
+        env("rulebook", 4, knock_anytime=True)
+    with pytest.raises(ValueError, match="knock_anytime is not offered by the OpenSpiel"):
+        pyspiel.load_game(SHORT_NAME, {"players": 4, "options": "knock_anytime:true"})

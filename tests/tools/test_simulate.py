@@ -82,6 +82,7 @@ HOUSE_COMBOS = [
      ["last tricks won with a jack", "folds refused on the edge"]),
     ("classic", 2, ["jack_last_trick=winner_gains", "four_of_a_kind=true", "lives=4"],
      ["last tricks won with a jack", "lives won back"]),
+    ("rulebook", 5, ["knock_anytime=true", "lives=3"], ["knocks out of turn"]),
 ]
 
 

@@ -207,6 +207,8 @@ class HeuristicBot:
         if me is None:
             raise ValueError("heuristic: a spectator's view has no decision")
         phase = view.phase
+        if phase == Phase.PLAY and view.to_act and view.to_act[0] != me:
+            return PASS  # a knock_anytime window: the heuristic knocks on its own turn only
         if phase in _HOUSE_PHASES:
             return self._house(view, me)
         if phase == Phase.CLAIM:

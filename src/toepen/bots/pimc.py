@@ -272,6 +272,8 @@ class PimcBot:
         know = Knowledge.from_view(view)
         self._side_solvers = {}
         phase = view.phase
+        if phase == Phase.PLAY and view.to_act and view.to_act[0] != view.seat:
+            return self._knock_window(view, know, rng)
         if phase == Phase.PLAY:
             return self._play(view, know, rng)
         if phase == Phase.ANSWER:
@@ -501,6 +503,23 @@ class PimcBot:
         new = self.hand_loss(view, know, new_worlds)
         penalty = self.challenge_chance(view) if know.hand & HIGH_CARDS_MASK else 0.0
         return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+
+    def _knock_window(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """``knock_anytime``: knock out of turn when the solved outcome at the raised stake,
+        after the opponents' modelled answers, loses less than letting the play go on."""
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        solver = self._solver(view, know)
+        stake = view.stake
+        p0 = self.success(view, know, worlds, [0] * len(worlds), solver)
+        seats = [s for s in know.active if not know.side >> s & 1]
+        folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
+        p1 = self.success(view, know, worlds, folds, solver)
+        fold_rate = _mean_folds(folds, max(1, len(seats)), worlds)
+        u_pass = -stake * (1 - p0) + OTHERS_WEIGHT * self._others_loss(view, stake, p0, 0.0)
+        u_knock = -(stake + 1) * (1 - p1) + OTHERS_WEIGHT * self._others_loss(
+            view, stake + 1, p1, fold_rate)
+        utility = {PASS: u_pass, KNOCK: u_knock}
+        return PimcBot.choose(self, view, "knock", utility, rng)
 
     # -- the house rules' declarations ---------------------------------------------------
 

@@ -38,7 +38,7 @@ class GameCore:
         "_revealed", "_sudden_death", "_plays", "_hands_played", "_legal", "_teams",
         "_max_stake", "_limit", "_early", "_ev", "_pending_redeal", "_round_queue",
         "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
-        "_next_dealer", "_marks", "_no_fold", "_double",
+        "_next_dealer", "_marks", "_no_fold", "_double", "_anytime",
     )
 
     # -- the table and the session (public) --
@@ -116,6 +116,7 @@ class GameCore:
     # the house rules, read once from the rules (the hot path reads a slot, not an option)
     _no_fold: bool  # edge: no_fold
     _double: bool  # double_knock
+    _anytime: bool  # knock_anytime
     _next_dealer: int  # who deals the next hand when a rule names one (four of a kind), else -1
 
     # -- seats --------------------------------------------------------------------------
@@ -187,6 +188,10 @@ class GameCore:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Legal actions of the seat to act. In :mod:`.state`."""
+        raise NotImplementedError
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """Legal actions of ``seat``. In :mod:`.state`."""
         raise NotImplementedError
 
     def _lose(self, seat: int, amount: int, reason: str) -> None:

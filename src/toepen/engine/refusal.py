@@ -135,6 +135,8 @@ class Refusals(GameCore):
                 return bad_action(seat, str(e))
         if seat == self._turn and act in self.legal_actions():
             return None
+        if act is KNOCK and type(seat) is int and act in self.legal(seat):
+            return None  # knock_anytime: a knock out of turn
         return self._refuse(seat, act)
 
     def explain(self, seat: int, act: Action | int | str) -> str:
@@ -166,6 +168,10 @@ class Refusals(GameCore):
                 return Refusal("out_of_session", {"seat": seat})
             if not self._active >> seat & 1:
                 return Refusal("folded", {"seat": seat})
+            if act is KNOCK and phase is _PLAY and self._rules.knock_anytime:
+                reason = self._knock_refusal(seat)
+                if reason is not None:
+                    return reason
             return Refusal("not_your_turn", {"seat": seat, "turn": self._turn})
         if act is KNOCK:
             if phase is _PLAY or phase is _ANSWER:

@@ -80,6 +80,7 @@ _ANSWER = (STAY, FOLD)
 _ANSWER_KNOCK_NO_FOLD = (KNOCK, STAY)
 _STAY_ONLY = (STAY,)
 _BLIND_KNOCK = (KNOCK, PASS)
+_KNOCK_ONLY = (KNOCK,)
 _PASS_ONLY = (PASS,)
 _BLIND_PASSES = tuple(Event(_E.PASS, s, 0, (), "blind", False) for s in range(8))
 
@@ -239,6 +240,7 @@ class Game(Declarations, Settlement, Refusals):
         self._marks = ()
         self._no_fold = rules.edge == "no_fold"
         self._double = rules.double_knock
+        self._anytime = rules.knock_anytime
         self._start_hand()
         self._opening = self._ev
         self._ev = []
@@ -539,8 +541,24 @@ class Game(Declarations, Settlement, Refusals):
 
     @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats whose decision is awaited (empty when dealing or over)."""
-        return (self._turn,) if self._turn >= 0 else ()
+        """The seats whose decision is awaited (empty when dealing or over): the seat to
+        act; under ``knock_anytime`` during the play also, in seat order from its left,
+        every other seat that may knock now."""
+        turn = self._turn
+        if turn < 0:
+            return ()
+        if self._anytime and self._phase is _P_PLAY:
+            return (turn, *self.knockers())
+        return (turn,)
+
+    def knockers(self) -> tuple[int, ...]:
+        """``knock_anytime``: the seats besides the one to play that may knock now, in seat
+        order from its left (empty outside the play or without the option)."""
+        turn = self._turn
+        if not self._anytime or self._phase is not _P_PLAY:
+            return ()
+        return tuple(s for s in self._order_from((turn + 1) % self._n, self._active)
+                     if s != turn and self._knock_refusal(s) is None)
 
     @property
     def is_over(self) -> bool:
@@ -667,8 +685,13 @@ class Game(Declarations, Settlement, Refusals):
         return legal
 
     def legal(self, seat: int) -> tuple[Action, ...]:
-        """Legal actions of ``seat`` (empty unless it is to act)."""
-        return self.legal_actions() if seat == self._turn else ()
+        """Legal actions of ``seat`` (empty unless it is to act; under ``knock_anytime``
+        ``knock`` for another seat that may knock during the play)."""
+        if seat == self._turn:
+            return self.legal_actions()
+        if self._anytime and seat in self.knockers():
+            return _KNOCK_ONLY
+        return ()
 
     # -- applying: the hot path -------------------------------------------------------------
 
@@ -683,6 +706,8 @@ class Game(Declarations, Settlement, Refusals):
                 ) from None
         legal = self._legal or self.legal_actions()
         if seat != self._turn or act not in legal:
+            if self._anytime and act is KNOCK and seat in self.knockers():
+                return self._interrupt(seat)
             raise IllegalAction(self._refuse(seat, act))
         act = ACTIONS[act]  # the interned action: an equal Action(n) built elsewhere is not it
         seat = self._turn  # the seat as an int, whatever equal value came
@@ -926,6 +951,18 @@ class Game(Declarations, Settlement, Refusals):
         self._queue = list(self._order_from((seat + 1) % self._n, self._active & ~(1 << seat)))
         self._phase = _P_ANSWER
         self._turn = self._queue[0]
+
+    def _interrupt(self, seat: int) -> list[Event]:
+        """``knock_anytime``: ``seat`` knocks out of turn; the answers start at its left
+        and the play resumes with the seat whose turn it was."""
+        resume = self._turn
+        self._legal = None
+        ev: list[Event] = []
+        self._ev = ev
+        self._actions.append(_MOVES[seat << 6 | KNOCK])
+        self._knock(seat, ev)
+        self._resume = resume
+        return ev
 
     def _next_answer(self) -> None:
         queue = self._queue

@@ -143,6 +143,9 @@ class ToepenConfig:
         except (RulesError, TypeError) as e:
             raise ValueError(f"parameter preset/options: {e}") from None
         n = p["players"]
+        if rules.knock_anytime:
+            raise ValueError("parameter options: knock_anytime is not offered by the OpenSpiel "
+                             "game yet (one player acts at a time; knock windows are not exposed)")
         if rules.session == "rubber" and rules.rubbers is None:
             raise ValueError(
                 "parameter options: rubbers must be finite (an open-ended session never ends)"

@@ -96,6 +96,9 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules = Rules.preset(preset, **options)
+        if self.rules.knock_anytime:
+            raise ValueError("knock_anytime: not offered by the PettingZoo environment yet "
+                             "(one agent acts at a time; knock windows are not exposed)")
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"players: must be an integer, not {players!r}")
         self.rules.check_table(players)

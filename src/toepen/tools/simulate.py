@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.table import Table
 
-from ..engine import FOLD, EventKind, Game, Phase
+from ..engine import FOLD, KNOCK, EventKind, Game, Phase
 from ..record import save, to_record
 from ..rules import Rules
 from ..seeds import derive_seed
@@ -55,6 +55,7 @@ HOUSE_COUNTS: tuple[tuple[str, str], ...] = (
     ("laundry", "laundry checks"),
     ("laundry_caught", "hands played open"),
     ("blind_knock", "blind knocks"),
+    ("knock_anytime", "knocks out of turn"),
 )
 """How often each house rule fired: (the rule, the count), shown when the rule is on."""
 
@@ -165,7 +166,12 @@ def _house_session(game: Game, rng: random.Random, counts: Counter[str]) -> None
             counts["folds refused on the edge"] += 1
         phase = game.phase
         dealer = game.dealer
-        for e in game.apply(game.turn, rng.choice(legal)):
+        seat, act = game.turn, rng.choice(legal)
+        knockers = game.knockers()
+        if knockers and rng.random() < 0.15:  # knock_anytime: a random knock out of turn
+            seat, act = rng.choice(knockers), KNOCK
+            counts["knocks out of turn"] += 1
+        for e in game.apply(seat, act):
             kind = e.kind
             name = counted.get(kind)
             if name is not None:

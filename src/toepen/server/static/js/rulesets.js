@@ -74,7 +74,7 @@ export function attachRuleSets(form, onPreset, notify) {
 export function rulesList(rules) {
   const data = typeof rules === "string" ? { preset: rules } : (rules || {});
   const item = (label, value) => `<li><span data-i18n="${esc(label)}"></span>${value}</li>`;
-  const items = [item(`preset.${data.preset || "rulebook"}`, "")];
+  const items = [item(`preset.${data.preset}`, "")];
   for (const [name, v] of Object.entries(data)) {
     if (name === "preset") continue;
     let value;
