@@ -1,4 +1,5 @@
-"""Many processes, one game: three ``toepen serve`` behind one Redis and one PostgreSQL.
+"""Many processes, one game: three ``toepen serve`` behind one Redis and one PostgreSQL;
+and failover, when the process that owns a table is SIGKILLed.
 
 The tests start Debian's ``redis-server`` on a free port and the throwaway PostgreSQL
 cluster of conftest, run three servers on loopback with ``--redis``, and play whole
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +29,7 @@ from toepen.record import replay
 from .audit import audit, timeline
 from .conftest import Player, Server, create, free_port
 from .schema import check_server_message
+from .test_recovery import mid_hand
 from .test_session import calm, over, play_until
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -73,8 +76,10 @@ def start_cluster(db: str, redis_url: str, n: int = 3) -> list[Server]:
     return servers
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cluster(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
+    """Three servers for the session (test_failover kills and restarts them: all three
+    run again when it is done)."""
     servers = start_cluster(postgres_url, redis_url)
     yield servers
     for s in servers:
@@ -230,3 +235,84 @@ def test_without_redis_a_process_serves_alone(sqlite_db: str) -> None:
          "create_app(); print('redis' in sys.modules)"],
         capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "False"
+
+
+def bot_acted_after(players: list[Player], n: int) -> bool:
+    """Some client was told of a bot's action numbered above ``n``."""
+    return any(m["type"] == "state" and m["state"] > n and m["last"] is not None
+               and m["last"]["by"] == "bot" for p in players for m in p.messages)
+
+
+def test_failover_sigkill_the_owner_mid_hand_again_and_again(cluster: list[Server],
+                                                              redis_url: str) -> None:
+    """SIGKILL the process that owns a table, mid-hand, three times at random moments;
+    another process takes the table over within seconds and the game goes on: its
+    clients reconnect elsewhere, the bots act again, every action a client was told of
+    is the record's action of that number (none lost, none doubled), every process
+    tells the same record, and every frame passes the audit. The killed server is
+    started again each time (so the other tests keep three)."""
+    servers = cluster
+    rng = random.Random(2024)
+    s0, s1, s2 = servers
+    host = create(s0, name="Ann", size=4, bots={"2": "random", "3": "random"},
+                  options={"lives": 8})
+    tid = host["table"]["id"]
+    bas = s1.post(f"/api/tables/{tid}/join", {"name": "Bas"}).json()
+    a = Player(s0, tid, host["token"])
+    b = Player(s1, tid, bas["token"])
+    watcher = Player(s2, tid)
+    players = [a, b, watcher]
+    s2.post(f"/api/tables/{tid}/start", {}, headers={"Authorization": "Bearer " + host["token"]})
+    kills = 0
+    takeover: list[float] = []
+    restarts: list[threading.Thread] = []
+    while kills < 3:
+        target = (a.state["state"] if a.state else 0) + rng.randint(2, 9)
+        play_until([a, b], rng, lambda target=target: over(a) or (
+            a.state is not None and a.state["state"] >= target and (mid_hand(a) or mid_hand(b)
+                                                                   or a.view["phase"] != "play")),
+                   choose=calm, timeout=60)
+        assert not over(a), "the game ended before the kills were done (lives too few)"
+        for p in players:
+            p.drain(0.05)
+        n = max(p.state["state"] for p in players if p.state is not None)
+        for restart in restarts:
+            restart.join()
+        dead = owner(redis_url, tid, servers)
+        dead.kill()
+        kills += 1
+        killed_at = time.monotonic()
+        live = [s for s in servers if s is not dead]
+        for i, p in enumerate(players):  # its clients come back at another process
+            if p.server is dead:
+                p.server = live[i % len(live)]
+        # the game goes on at another process: the humans play, the bots act again
+        play_until([a, b], rng, lambda n=n: over(a) or bot_acted_after(players, n),
+                   choose=calm, timeout=30)
+        takeover.append(time.monotonic() - killed_at)
+        new_owner = owner(redis_url, tid, live)
+        assert new_owner is not dead
+        # the same port again, in the background: three processes for the next round
+        restart = threading.Thread(target=dead.start)
+        restart.start()
+        restarts.append(restart)
+    for restart in restarts:
+        restart.join()
+    play_until([a, b], rng, lambda: over(a) and over(b), choose=calm, timeout=120)
+    watcher.wait(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 20)
+    for p in players:
+        p.drain(0.3)
+    records = [s.get(f"/api/tables/{tid}/record").json() for s in servers]
+    assert records[0]["actions"] == records[1]["actions"] == records[2]["actions"]
+    game = replay(records[0])
+    assert game.is_over and len(records[0]["actions"]) == a.view["action_count"]
+    assert acknowledged(players, records[0]) > 20
+    games = timeline(records[0])
+    for p, seat in ((a, 0), (b, 1), (watcher, None)):
+        for msg in p.messages:
+            check_server_message(msg)
+        audit(p.messages, seat, games)  # the views after each reconnection too
+    assert sum(p.reconnects for p in players) >= 3
+    assert max(takeover) < 15, takeover  # "within a few seconds" (a generous bound)
+    for p in players:
+        p.close()
