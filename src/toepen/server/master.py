@@ -131,10 +131,10 @@ class Master:
         n = len(game.actions)
         if state != n:
             raise Refused("stale", f"state {state} is stale: the game is at state {n}")
-        if game.turn != seat:
+        if seat not in game.to_act:  # knock_anytime: also those who may knock out of turn
             raise Refused("not_your_turn", f"seat {seat} is not to act (seat {game.turn} is)",
                           refusal=self.refusal(table, seat, act))
-        if act not in game.legal_actions():
+        if act not in game.legal(seat):  # two knocks at once: the second finds its state stale
             raise Refused("illegal", game.explain(seat, act),
                           refusal=self.refusal(table, seat, act))
 
