@@ -87,6 +87,7 @@ LAYOUT = """() => {
     felt: r(document.querySelector(".felt")), hand: r(document.querySelector(".hand")),
     cut: cards.filter((c) => c[3] > innerHeight || c[1] < 0).length,
     overlap: trick.filter((t) => seats.some((s) => meets(s, t))).length,
+    outside: seats.filter((s) => s[0] < 0 || s[2] > innerWidth).length,
   };
 }"""
 
@@ -142,7 +143,7 @@ def play_one(page: Page, server: Server, width: int, boxes: set[tuple[float, ...
             continue
         got = page.evaluate(LAYOUT)
         assert got["scroll"] <= 0 and got["wide"] <= 0, got
-        assert got["cut"] == 0 and got["overlap"] == 0, got
+        assert got["cut"] == 0 and got["overlap"] == 0 and got["outside"] == 0, got
         boxes.add(tuple(got["felt"] + got["hand"]))
         expect(page.locator(".seat.me [data-clock]")).to_have_text(re.compile(r"^⏱ \d+ s$"))
         act(page)

@@ -44,7 +44,9 @@ function seatBox(view, table, s, me, opts) {
   // the score of a rubber session, always on the table: rubbers won and rounds owed
   if (opts.rubbers) badges.push(`<span class="badge rubbers">${esc(t("web.rubbers_won_n", { n: view.rubbers_won[s] }))}</span>`);
   if (view.drinks && (view.drinks[s] || opts.rubbers)) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
-  const inTrick = new Set(view.trick.map(([ts, c]) => `${ts}${c}`));
+  // (the trick just taken, still on the felt, is not shown twice)
+  const onFelt = view.trick.length || !opts.lastTrick ? view.trick : opts.lastTrick.cards;
+  const inTrick = new Set(onFelt.map(([ts, c]) => `${ts}${c}`));
   const played = view.played.filter(([ps, c]) => ps === s && !inTrick.has(`${ps}${c}`)).map(([, c]) => c);
   let cards = "";
   const shown = opts.hands && opts.hands[s];
