@@ -59,3 +59,18 @@ def test_seat_views_are_the_views_observe_gives(preset: str) -> None:
 def test_frames_are_compact_utf8_json() -> None:
     text = protocol.dumps({"name": "Zoë 🍺", "n": [1, 2]})
     assert text == '{"name":"Zoë 🍺","n":[1,2]}'
+
+
+@pytest.mark.parametrize("preset", ["rulebook", "classic"])
+def test_the_kept_history_is_the_replayed_one(preset: str) -> None:
+    """The events a table keeps, extended action by action, are ``history(game)``: the
+    game replayed on its decks (which the summaries and late joiners were built from)."""
+    from toepen.server.master import history
+
+    for seed in (3, 4):
+        states = games(preset, seed, 4)
+        kept = list(states[0][1])
+        for game, events in states[1:]:
+            kept.extend(events)
+            if len(game.actions) % 7 == 0 or game.is_over:
+                assert kept == history(game), (preset, seed, len(game.actions))

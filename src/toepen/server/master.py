@@ -66,14 +66,17 @@ def history(game: Game) -> list[Event]:
     return events
 
 
-def closing(game: Game, events: Sequence[Event]) -> Closing | None:
+def closing(game: Game, events: Sequence[Event],
+            past: list[Event] | None = None) -> Closing | None:
     """What the ``state`` after ``events`` sums up: the hand they ended (from its deal to
-    the next) and, at the end of the session, the session; None while a hand goes on."""
+    the next) and, at the end of the session, the session; None while a hand goes on.
+    ``past``: :func:`history` of ``game`` if the caller has it."""
     over = game.is_over
     ended = any(e.kind is EventKind.HAND_RESULT for e in events)
     if not ended and not over:
         return None
-    past = history(game)
+    if past is None:
+        past = history(game)
     if not ended:  # the session ended outside a hand's result (a penalty put the last out)
         return Closing(None, past, game.winner)
     end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
@@ -81,9 +84,29 @@ def closing(game: Game, events: Sequence[Event]) -> Closing | None:
     return Closing(past[start:], past if over else None, game.winner if over else None)
 
 
-def final(game: Game) -> Closing | None:
+def final(game: Game, past: list[Event] | None = None) -> Closing | None:
     """The standings of a finished game, for a client that connects after its end."""
-    return Closing(None, history(game), game.winner) if game.is_over else None
+    if not game.is_over:
+        return None
+    return Closing(None, history(game) if past is None else past, game.winner)
+
+
+def past(table: Table) -> list[Event]:
+    """:func:`history` of the table's game, kept with the table: replayed once, then
+    extended by each action's events (:func:`moved`), not replayed at every hand's end."""
+    game = table.game
+    assert game is not None
+    if table.events_at != len(game.actions):
+        table.events = history(game)
+        table.events_at = len(game.actions)
+    return table.events
+
+
+def moved(table: Table, before: int, events: Sequence[Event]) -> None:
+    """The table's game went from state ``before`` to the next with ``events``."""
+    if table.events_at == before:
+        table.events.extend(events)
+        table.events_at = before + 1
 
 
 class Master:
@@ -173,6 +196,7 @@ class Master:
             if held is not None:
                 held.message = {"k": "act", "n": n, "seat": seat, "act": str(act), "by": by}
             table.game = after
+            moved(table, n, events)
             table.last_by.append(by)
             if after.is_over:
                 table.row.status = "over"
@@ -194,6 +218,7 @@ class Master:
         after = game.clone()
         events = after.apply(seat, Action.parse(text))
         table.game = after
+        moved(table, len(game.actions), events)
         table.last_by.append(by)
         if after.is_over:
             table.row.status = "over"
@@ -230,8 +255,9 @@ class Master:
         if table.game is not None:
             # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
             view = observe(table.game, client.seat)
-            client.send(protocol.state(view, (), None, history(table.game),
-                                       closing=final(table.game)))
+            so_far = past(table)
+            client.send(protocol.state(view, (), None, so_far,
+                                       closing=final(table.game, so_far)))
         self.broadcast_table(table)
         if self.cluster is not None:
             self.cluster.presence(table)
@@ -287,7 +313,7 @@ class Master:
         class (a seat, or the spectators), from one public view (:func:`seat_views`)."""
         game = table.game
         assert game is not None
-        ends = closing(game, events)
+        ends = closing(game, events, past(table))
         cache: dict[int | None, str] = {}
         if protocol.PLAIN:  # the benchmark's baseline: one observe per receiver
             for c in list(table.clients):

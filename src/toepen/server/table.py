@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Game
+from ..engine import Event, Game
 from ..rules import Rules
 from ..seeds import derive_seed
 from .external import ExternalSeat
@@ -153,6 +153,10 @@ class Table:
     """When a person (a seat's player or the host) was last connected (monotonic)."""
     version: int = 0
     """How many times the seats changed (a cluster's processes compare it)."""
+    events: list[Event] = field(default_factory=list)
+    """Every event of the game so far, unredacted, kept in memory (never sent as such):
+    valid while :attr:`events_at` is the game's state number (the master keeps it)."""
+    events_at: int = -1
     elsewhere: dict[str, tuple[frozenset[int], int, bool]] = field(default_factory=dict)
     """Clients at the cluster's other processes: (seats, spectators, host) by process."""
     rematch: str | None = None
