@@ -50,6 +50,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         cluster = Cluster(cfg.redis)
         await cluster.connect()
         lobby.join_cluster(cluster)
+        app.state.metrics.cluster = cluster
         await cluster.start(lobby)
     app.state.metrics.lobby = lobby
     lobby.master.metrics = app.state.metrics

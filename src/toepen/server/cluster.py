@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 
+from .ports import Hold
 from .protocol import Refused
 from .store import SeatRow, TableRow
 from .table import Table
@@ -95,17 +96,6 @@ def row_of(data: dict[str, Any]) -> TableRow:
     data["created"] = datetime.fromisoformat(data["created"])
     data["seats"] = [SeatRow(**s) for s in data["seats"]]
     return TableRow(**data)
-
-
-class Hold:
-    """The table's lock while a change is made; what to publish when it is let go."""
-
-    def __init__(self, table: Table, token: str, n: int, ver: int) -> None:
-        self.table = table
-        self.token = token
-        self.n = n
-        self.ver = ver
-        self.message: dict[str, Any] | None = None
 
 
 class Cluster:

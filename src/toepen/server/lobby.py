@@ -13,21 +13,19 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine import Action
 from ..rules import Rules, RulesError
 from .botpool import BotPool
 from .external import ExternalBots
 from .master import Master
+from .ports import ClusterPort
 from .protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .scheduler import Scheduler
 from .storage import Storage
 from .store import Store, TableRow
 from .table import Seat, Table, bot_name, token_hash
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 log = logging.getLogger("toepen.server")
 
@@ -53,10 +51,10 @@ class Lobby:
         self.tokens: dict[str, str] = {}  # token hash -> table id
         self.requests: dict[tuple[str, str], asyncio.Task[tuple[Table, str, int | None]]] = {}
         """Table creations by (creator, the client's request id): a repeat gets the same."""
-        self.cluster: Cluster | None = None
+        self.cluster: ClusterPort | None = None
         """The cluster of servers (``--redis``), or None: :meth:`join_cluster`."""
 
-    def join_cluster(self, cluster: Cluster) -> None:
+    def join_cluster(self, cluster: ClusterPort) -> None:
         """Share the tables with the other servers behind ``cluster``'s Redis."""
         self.cluster = cluster
         self.master.cluster = cluster

@@ -23,21 +23,18 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import card_str, cards_of
 from ..engine import Action, ActionError, Event, EventKind, Game
 from ..narration import refusal_message
 from ..view import observe
 from . import protocol
+from .ports import ClusterPort, Hold, MetricsPort
 from .protocol import Closing, Limits, Refused
 from .storage import Storage
 from .store import ActionRow
 from .table import Client, Table
-
-if TYPE_CHECKING:
-    from .cluster import Cluster, Hold
-    from .metrics import Metrics
 
 log = logging.getLogger("toepen.server")
 Last = tuple[int, str, str]
@@ -121,14 +118,14 @@ class Master:
         """Run when a table's game has ended, in a task of their own (not the caller's,
         which a change may cancel): results, ratings."""
         self._over_tasks: set[asyncio.Task[None]] = set()
-        self.cluster: Cluster | None = None
+        self.cluster: ClusterPort | None = None
         """The cluster of servers this one belongs to (``--redis``), or None."""
-        self.metrics: Metrics | None = None
+        self.metrics: MetricsPort | None = None
 
     @contextlib.asynccontextmanager
     async def locked(self, table: Table) -> AsyncIterator[Hold | None]:
         """The table's lock; in a cluster also its Redis lock, the table caught up with
-        the other servers first (yields the :class:`~toepen.server.cluster.Hold`)."""
+        the other servers first (yields the :class:`~toepen.server.ports.Hold`)."""
         async with table.lock:
             if self.cluster is None:
                 yield None

@@ -21,6 +21,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import text
 
 if TYPE_CHECKING:
+    from .cluster import Cluster
     from .lobby import Lobby
 
 router = APIRouter()
@@ -38,6 +39,8 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=self.registry)
         self.lobby: Lobby | None = None
+        self.cluster: Cluster | None = None
+        """The cluster this process is part of (``--redis``), or None."""
         self.registry.register(_LobbyCollector(self))
 
     def committed(self, seconds: float, by: str = "any") -> None:
@@ -76,7 +79,7 @@ class _LobbyCollector(Collector):
         yield GaugeMetricFamily("toepen_bot_queue",
                                 "Tables whose bot or stand-in is thinking or waiting.",
                                 value=waiting)
-        cluster = lobby.cluster
+        cluster = self.metrics.cluster
         if cluster is not None:
             yield GaugeMetricFamily("toepen_cluster_owned_tables",
                                     "Tables whose lease this process holds.",
@@ -117,14 +120,16 @@ async def ready(request: Request) -> JSONResponse:
         await asyncio.wait_for(lobby.storage.run(ping_db), 5)
     except Exception as e:  # noqa: BLE001 - reported, not raised
         problems.append(f"database: {type(e).__name__}")
-    if lobby.cluster is not None:
+    metrics: Metrics | None = getattr(request.app.state, "metrics", None)
+    cluster = metrics.cluster if metrics is not None else None
+    if cluster is not None:
         try:
-            await asyncio.wait_for(lobby.cluster.redis.ping(), 5)
+            await asyncio.wait_for(cluster.redis.ping(), 5)
         except Exception as e:  # noqa: BLE001
             problems.append(f"redis: {type(e).__name__}")
     body: dict[str, Any] = {"ready": not problems, "tables": len(lobby.tables)}
-    if lobby.cluster is not None:
-        body["cluster"] = lobby.cluster.stats()
+    if cluster is not None:
+        body["cluster"] = cluster.stats()
     if problems:
         body["problem"] = "; ".join(problems)
     return JSONResponse(body, status_code=503 if problems else 200)

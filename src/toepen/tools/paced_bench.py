@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 from rich.table import Table
 
-from .server_bench import _cpu_seconds, _free_port, _raise_fd_limit
+from .server_bench import cpu_seconds, free_port, raise_fd_limit
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
 """Table counts the paced search tries, in order, until p99 passes the bound."""
@@ -104,7 +104,7 @@ def _postgres() -> Iterator[str]:
         shutil.chown(base, "postgres")
         os.chmod(base, 0o755)
         prefix = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
+    port = free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
@@ -130,7 +130,7 @@ def _redis() -> Iterator[str]:
     exe = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not Path(exe).exists():
         raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
-    port = _free_port()
+    port = free_port()
     folder = tempfile.mkdtemp(prefix="toepen-bench-redis-")
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--appendonly", "no", "--dir", folder],
@@ -169,7 +169,7 @@ def _servers(n: int, most: int) -> Iterator[list[tuple[str, int]]]:
         stack.callback(stop)
         out = []
         for i in range(n):
-            port = _free_port()
+            port = free_port()
             cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
                    "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
                    str(most + 10), "--max-tables", str(most + 10), "--rate", "1000", *extra]
@@ -284,7 +284,7 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
               window: float = 6.0, bound_ms: float = 100.0, lives: int = 30,
               progress: Callable[[str], None] | None = None) -> PacedResult:
     """The paced search at ``processes`` processes (see the module docstring)."""
-    _raise_fd_limit()
+    raise_fd_limit()
     result = PacedResult(processes, bound_ms)
     say = progress or (lambda _text: None)
     with _servers(processes, max(steps)) as servers:
@@ -303,14 +303,14 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                         await asyncio.sleep(0.1)
                     await asyncio.sleep(min(2.0, pace * 2))
                     step = PacedStep(n)
-                    cpu0 = sum(_cpu_seconds(p) for p in pids)
+                    cpu0 = sum(cpu_seconds(p) for p in pids)
                     t0 = time.perf_counter()
                     driver.step = step
                     say(f"{processes} process(es): {n} tables, measuring {window:.0f} s")
                     await asyncio.sleep(window)
                     driver.step = None
                     step.seconds = time.perf_counter() - t0
-                    step.server_cpu = sum(_cpu_seconds(p) for p in pids) - cpu0
+                    step.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
                     result.steps.append(step)
                     if step.percentile(99) >= bound_ms:
                         break

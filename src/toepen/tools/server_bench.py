@@ -105,7 +105,7 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -114,13 +114,13 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _raise_fd_limit() -> None:
+def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = hard if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
@@ -194,7 +194,7 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
         tables = await asyncio.gather(*(make(i) for i in range(n)))
     peak = _rss_kib(pid)
     start = time.perf_counter()
-    cpu0, client0 = _cpu_seconds(pid), time.process_time()
+    cpu0, client0 = cpu_seconds(pid), time.process_time()
 
     async def drive(t: _Table) -> None:
         await asyncio.gather(*(_seat(url, t, tok, result) for tok in t.tokens))
@@ -208,7 +208,7 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
             await asyncio.wait_for(asyncio.shield(runner), 0.5)
     await runner
     result.seconds = time.perf_counter() - start
-    result.server_cpu = _cpu_seconds(pid) - cpu0
+    result.server_cpu = cpu_seconds(pid) - cpu0
     result.client_cpu = time.process_time() - client0
     result.peak_rss_kib = max(peak, _rss_kib(pid))
     result.tables = n
@@ -223,8 +223,8 @@ def run_server_bench(n: int, lives: int = 5,
     and stdlib JSON per receiver), to be compared with a default run of the same moment."""
     if n < 1:
         raise ValueError(f"tables: at least 1, not {n}")
-    _raise_fd_limit()
-    port = _free_port()
+    raise_fd_limit()
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="toepen-bench-") as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,

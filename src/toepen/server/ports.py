@@ -1,0 +1,51 @@
+"""What the table master and the lobby need of a server's optional parts: the cluster
+(``--redis``, :mod:`~toepen.server.cluster`) and the metrics
+(:mod:`~toepen.server.metrics`), as typing protocols.
+
+The master and the lobby depend on these, not on the modules that implement them, so
+that those modules may read the lobby without an import cycle (tests/test_layering.py).
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from .table import Table
+
+
+class Hold:
+    """The table's lock while a change is made; what to publish when it is let go."""
+
+    def __init__(self, table: Table, token: str, n: int, ver: int) -> None:
+        self.table = table
+        self.token = token
+        self.n = n
+        self.ver = ver
+        self.message: dict[str, Any] | None = None
+
+
+class ClusterPort(Protocol):
+    """The cluster as the master and the lobby use it (:class:`~toepen.server.cluster.Cluster`)."""
+
+    def hold(self, table: Table) -> AbstractAsyncContextManager[Hold]: ...
+
+    def seats_message(self, table: Table) -> dict[str, Any]: ...
+
+    def presence(self, table: Table) -> None: ...
+
+    def flags(self, table: Table) -> None: ...
+
+    def raw(self, table: Table, text: str) -> None: ...
+
+    def created(self, table: Table) -> None: ...
+
+    def claim_soon(self, table: Table) -> None: ...
+
+    def owns(self, table_id: str) -> bool: ...
+
+
+class MetricsPort(Protocol):
+    """The metrics as the master uses them (:class:`~toepen.server.metrics.Metrics`)."""
+
+    def committed(self, seconds: float, by: str = "any") -> None: ...
