@@ -65,7 +65,11 @@ function seatBox(view, table, s, me, opts) {
   }
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
   const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
-  const lives = out ? "" : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
+  // the lives left in hearts, or (count: points_up) the penalty points taken towards the limit
+  const limit = opts.pointsLimit;
+  const lives = out ? "" : limit
+    ? `<span class="lives points"><span class="num">${esc(t("web.points_of", { n: Math.max(0, limit - view.lives[s]), limit }))}</span></span>`
+    : `<span class="lives"><span class="hearts" aria-hidden="true">${"\u2665".repeat(Math.min(Math.max(view.lives[s], 0), 10))}</span><span class="num"> ${esc(t("web.lives", { n: view.lives[s] }))}</span></span>`;
   // a person's turn clock: the seconds before a bot plays for them (tablepage ticks it)
   const clock = opts.clock && opts.clock.seat === s
     ? `<span class="clock" data-clock="${s}" title="${esc(t("web.clock_title"))}"></span>` : "";
@@ -81,7 +85,8 @@ function seatBox(view, table, s, me, opts) {
 /**
  * Draw the board.
  * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat},
- *   rubbers: the rules play rubbers (the rubber number and rubbers won are shown)}
+ *   rubbers: the rules play rubbers (the rubber number and rubbers won are shown),
+ *   pointsLimit: the rules count penalty points up to this limit (scoresheet.pointsLimit)}
  */
 export function renderBoard(root, view, opts) {
   const me = opts.me;

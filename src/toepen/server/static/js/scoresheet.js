@@ -15,12 +15,29 @@ export function startLives(rules, meta) {
   return preset ? preset.lives : undefined;
 }
 
-/** The rules' session kind ("elimination" or "rubber"), read like startLives; undefined where unknown. */
-export function sessionKind(rules, meta) {
-  if (rules && typeof rules === "object" && typeof rules.session === "string") return rules.session;
+/** One option of the rules' JSON: its own value, else its preset's (GET /api/presets);
+ * undefined where they do not say. */
+export function ruleOption(rules, meta, option) {
+  if (rules && typeof rules === "object" && rules[option] !== undefined) return rules[option];
   const name = typeof rules === "string" ? rules : rules && rules.preset;
   const preset = meta && meta.presets ? meta.presets.find((p) => p.name === name) : null;
-  return preset ? preset.rules.session : undefined;
+  return preset ? preset.rules[option] : undefined;
+}
+
+/** The rules' session kind ("elimination" or "rubber"), read like startLives; undefined where unknown. */
+export function sessionKind(rules, meta) {
+  const kind = ruleOption(rules, meta, "session");
+  return typeof kind === "string" ? kind : undefined;
+}
+
+/**
+ * Where the sheet counts penalty points up (the option ``count: points_up``): the limit,
+ * the lives a player starts with (a player's points are the start less the lives left);
+ * null where it counts lives down or the rules do not say (yet).
+ */
+export function pointsLimit(rules, meta) {
+  if (ruleOption(rules, meta, "count") !== "points_up") return null;
+  return startLives(rules, meta) ?? null;
 }
 
 /** Strokes as an SVG: groups of five (four upright, the fifth across). */
@@ -58,8 +75,9 @@ export function lostFromEvents(events, n) {
   return lost;
 }
 
-/** The score sheet as an HTML table. */
-export function scoreSheetHTML(view, lostBySeat, start) {
+/** The score sheet as an HTML table: lives lost in strokes, or (``points``: the rules
+ * count penalty points up) the penalty points taken, as numbers. */
+export function scoreSheetHTML(view, lostBySeat, start, points = false) {
   const strokes = strokesOf(view, lostBySeat, start);
   const showDrinks = view.drinks.some((d) => d > 0);
   const showRubbers = view.rubbers_won.some((r) => r > 0);
@@ -67,12 +85,13 @@ export function scoreSheetHTML(view, lostBySeat, start) {
   const rows = order.map((s) => {
     const mark = view.winner === s ? ` <span class="badge winner">${esc(t("web.winner"))}</span>` : "";
     return `<tr data-seat="${s}"><th scope="row">${esc(view.players[s])}${mark}</th>` +
-      `<td class="strokes">${tallySVG(strokes[s])}<span class="num">${strokes[s]}</span></td>` +
+      (points ? `<td class="points"><span class="num">${strokes[s]}</span></td>`
+        : `<td class="strokes">${tallySVG(strokes[s])}<span class="num">${strokes[s]}</span></td>`) +
       (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +
       (showDrinks ? `<td>${view.drinks[s]}</td>` : "") + `</tr>`;
   }).join("");
-  return `<table class="scoresheet" data-source="${lostBySeat ? "events" : "lives"}"><caption>${esc(t("web.score_sheet"))}</caption>` +
-    `<thead><tr><th scope="col">${esc(t("web.player"))}</th><th scope="col">${esc(t("web.lives_lost"))}</th>` +
+  return `<table class="scoresheet" data-source="${lostBySeat ? "events" : "lives"}" data-count="${points ? "points" : "lives"}"><caption>${esc(t("web.score_sheet"))}</caption>` +
+    `<thead><tr><th scope="col">${esc(t("web.player"))}</th><th scope="col">${esc(t(points ? "web.penalty_points" : "web.lives_lost"))}</th>` +
     (showRubbers ? `<th scope="col">${esc(t("web.rubbers"))}</th>` : "") +
     (showDrinks ? `<th scope="col">${esc(t("web.drinks"))}</th>` : "") +
     `</tr></thead><tbody>${rows}</tbody></table>`;

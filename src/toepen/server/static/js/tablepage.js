@@ -2,7 +2,8 @@
 import { t, say, has, translateStatic } from "./i18n.js";
 import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, lostFromEvents, startLives, sessionKind } from "./scoresheet.js";
+import { scoreSheetHTML, lostFromEvents, startLives, sessionKind, pointsLimit } from "./scoresheet.js";
+import { rulesList } from "./rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState, keptStates } from "./store.js";
 import { esc } from "./util.js";
@@ -282,7 +283,13 @@ export async function showTable(app, tableId, setConn) {
     els.invite.innerHTML = `<div class="role">${esc(role)}${tb.spectators ? ` · ${esc(t("web.spectators_n", { n: tb.spectators }))}` : ""}</div>` +
       `<label class="invite-row"><span>${esc(t("web.invite"))} <span class="code">${esc(tb.code)}</span></span>` +
       `<input id="invite-link" readonly value="${esc(link)}"></label>` +
-      `<button id="copy" class="small">${esc(t("web.copy"))}</button>`;
+      `<button id="copy" class="small">${esc(t("web.copy"))}</button>` +
+      // the table's rules, as the invite page shows them: open in the waiting room, then as the reader left it
+      `<details class="rules-box" id="rules-box"${(st.rulesOpen ?? tb.status === "lobby") ? " open" : ""}>` +
+      `<summary>${esc(t("web.table_rules"))}</summary>${rulesList(tb.rules)}</details>`;
+    translateStatic(els.invite);
+    const box = els.invite.querySelector("#rules-box");
+    box.querySelector("summary").addEventListener("click", () => { st.rulesOpen = !box.open; });
     els.invite.querySelector("#copy").addEventListener("click", async () => {
       const input = els.invite.querySelector("#invite-link");
       try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
@@ -365,6 +372,7 @@ export async function showTable(app, tableId, setConn) {
     renderBoard(els.board, st.view, {
       me: st.seat, table: st.table, pending: st.pending, hint: st.hint, hintAvailable: st.hintAvailable && !!st.token,
       onAction: act, onHint: hint, animate: st.animate, rubbers: sessionKind(st.view.rules, st.meta) === "rubber", knockSeat: st.animate ? st.animate.knock : null,
+      pointsLimit: pointsLimit(st.view.rules, st.meta),
       lastTrick: st.view.trick.length ? null : st.lastTrick, clock: st.clock, subline,
     });
     st.animate = null;
@@ -408,7 +416,9 @@ export async function showTable(app, tableId, setConn) {
     if (st.lost === null) {
       st.lostLoading = true;
       st.lost = await lostInSession(tableId, st.seat, v.players.length);
-      if (!st.lost) st.start = startLives(v.rules, await presets().catch(() => null));
+      const meta = await presets().catch(() => null);
+      if (!st.lost) st.start = startLives(v.rules, meta);
+      st.points = pointsLimit(v.rules, meta) !== null; // the sheet counts penalty points up
       st.lostLoading = false;
     }
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
@@ -417,7 +427,7 @@ export async function showTable(app, tableId, setConn) {
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
       standingsHTML() +
-      scoreSheetHTML(v, st.lost, st.start) +
+      scoreSheetHTML(v, st.lost, st.start, st.points) +
       rematchHTML() +
       `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
