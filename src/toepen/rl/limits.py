@@ -54,6 +54,10 @@ def hand_decision_bound(rules: Rules, players: int, stake: int | None = None) ->
         total += n + n * (n - 1)
     # (cap - 1) knocks, and at most cap rounds of n - 1 answers (pelt opens one round).
     total += (cap - 1) + cap * (n - 1)
+    if rules.knock_anytime:
+        # Before each decision of the play (a card or a knock, at most 4n + cap - 1) the
+        # others are offered a knock out of turn: at most n - 1 passes (a knock is counted).
+        total += (n - 1) * (4 * n + cap - 1)
     return total
 
 

@@ -55,14 +55,15 @@ import pyspiel  # type: ignore[import-not-found]
 
 from ..bots import make_bot
 from ..cards import card_str, cards_of
-from ..engine.actions import ACTIONS, NUM_ACTIONS
+from ..engine.actions import ACTIONS, NUM_ACTIONS, PASS
 from ..engine.events import Event, EventKind, redact
 from ..engine.state import Game, Phase
 from ..record import to_record
 from ..rules import TELL_WORDS, Rules, RulesError
-from ..view import View, observe
+from ..view import View
 from .encoding import HistoryEncoder, ObservationEncoder
 from .limits import hand_decision_bound, hand_loss_bound, stake_cap
+from .windows import KnockWindows
 
 __all__ = [
     "SHORT_NAME", "ToepenConfig", "ToepenGame", "ToepenState", "ToepenObserver",
@@ -143,9 +144,6 @@ class ToepenConfig:
         except (RulesError, TypeError) as e:
             raise ValueError(f"parameter preset/options: {e}") from None
         n = p["players"]
-        if rules.knock_anytime:
-            raise ValueError("parameter options: knock_anytime is not offered by the OpenSpiel "
-                             "game yet (one player acts at a time; knock windows are not exposed)")
         if rules.session == "rubber" and rules.rubbers is None:
             raise ValueError(
                 "parameter options: rubbers must be finite (an open-ended session never ends)"
@@ -289,7 +287,7 @@ class _Session:
     its decks and actions (serialisation replays them).
     """
 
-    __slots__ = ("config", "game", "pending", "events", "moves", "baseline")
+    __slots__ = ("config", "game", "pending", "events", "moves", "baseline", "windows")
 
     def __init__(
         self,
@@ -299,6 +297,7 @@ class _Session:
         events: list[Event],
         moves: int,
         baseline: list[float],
+        windows: KnockWindows | None = None,
     ) -> None:
         self.config = config
         self.game = game
@@ -306,6 +305,7 @@ class _Session:
         self.events = events
         self.moves = moves
         self.baseline = baseline
+        self.windows = KnockWindows(game) if windows is None else windows
 
     @staticmethod
     def new(config: ToepenConfig) -> _Session:
@@ -314,13 +314,15 @@ class _Session:
         return _Session(config, game, [], opening, 0, [0.0] * config.players)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Session:
+        game = self.game.clone()
         return _Session(
             self.config,
-            self.game.clone(),
+            game,
             list(self.pending),
             list(self.events),
             self.moves,
             list(self.baseline),
+            self.windows.copy(game),
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -337,6 +339,7 @@ class _Session:
                 list(self.pending),
                 self.moves,
                 list(self.baseline),
+                list(self.windows.passes),
             ),
         )
 
@@ -370,12 +373,25 @@ class _Session:
             deck = self.pending + rest
             self.pending = []
             self.events.extend(self.game.deal(deck))
+            self.windows.reopen()  # under knock_anytime the play may open with a window
 
     def decide(self, action: int) -> None:
+        """The decision of the seat asked now (under ``knock_anytime`` maybe a seat in a
+        knock window: knock or pass)."""
         self.baseline = self.returns()
-        g = self.game
-        self.events.extend(g.apply(g.turn, ACTIONS[action]))
+        w = self.windows
+        seat = w.seat
+        passes = len(w.passes)
+        self.events.extend(w.apply(seat, ACTIONS[action]))
+        if len(w.passes) > passes:
+            self.events.append(_window_pass(seat))
         self.moves += 1
+
+
+def _window_pass(seat: int) -> Event:
+    """A knock window's pass, public, in the event log (the engine records none), so that
+    an information state with perfect recall holds it."""
+    return Event(EventKind.PASS, seat, 0, (), "window", False)
 
 
 def _restore_session(
@@ -388,13 +404,21 @@ def _restore_session(
     pending: list[int],
     moves: int,
     baseline: list[float],
+    passes: list[tuple[int, int]] | None = None,
 ) -> _Session:
     rules = Rules.from_json(rules_json)
     game = Game(rules, n, decks=decks, dealer=dealer)
     events = game.opening_events(omniscient=True)
-    for seat, act in actions:
-        events.extend(game.apply(seat, ACTIONS[act]))
-    return _Session(config, game, pending, events, moves, baseline)
+    windows = KnockWindows(game)
+    todo = list(passes or ())
+    todo.reverse()
+    for i, (seat, act) in enumerate([*actions, (-1, -1)]):
+        while todo and todo[-1][0] == i:  # the window passes before the i-th action
+            windows.apply(todo.pop()[1], ACTIONS[int(PASS)])
+            events.append(_window_pass(windows.passes[-1][1]))
+        if seat >= 0:
+            events.extend(windows.apply(seat, ACTIONS[act]))
+    return _Session(config, game, pending, events, moves, baseline, windows)
 
 
 class ToepenState(pyspiel.State):  # type: ignore[misc]
@@ -412,10 +436,10 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if s.game.phase is Phase.DEAL:
             return int(pyspiel.PlayerId.CHANCE)
-        return s.game.turn
+        return s.windows.seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(int(a) for a in self._s.game.legal(player))
+        return sorted(int(a) for a in self._s.windows.legal(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = set(self._s.pending)
@@ -459,8 +483,9 @@ class ToepenState(pyspiel.State):  # type: ignore[misc]
     # -- toepen extras -------------------------------------------------------------------
 
     def view(self, seat: int | None) -> View:
-        """``observe(game, seat)``: what ``seat`` may know (None: a spectator)."""
-        return observe(self._s.game, seat)
+        """``observe(game, seat)``: what ``seat`` may know (None: a spectator); its
+        ``legal`` the actions it may take now (knock or pass in a knock window)."""
+        return self._s.windows.view(seat)
 
     def record(self) -> dict[str, Any]:
         """The episode so far as a ``toepen-record/1`` (the whole truth: every deck)."""

@@ -6,6 +6,11 @@ and ``action_mask`` (int8 over the 39 action ids of :class:`~toepen.engine.Actio
 card plays, then knock, stay, fold, claim, exchange, challenge, pass). Observations are
 built from ``observe(game, seat)`` only.
 
+Under ``knock_anytime`` one agent still acts at a time: before each card every seat that
+may knock out of turn (``Game.knockers()``, in seat order) is selected in turn with the
+mask knock or pass, then the player to play (:mod:`toepen.rl.windows`). The first knock
+interrupts; a pass is the environment's (the engine records no pass).
+
 Rewards are the lives a seat (a pair, in teams) lost in a hand, as negatives, given to
 every agent when the hand ends. One episode is one session (``episode="session"``) or
 one hand (``episode="hand"``). Seats eliminated from an elimination session terminate
@@ -32,10 +37,11 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..cards import card_str
 from ..engine.actions import ACTIONS, NUM_ACTIONS
-from ..engine.state import Game, IllegalAction, Phase
+from ..engine.state import Game, Phase
 from ..rules import Rules
 from ..view import View, observe
 from .encoding import ObservationEncoder, action_mask
+from .windows import KnockWindows
 
 __all__ = ["env", "raw_env", "ToepenEnv", "EPISODES"]
 
@@ -96,9 +102,6 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules = Rules.preset(preset, **options)
-        if self.rules.knock_anytime:
-            raise ValueError("knock_anytime: not offered by the PettingZoo environment yet "
-                             "(one agent acts at a time; knock windows are not exposed)")
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"players: must be an integer, not {players!r}")
         self.rules.check_table(players)
@@ -137,6 +140,7 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
         }
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
+        self.windows: KnockWindows | None = None
         self.agents: list[str] = []
 
     # -- spaces ------------------------------------------------------------------------
@@ -173,6 +177,7 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
             else:
                 warnings.warn(f"reset: unknown option {key!r} ignored", stacklevel=2)
         self.game = Game(self.rules, self.n, seed=engine_seed, decks=decks, dealer=dealer)
+        self.windows = KnockWindows(self.game)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -185,12 +190,20 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._turn()]
 
     def _turn(self) -> int:
-        game = self._require_game()
-        if game.turn < 0:
+        """The one seat asked now: under ``knock_anytime`` a seat offered a knock out of
+        turn before the card (:class:`~toepen.rl.windows.KnockWindows`), else the turn."""
+        seat = self._require_windows().seat
+        if seat < 0:
+            game = self._require_game()
             raise RuntimeError(
                 f"the engine awaits no decision (phase {game.phase.name.lower()})"
             )
-        return game.turn
+        return seat
+
+    def _require_windows(self) -> KnockWindows:
+        if self.windows is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.windows
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -209,8 +222,10 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
     # -- observing ---------------------------------------------------------------------
 
     def view(self, agent: str) -> View:
-        """What ``agent`` may know now: ``observe(game, seat)``. Bots act on this."""
-        return observe(self._require_game(), self.agent_name_mapping[agent])
+        """What ``agent`` may know now: ``observe(game, seat)``, its ``legal`` the actions
+        it may take now (none unless it is ``agent_selection``; knock or pass in a knock
+        window). Bots act on this."""
+        return self._require_windows().view(self.agent_name_mapping[agent])
 
     def observe(self, agent: str) -> Observation:
         v = self.view(agent)
@@ -230,8 +245,8 @@ class ToepenEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= int(action) < NUM_ACTIONS:
             raise ValueError(f"action: {int(action)} is not an action id (0..38)")
         try:
-            game.apply(seat, ACTIONS[int(action)])
-        except IllegalAction as e:
+            self._require_windows().apply(seat, ACTIONS[int(action)])
+        except ValueError as e:  # the engine's IllegalAction, or not knock/pass in a window
             raise ValueError(f"action {int(action)} ({ACTIONS[int(action)]}): {e}") from None
         self._moves += 1
         self._cumulative_rewards[agent] = 0.0
