@@ -12,10 +12,12 @@ import pyspiel
 import pytest
 
 from toepen.cards import card_str
-from toepen.engine import Game
+from toepen.engine import KNOCK, PASS, Action, Game
+from toepen.match import play_game
 from toepen.rl.openspiel import SHORT_NAME, ToepenState
 from toepen.rl.pettingzoo import env
 from toepen.rules import Rules
+from toepen.view import View
 
 SESSIONS = [
     ("rulebook", 4, {"lives": 3}, 1),
@@ -102,3 +104,69 @@ def test_same_session_same_lives(
         assert mine[:k] == [card_str(c) for c in theirs[:k]]
         if exchange and k == 31:  # the hands and the whole stock (the last card implied)
             assert mine == [card_str(c) for c in theirs]
+
+
+class _Logged:
+    """A seeded random player that logs every decision it is asked for: its seat, what it
+    was offered and what it chose."""
+
+    name = "logged"
+
+    def __init__(self, seat: int, log: list[tuple[int, tuple[int, ...], int]], seed: int):
+        self.seat, self.log, self.rng = seat, log, random.Random(seed)
+
+    def act(self, view: View) -> Action:
+        act = self.rng.choice(view.legal)
+        self.log.append((self.seat, tuple(sorted(int(a) for a in view.legal)), int(act)))
+        return act
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 3), (5, 1)])
+def test_knock_windows_are_the_match_drivers(n: int, seed: int) -> None:
+    """Under knock_anytime both wrappers ask the seats match.play_game asks (its
+    knock_window before each card), in the same order, offering the same actions; the
+    same decisions give the same session."""
+    options: dict[str, Any] = {"lives": 5, "knock_anytime": True}
+    rules = Rules.preset("rulebook", **options)
+    truth = Game(rules, n, seed=seed, dealer=0)
+    log: list[tuple[int, tuple[int, ...], int]] = []
+    play_game(truth, [_Logged(s, log, seed * 10 + s) for s in range(n)])
+    assert truth.is_over
+    windows = [act for _, offered, act in log if offered == (int(KNOCK), int(PASS))]
+    assert int(KNOCK) in windows and int(PASS) in windows  # knocks out of turn happened
+    assert len(truth.dealt_decks()) > 1  # a real session, several deals
+    decks = truth.dealt_decks()
+
+    e = env("rulebook", n, **options)
+    e.reset(seed=0, options={"decks": decks})
+    todo = iter(log)
+    for agent in e.agent_iter():
+        obs, _reward, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat, offered, act = next(todo)
+        assert e.unwrapped.agent_name_mapping[agent] == seat
+        assert tuple(obs["action_mask"].nonzero()[0].tolist()) == offered
+        e.step(act)
+    assert next(todo, None) is None
+    assert e.unwrapped.game.lives_by_seat() == truth.lives_by_seat()
+    assert list(e.unwrapped.game.actions) == list(truth.actions)
+
+    state: ToepenState = pyspiel.load_game(
+        SHORT_NAME, {"players": n, "options": "lives:5;knock_anytime:true"}
+    ).new_initial_state()
+    deck_i, pos = 0, 0
+    todo = iter(log)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(decks[deck_i][pos])
+            pos += 1
+            if not state.is_chance_node():
+                deck_i, pos = deck_i + 1, 0
+            continue
+        seat, offered, act = next(todo)
+        assert state.current_player() == seat and tuple(state.legal_actions()) == offered
+        state.apply_action(act)
+    assert next(todo, None) is None
+    assert state.lives() == truth.lives_by_seat()

@@ -160,6 +160,7 @@ def _random_walk(
         {"players": 4, "lives": 3},
         {"preset": "classic", "players": 4, "lives": 3, "options": "rubbers:1"},
         {"players": 3, "lives": 2, "options": "tells:tens_and_jacks"},
+        {"players": 4, "lives": 3, "options": "knock_anytime:true"},
     ],
     ids=_id,
 )
