@@ -45,10 +45,11 @@ _NONE: tuple[Action, ...] = ()
 class KnockWindows:
     """The seat asked now, its legal actions and view, and applying its decision."""
 
-    __slots__ = ("game", "pending", "passes")
+    __slots__ = ("game", "anytime", "pending", "passes")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.anytime = game.rules.knock_anytime
         self.pending: list[int] = []
         """The seats still to be offered a knock before the next card (the first is asked)."""
         self.passes: list[tuple[int, int]] = []
@@ -57,12 +58,14 @@ class KnockWindows:
 
     def reopen(self) -> None:
         """Open the windows of the decision point now (after a deal or a decision)."""
-        self.pending = list(self.game.knockers())
+        if self.anytime:
+            self.pending = list(self.game.knockers())
 
     def copy(self, game: Game) -> KnockWindows:
         """The same windows over ``game`` (a clone of this one's game)."""
         w = KnockWindows.__new__(KnockWindows)
         w.game = game
+        w.anytime = self.anytime
         w.pending = list(self.pending)
         w.passes = list(self.passes)
         return w
