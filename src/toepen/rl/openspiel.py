@@ -20,6 +20,9 @@ Chance deals the cards one at a time from the top of the deck (outcome = card id
 uniform over the cards not yet dealt), as many as can ever be seen: the hands, plus the
 stock the exchanges can draw when ``exchange`` is on. Redeals (armoede) and every new
 hand start a new run of chance nodes. Player actions are the engine's action ids 0..38.
+Under ``knock_anytime`` one player still acts at a time: before each card every seat that
+may knock out of turn is the current player in seat order with the legal actions knock and
+pass, then the player to play (:mod:`toepen.rl.windows`).
 
 Returns are the lives each seat (a pair, in teams) lost, as negatives; rewards arrive
 with the decision that caused them. A session can last without bound (counter-knocks
