@@ -5,8 +5,12 @@ here: :func:`parse` turns a WebSocket frame into a checked client message or rai
 :class:`Refused`. Nothing here touches a table; the table master and the lobby call
 these functions with what they decided.
 
->>> error("stale", "state 3 is stale", 7)
-'{"v":1,"type":"error","code":"stale","message":"state 3 is stale","id":7}'
+>>> import json
+>>> frame = json.loads(error("stale", "state 3 is stale", 7))
+>>> frame["type"], frame["code"], frame["message"], frame["id"]
+('error', 'stale', 'state 3 is stale', 7)
+>>> frame["say"]  # what the client shows, in its reader's language
+{'id': 'error.stale', 'params': {}}
 >>> parse('{"v": 1, "type": "ping", "id": "a"}', Limits())
 {'v': 1, 'type': 'ping', 'id': 'a'}
 """
