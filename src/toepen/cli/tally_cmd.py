@@ -14,6 +14,7 @@ from ..i18n import I18nError, Translator, check_lang, detect_lang
 from ..record import RecordError, load, save
 from ..rules import Rules, RulesError
 from ..tally import DISPLAYS, IllegalEntry, Sheet, refusal_message
+from ..tui.session import reserve_file
 from .common import parse_options
 from .rules_cmd import PRESETS_HELP, Refused
 
@@ -24,17 +25,7 @@ def default_sheet_path(folder: Path | None = None) -> Path:
         from platformdirs import user_data_dir
 
         folder = Path(user_data_dir("toepen")) / "sheets"
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = f"tally-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
-    n = 1
-    while True:
-        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
-        try:
-            path.open("x", encoding="utf-8").close()
-        except FileExistsError:
-            n += 1
-            continue
-        return path
+    return reserve_file(folder, f"tally-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
 
 
 def tally_cmd(

@@ -260,6 +260,16 @@ class Lobby:
             raise Refused("limit", f"you already have {mine} open tables (at most "
                           f"{self.limits.tables_per_client})", 429)
 
+    def fresh_ids(self) -> tuple[str, str]:
+        """A new table's id and invite code, neither used by a table of the lobby."""
+        table_id = secrets.token_hex(6)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(6)
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        while code in self.codes:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        return table_id, code
+
     async def create(self, *, preset: str, options: dict[str, Any], size: int,
                      bots: dict[int, str], name: str | None, idle_seconds: float,
                      autostart: bool, creator: str,
@@ -332,12 +342,7 @@ class Lobby:
         thash = token_hash(token)
         if name is not None:
             seats[0] = Seat(0, "human", name=name, token_hash=thash)
-        table_id = secrets.token_hex(6)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(6)
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-        while code in self.codes:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        table_id, code = self.fresh_ids()
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
                        autostart=autostart, creator=creator, host_hash=thash)

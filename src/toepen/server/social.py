@@ -33,9 +33,6 @@ from .table import Client, Seat, Table
 if TYPE_CHECKING:
     from .lobby import Lobby
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
 class ChatBudget:
     """At most ``burst`` messages in ``window`` seconds, per client (a sliding count)."""
 
@@ -179,12 +176,7 @@ class Social:
         lobby = self.lobby
         seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
         seed = secrets.randbits(62)
-        table_id = secrets.token_hex(6)
-        while table_id in lobby.tables:
-            table_id = secrets.token_hex(6)
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-        while code in lobby.codes:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        table_id, code = lobby.fresh_ids()
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=old.row.size, seed=seed, dealer=seed % old.row.size,
                        idle_seconds=old.row.idle_seconds, autostart=False,

@@ -103,8 +103,13 @@ def default_path(seed: int, folder: Path | None = None) -> Path:
     ``-2``, the third ``-3``... The first save replaces the empty file.
     """
     folder = default_data_dir() if folder is None else folder
+    return reserve_file(folder, f"play-{_stamp()}-{seed}")
+
+
+def reserve_file(folder: Path, stem: str) -> Path:
+    """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``... the first name not
+    taken, created empty and exclusively (the folder too, if missing)."""
     folder.mkdir(parents=True, exist_ok=True)
-    stem = f"play-{_stamp()}-{seed}"
     n = 1
     while True:
         path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
