@@ -25,6 +25,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
+
 from ..cards import card_str, cards_of
 from ..engine import Action, ActionError, Event, EventKind, Game
 from ..narration import refusal_message
@@ -320,13 +322,12 @@ class Master:
                                                               ends)
                 c.send(text)
             return
-        views = seat_views(game, {c.seat for c in table.clients})
-        for c in list(table.clients):
-            text = cache.get(c.seat)
-            if text is None:
-                text = cache[c.seat] = protocol.state_of(views[c.seat], c.seat, events, last,
-                                                         closing=ends)
-            c.send(text)
+        clients = list(table.clients)
+        for seat, text in state_frames(game, {c.seat for c in clients}, events, last,
+                                       ends).items():
+            cache[seat] = text
+        for c in clients:
+            c.send(cache[c.seat])
 
 
 def _seating(table: Table) -> tuple[Any, ...]:
@@ -341,6 +342,43 @@ field is the spectator's (tests/server/test_cluster_views.py holds that for ever
 of many games)."""
 
 
+def _private(game: Game, seat: int, unseen: bool) -> dict[str, Any]:
+    """The fields of ``seat``'s view that are its own (:data:`PRIVATE_FIELDS`): its seat,
+    legal actions and hand (none while the cards are unseen, as
+    :func:`~toepen.view.observe` says)."""
+    hand = () if unseen else cards_of(game.hand_mask(seat))
+    return {"seat": seat, "legal": [str(a) for a in game.legal(seat)],
+            "hand": [card_str(c) for c in hand]}
+
+
+def view_bytes(game: Game, seats: set[int | None]) -> dict[int | None, bytes]:
+    """The JSON of ``observe(game, seat).to_json()`` for each of ``seats`` (None: a
+    spectator), as :func:`seat_views` builds them: the public part encoded once, each
+    seat's own fields encoded apart and put in front of it."""
+    public = observe(game, None).to_json()
+    rest = dict(public)
+    for name in PRIVATE_FIELDS:
+        del rest[name]
+    tail = orjson.dumps(rest)[1:]  # '"rules":...}', never empty: the view has many fields
+    out: dict[int | None, bytes] = {}
+    for seat in seats:
+        own = ({name: public[name] for name in PRIVATE_FIELDS} if seat is None
+               else _private(game, seat, public["cards_unseen"]))
+        out[seat] = orjson.dumps(own)[:-1] + b"," + tail
+    return out
+
+
+def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
+                 last: Last | None, ends: Closing | None) -> dict[int | None, str]:
+    """The ``state`` message for each of ``seats`` (None: a spectator) after ``events``:
+    ``protocol.state(observe(game, seat), events, last, closing=ends)``, with the views
+    of :func:`view_bytes` and each event encoded once per way it is said."""
+    views = view_bytes(game, seats)
+    n, players = len(game.actions), game.n
+    return {seat: protocol.state_frame(view, seat, events, last, n, players, closing=ends)
+            for seat, view in views.items()}
+
+
 def seat_views(game: Game, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
     """``observe(game, seat).to_json()`` for each of ``seats`` (None: a spectator), from
     one public view: a seat's view is the spectator's with its own seat, legal actions
@@ -351,7 +389,5 @@ def seat_views(game: Game, seats: set[int | None]) -> dict[int | None, dict[str,
         if seat is None:
             out[None] = public
             continue
-        hand = () if public["cards_unseen"] else cards_of(game.hand_mask(seat))
-        out[seat] = {**public, "seat": seat, "legal": [str(a) for a in game.legal(seat)],
-                     "hand": [card_str(c) for c in hand]}
+        out[seat] = {**public, **_private(game, seat, public["cards_unseen"])}
     return out

@@ -255,6 +255,19 @@ def events_json(events: Iterable[Event], viewer: int | None) -> list[dict[str, A
     return [event_json(e, viewer) for e in redact(list(events), viewer)]
 
 
+@functools.lru_cache(maxsize=16384)
+def _event_bytes(e: Event, viewer: int | None) -> bytes:
+    return orjson.dumps(event_json(e, viewer))
+
+
+def events_fragment(events: Iterable[Event], viewer: int | None) -> orjson.Fragment:
+    """:func:`events_json` already encoded (an ``orjson.Fragment``): each (redacted) event
+    is encoded once per viewer that sees it said one way, and the encoding is kept (an
+    event of one table is, byte for byte, an event of many others: a card played)."""
+    return orjson.Fragment(b"[" + b",".join(
+        [_event_bytes(e, viewer) for e in redact(list(events), viewer)]) + b"]")
+
+
 def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
     """``last`` of a ``state`` message: (seat, action text, by)."""
     return None if last is None else {"seat": last[0], "action": last[1], "by": last[2]}
@@ -299,6 +312,24 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
         msg["standings"] = [say_json(m) for m in standings(
             redact(list(closing.session), seat), closing.winner, len(view["players"]))]
     return dumps(msg)
+
+
+def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
+                last: tuple[int, str, str] | None, state_no: int, players: int,
+                closing: Closing | None = None) -> str:
+    """:func:`state_of` of a view already encoded (``view``: the JSON of
+    ``observe(game, seat).to_json()``, ``state_no`` its ``action_count`` and ``players``
+    its number of players): the same message, its parts encoded once and spliced."""
+    msg: dict[str, Any] = {"v": PROTOCOL, "type": "state", "view": orjson.Fragment(view),
+                           "events": events_fragment(events, seat), "last": last_json(last),
+                           "state": state_no}
+    if closing is not None and closing.hand is not None:
+        seen = redact(list(closing.hand), seat)
+        msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
+    if closing is not None and closing.session is not None and closing.winner is not None:
+        msg["standings"] = [say_json(m) for m in standings(
+            redact(list(closing.session), seat), closing.winner, players)]
+    return orjson.dumps(msg).decode()
 
 
 def table(info: dict[str, Any]) -> str:
