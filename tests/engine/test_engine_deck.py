@@ -41,6 +41,30 @@ def test_derive_seed_joins_its_parts_with_colons() -> None:
         derive_seed(1, bits=12)
 
 
+def _loop_shuffle(r: int) -> list[int]:
+    deck = list(range(32))
+    for i in range(31, 0, -1):
+        r, j = divmod(r, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def test_the_unrolled_shuffle_takes_the_loops_remainders() -> None:
+    # The shuffle is generated code taking the remainders six radices at a time; any
+    # 192-bit number (and the edges of every group) must give the loop's deck.
+    import random
+
+    rng = random.Random(12)
+    numbers = [rng.getrandbits(192) for _ in range(3000)]
+    numbers += [0, 1, 2**192 - 1, 2**200 + 3]
+    product = 1
+    for radix in range(32, 1, -1):
+        product *= radix
+        numbers += [product - 1, product, product + 1]
+    for r in numbers:
+        assert shuffled_deck(r) == _loop_shuffle(r), r
+
+
 def test_shuffled_deck_is_a_permutation() -> None:
     assert sorted(shuffled_deck(2**191 + 12345)) == list(range(32))
 

@@ -20,7 +20,52 @@ from .phase import Phase
 
 __all__ = ["GameCore"]
 
-_ORDER_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def after_table(n: int) -> tuple[int, ...]:
+    """For a table of ``n``: index ``mask << 3 | seat`` gives the first seat of ``mask``
+    clockwise after ``seat`` (-1 if none). One lookup where a loop of modulos ran for
+    every card played.
+
+    >>> t = after_table(4)
+    >>> t[0b1010 << 3 | 1], t[0b1010 << 3 | 3], t[0b0001 << 3 | 0], t[0 << 3 | 2]
+    (3, 1, 0, -1)
+    """
+    table = _AFTER.get(n)
+    if table is None:
+        out = []
+        for mask in range(1 << n):
+            for seat in range(8):
+                nxt = -1
+                for i in range(1, n + 1):
+                    if mask >> (seat + i) % n & 1:
+                        nxt = (seat + i) % n
+                        break
+                out.append(nxt)
+        table = _AFTER[n] = tuple(out)
+    return table
+
+
+_AFTER: dict[int, tuple[int, ...]] = {}
+
+
+def order_table(n: int) -> tuple[tuple[int, ...], ...]:
+    """For a table of ``n``: index ``mask << 3 | start`` gives the seats of ``mask``
+    clockwise from ``start`` inclusive.
+
+    >>> order_table(4)[0b1011 << 3 | 1]
+    (1, 3, 0)
+    """
+    table = _ORDERS.get(n)
+    if table is None:
+        table = _ORDERS[n] = tuple(
+            tuple(s for s in ((start + i) % n for i in range(n)) if mask >> s & 1)
+            for mask in range(1 << n) for start in range(8)
+        )
+    return table
+
+
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
 class GameCore:
@@ -38,7 +83,9 @@ class GameCore:
         "_revealed", "_sudden_death", "_plays", "_hands_played", "_legal", "_teams",
         "_max_stake", "_limit", "_early", "_ev", "_pending_redeal", "_round_queue",
         "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
-        "_next_dealer", "_marks", "_no_fold", "_double", "_anytime",
+        "_next_dealer", "_marks", "_no_fold", "_double", "_anytime", "_blind_on", "_dead",
+        "_jack", "_each", "_seen_rules", "_after", "_loses", "_beer", "_elim", "_rubber",
+        "_pelt", "_dealer_rule", "_orders",
     )
 
     # -- the table and the session (public) --
@@ -117,28 +164,31 @@ class GameCore:
     _no_fold: bool  # edge: no_fold
     _double: bool  # double_knock
     _anytime: bool  # knock_anytime
+    _blind_on: bool  # blind_knock
+    _dead: bool  # edge: plays_dead
+    _jack: str  # jack_last_trick, "" when off
+    _each: tuple[bool, ...]  # by declaration index: every opponent may check (laundry_check)
+    _seen_rules: bool  # a rule acts when the cards are first seen (tells, four of a kind)
+    _after: tuple[int, ...]  # after_table(n): the next seat of a mask after a seat
+    _orders: tuple[tuple[int, ...], ...]  # order_table(n): a mask's seats from a start
+    # more options read once (each is read at every hand or payment)
+    _loses: bool  # last_trick: loses
+    _beer: bool  # beer_tally
+    _elim: bool  # session: elimination
+    _rubber: bool  # session: rubber
+    _pelt: bool  # pelt
+    _dealer_rule: str  # dealer
     _next_dealer: int  # who deals the next hand when a rule names one (four of a kind), else -1
 
     # -- seats --------------------------------------------------------------------------
 
     def _order_from(self, start: int, mask: int) -> tuple[int, ...]:
         """Seats of ``mask`` clockwise, starting at ``start`` inclusive."""
-        n = self._n
-        key = (n << 16) | (start << 8) | mask
-        order = _ORDER_CACHE.get(key)
-        if order is None:
-            order = tuple(s for s in ((start + i) % n for i in range(n)) if mask >> s & 1)
-            _ORDER_CACHE[key] = order
-        return order
+        return self._orders[mask << 3 | start]
 
     def _next_seat(self, seat: int, mask: int) -> int:
         """The first seat of ``mask`` clockwise after ``seat`` (-1 if none)."""
-        n = self._n
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if mask >> s & 1:
-                return s
-        return -1
+        return self._after[mask << 3 | seat]
 
     def _opponents_mask(self, seat: int) -> int:
         if self._teams:

@@ -258,7 +258,7 @@ class Declarations(GameCore):
         while queue and (
             declared >> queue[0] & 1
             or not active >> queue[0] & 1
-            or self._stock_pos + draws > 32
+            or draws and self._stock_pos + draws > 32
             or eligible is not None and not eligible(self._hands[queue[0]])
         ):
             queue.pop(0)
@@ -311,7 +311,7 @@ class Declarations(GameCore):
         ev = self._ev
         declarer = self._target
         self._queue.pop(0)
-        each = decl.check_each(self._rules)
+        each = self._each[decl.index]
         if not challenge:
             ev.append(_CHALLENGE_PASSES[seat])
             if self._queue:
@@ -345,10 +345,12 @@ class Declarations(GameCore):
         word = (decl.honest_word if decl.is_honest(shown) else None) if word_of is None else (
             word_of(shown, self._rules)
         )
-        seats = [s for s in range(self._n) if checkers >> s & 1]
         if word is not None:
             ev.append(_new(Event, (decl.result, declarer, 0, (), word, False)))
-            for s in seats:
+            while checkers:  # each checker in seat order (most often one)
+                low = checkers & -checkers
+                checkers ^= low
+                s = low.bit_length() - 1
                 if self._in_session >> s & 1:
                     self._lose(s, 1, decl.name)
                     if self._phase is _OVER:
@@ -360,7 +362,7 @@ class Declarations(GameCore):
             held = self._hands[declarer]
             self._revealed.append((declarer, held, "open"))
             ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(held), "open", False)))
-        self._lose(declarer, len(seats), decl.name)
+        self._lose(declarer, checkers.bit_count(), decl.name)
         if self._phase is _OVER:
             return
         if not self._active >> declarer & 1:

@@ -33,8 +33,8 @@ class Settlement(GameCore):
         rules = self._rules
         self._hands_played += 1
         self._ev.append(_new(Event, (_HAND_RES, last, stake, (), rules.last_trick, False)))
-        jack = rules.jack_last_trick
-        if jack != "off" and card >= 0 and card & 7 == JACK:
+        jack = self._jack
+        if jack and card >= 0 and card & 7 == JACK:
             self._ev.append(_new(Event, (_JACK_EV, last, 0, (card,), jack, False)))
             if jack == "others_pay_more":
                 stake += 1
@@ -43,7 +43,7 @@ class Settlement(GameCore):
                 if self._pools[team] < rules.lives:
                     self._pools[team] += 1
                     self._ev.append(_new(Event, (_LIFE_BACK, last, 1, (), "jack", False)))
-        if rules.last_trick_loses:
+        if self._loses:
             self._hands_lost[last] += 1
             for s in range(self._n):
                 if self._active >> s & 1 and s != last:
@@ -103,14 +103,14 @@ class Settlement(GameCore):
 
     def _lose(self, seat: int, amount: int, reason: str) -> None:
         team = self._team_of[seat]
-        if self._rules.edge == "plays_dead" and self._pools[team] > 0:
+        if self._dead and self._pools[team] > 0:
             amount = min(amount, self._pools[team])  # voor dood: never more than is left
         self._pools[team] -= amount
         self._lives_lost[seat] += amount
-        if self._rules.beer_tally:
+        if self._beer:
             self._beers[seat] += amount
         self._ev.append(_new(Event, (_LIVES, seat, amount, (), reason, False)))
-        if self._pools[team] <= 0 and self._rules.session == "elimination":
+        if self._pools[team] <= 0 and self._elim:
             for s in range(self._n):
                 if self._team_of[s] == team and self._in_session >> s & 1:
                     self._leave_hand(s)
@@ -168,8 +168,7 @@ class Settlement(GameCore):
     def _end_hand(self, last: int) -> None:
         if self._phase is _OVER:
             return
-        rules = self._rules
-        if rules.session == "rubber" and min(self._pools) <= 0:
+        if self._rubber and min(self._pools) <= 0:
             self._end_rubber()
             if self._phase is _OVER:
                 return
@@ -180,9 +179,9 @@ class Settlement(GameCore):
             self._dealer = named if self._in_session >> named & 1 else self._next_seat(
                 named, self._in_session
             )
-        elif rules.dealer == "rotate":
+        elif self._dealer_rule == "rotate":
             self._dealer = self._next_seat(self._dealer, self._in_session)
-        elif rules.dealer == "highest_loser":
+        elif self._dealer_rule == "highest_loser":
             self._dealer = self._highest_loser()
         elif self._in_session >> last & 1:
             self._dealer = last

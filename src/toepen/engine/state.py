@@ -52,7 +52,7 @@ from .actions import (
     ActionError,
     action,
 )
-from .core import GameCore
+from .core import GameCore, after_table, order_table
 from .deck import DeckError, check_deck, seeded_deck
 from .declare import DECLARATIONS, Declarations, rounds_of
 from .events import Event, EventKind, redact
@@ -167,6 +167,8 @@ class Game(Declarations, Settlement, Refusals):
         self._teams = rules.teams
         half = n // 2
         self._team_of = tuple(i % half for i in range(n)) if rules.teams else tuple(range(n))
+        self._after = after_table(n)
+        self._orders = order_table(n)
         self._pools = [rules.lives] * (half if rules.teams else n)
         self._in_session = (1 << n) - 1
         self._eliminated = []
@@ -241,6 +243,17 @@ class Game(Declarations, Settlement, Refusals):
         self._no_fold = rules.edge == "no_fold"
         self._double = rules.double_knock
         self._anytime = rules.knock_anytime
+        self._blind_on = rules.blind_knock
+        self._dead = rules.edge == "plays_dead"
+        self._jack = rules.jack_last_trick if rules.jack_last_trick != "off" else ""
+        self._each = tuple(d.check_each(rules) for d in DECLARATIONS)
+        self._seen_rules = bool(rules.tell_ranks) or rules.four_of_a_kind
+        self._loses = rules.last_trick_loses
+        self._beer = rules.beer_tally
+        self._elim = rules.session == "elimination"
+        self._rubber = rules.session == "rubber"
+        self._pelt = rules.pelt
+        self._dealer_rule = rules.dealer
         self._start_hand()
         self._opening = self._ev
         self._ev = []
@@ -731,11 +744,7 @@ class Game(Declarations, Settlement, Refusals):
                 if not unplayed:
                     self._finish_trick()
                 else:
-                    n = self._n
-                    s = (seat + 1) % n
-                    while not unplayed >> s & 1:
-                        s = (s + 1) % n
-                    self._turn = s
+                    self._turn = self._after[unplayed << 3 | seat]
             else:
                 self._knock(seat, ev)
         elif phase is _P_ANSWER:
@@ -747,15 +756,14 @@ class Game(Declarations, Settlement, Refusals):
                 self._fold(seat)
             else:
                 self._knock(seat, ev)
-        elif phase is _P_BLIND or phase is _P_BLIND_ANSWER:
-            self._blind(seat, act)
-        else:  # a declaration round: declare or pass, challenge or pass
+        else:  # a declaration round (declare or pass, challenge or pass), or the blind one
             decl = self._decl
-            assert decl is not None
-            if phase is decl.phase:
+            if decl is not None and phase is decl.phase:
                 self._declare(decl, seat, act is decl.verb)
-            else:
+            elif decl is not None and phase is decl.challenge_phase:
                 self._challenge(decl, seat, act is CHALLENGE)
+            else:
+                self._blind(seat, act)
         return ev
 
     def deal(self, deck: Sequence[int | str]) -> list[Event]:
@@ -820,10 +828,10 @@ class Game(Declarations, Settlement, Refusals):
         hands = self._hands
         ev = self._ev
         ev.append(_new(Event, (_REDEAL if redeal else _DEAL, dealer, self._hand_no, (), "", False)))
-        blind = self._rules.blind_knock
+        blind = self._blind_on
         dealt: list[Event] = [] if blind else ev
-        for j, seat in enumerate(order):
-            a, b, c, d = deck[j], deck[j + m], deck[j + 2 * m], deck[j + 3 * m]
+        # Seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck.
+        for seat, a, b, c, d in zip(order, deck, deck[m:], deck[2 * m:], deck[3 * m:]):
             hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
             dealt.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
         self._stock_pos = 4 * m
@@ -835,7 +843,10 @@ class Game(Declarations, Settlement, Refusals):
             self._phase = _P_BLIND
             self._turn = order[0]
             return
-        self._cards_seen(order)
+        if self._seen_rules:
+            self._cards_seen(order)
+        else:
+            self._start_declarations(order)
 
     def _cards_seen(self, order: tuple[int, ...]) -> None:
         """The players look at their cards: tells, four of a kind, the declarations."""
@@ -919,7 +930,7 @@ class Game(Declarations, Settlement, Refusals):
         if (self._active_sides() if self._teams else active.bit_count()) <= 1:
             self._end_hand_by_folds()
             return
-        if self._rules.pelt:
+        if self._pelt:
             for seat in self._order_from((self._dealer + 1) % self._n, active):
                 if self._pools[self._team_of[seat]] == 1:
                     self._stake = 2
@@ -942,8 +953,9 @@ class Game(Declarations, Settlement, Refusals):
     def _knock(self, seat: int, ev: list[Event]) -> None:
         stake = self._stake = self._stake + 1
         self._accepted[seat] = stake
-        self._last_knocker = seat
-        self._knock_bar = -1 if self._double else seat
+        self._last_knocker = self._knock_bar = seat
+        if self._double:
+            self._knock_bar = -1
         ev.append(_new(Event, (_KNOCK, seat, stake, (), "", False)))
         if self._phase is _P_PLAY:
             self._resume = seat
@@ -980,10 +992,9 @@ class Game(Declarations, Settlement, Refusals):
             self._finish_trick()
             return
         seat = self._resume
-        n = self._n
         unplayed = active & ~self._played_mask
-        while not unplayed >> seat & 1:
-            seat = (seat + 1) % n
+        if not unplayed >> seat & 1:
+            seat = self._after[unplayed << 3 | seat]
         if not self._trick:
             self._leader = seat
         self._phase = _P_PLAY
