@@ -311,20 +311,19 @@ class Declarations(GameCore):
         ev = self._ev
         declarer = self._target
         self._queue.pop(0)
-        each = self._each[decl.index]
         if not challenge:
             ev.append(_CHALLENGE_PASSES[seat])
             if self._queue:
                 self._turn = self._queue[0]
                 return
-            if each and self._checkers:
+            if self._checkers:  # laundry_check each: someone checked
                 self._verdict(decl, declarer, self._checkers)
                 return
             ev.append(_new(Event, (decl.result, declarer, 0, (), "unchallenged", False)))
             self._stands(decl)
             return
         ev.append(_new(Event, (_CHAL_EV, seat, declarer, (), "", False)))
-        if each:
+        if self._each[decl.index]:
             self._checkers |= 1 << seat
             if self._queue:
                 self._turn = self._queue[0]
