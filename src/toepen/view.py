@@ -15,6 +15,7 @@ Bots, the terminal UI, the server and the RL adapters all read games through it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,6 +178,11 @@ class View:
         """
         if not self.rules.armoede:
             return 0
+        for _, act in self.hand_actions:
+            if act is CLAIM or act is CHALLENGE:
+                break
+        else:  # no claim and no challenge this hand: no redeal, the deal starts at 0
+            return 0
         start = 0
         pending = -1
         passes = 0
@@ -269,7 +275,7 @@ class View:
             "toepkoning": list(self.toepkoning),
             "sudden_death": self.sudden_death,
             "winner": self.winner,
-            "hand_actions": [format_move(s, a) for s, a in self.hand_actions],
+            "hand_actions": [_move(s, a) for s, a in self.hand_actions],
             "action_count": self.action_count,
             "teams": list(self.teams),
             "target": self.target,
@@ -287,9 +293,10 @@ def observe(game: Game, seat: int | None) -> View:
     n = game.n
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"no seat {seat} at this table of {n}")
-    played = tuple((s, c) for s, c, _ in game.plays)
+    played = tuple([(s, c) for s, c, _ in game.plays])
     unseen = game.phase is Phase.BLIND or game.phase is Phase.BLIND_ANSWER
     hand = cards_of(game.hand_mask(seat)) if seat is not None and not unseen else ()
+    start = game.hand_start
     return View(
         seat=seat,
         rules=game.rules,
@@ -298,10 +305,10 @@ def observe(game: Game, seat: int | None) -> View:
         to_act=game.to_act,
         legal=game.legal(seat) if seat is not None else (),
         hand=hand,
-        hand_sizes=tuple(h.bit_count() for h in game.hand_masks()),
+        hand_sizes=tuple([h.bit_count() for h in game.hand_masks()]),
         lives=tuple(game.lives_by_seat()),
-        in_session=tuple(bool(game.in_session >> s & 1) for s in range(n)),
-        active=tuple(bool(game.active >> s & 1) for s in range(n)),
+        in_session=_flags(game.in_session, n),
+        active=_flags(game.active, n),
         eliminated=tuple(game.eliminated),
         dealer=game.dealer,
         hand_no=game.hand_no,
@@ -317,8 +324,8 @@ def observe(game: Game, seat: int | None) -> View:
         voids=_voids(game, n),
         tells=tuple(game.tells),
         revealed=tuple((s, cards_of(m), why) for s, m, why in game.revealed),
-        claimed=tuple(s for s in range(n) if game.claimed >> s & 1),
-        exchanged=tuple(s for s in range(n) if game.exchanged >> s & 1),
+        claimed=_seats(game.claimed, n),
+        exchanged=_seats(game.exchanged, n),
         stock_size=game.stock_size,
         drinks=tuple(game.drinks),
         beers=tuple(game.beers),
@@ -327,15 +334,31 @@ def observe(game: Game, seat: int | None) -> View:
         toepkoning=tuple(game.toepkoning),
         sudden_death=game.sudden_death,
         winner=game.winner,
-        hand_actions=tuple(game.actions[game.hand_start:]),
+        hand_actions=tuple(game.actions[start:]),
         action_count=len(game.actions),
         teams=game.team_of if game.rules.teams else (),
         target=_target(game),
-        laundered=tuple(s for s in range(n) if game.laundered >> s & 1),
-        kans=tuple(s for s in range(n) if game.kans_drawn >> s & 1),
-        hand_marks=tuple((i - game.hand_start, p) for i, p in game.marks),
+        laundered=_seats(game.laundered, n),
+        kans=_seats(game.kans_drawn, n),
+        hand_marks=tuple([(i - start, p) for i, p in game.marks]),
         cards_unseen=unseen,
     )
+
+
+_move = functools.cache(format_move)
+"""``format_move``, each (seat, action) formatted once (a few hundred in all)."""
+
+
+@functools.cache
+def _flags(mask: int, n: int) -> tuple[bool, ...]:
+    """By seat of ``n``: its bit of ``mask`` is set (the result is shared: a tuple)."""
+    return tuple(bool(mask >> s & 1) for s in range(n))
+
+
+@functools.cache
+def _seats(mask: int, n: int) -> tuple[int, ...]:
+    """The seats of ``n`` whose bit of ``mask`` is set, in order (shared: a tuple)."""
+    return tuple(s for s in range(n) if mask >> s & 1)
 
 
 def _target(game: Game) -> int:
