@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from fastapi import FastAPI
 
 from ..lobby import Lobby
+from ..master import past
 from ..protocol import Refused
 from ..table import Table
 from .results import seat_results
@@ -112,7 +113,7 @@ class Accounts:
         game = table.game
         if game is None or not game.is_over:
             return
-        results = await asyncio.to_thread(seat_results, game)
+        results = seat_results(game, past(table))  # the kept events: no replay
         entries = [SeatEntry(r, table.seats[r.seat].kind == "human") for r in results]
         bots = {s.seat: s.bot for s in table.seats if s.kind == "bot" and s.bot}
         await self.run(self.db.record, table.id, table.row.preset, table.row.size,

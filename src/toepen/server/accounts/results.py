@@ -73,9 +73,11 @@ def places(game: Game, events: Sequence[Event] | None = None) -> list[int]:
     return place
 
 
-def seat_results(game: Game) -> list[SeatResult]:
-    """What the finished ``game`` says about each seat."""
-    events = history(game)
+def seat_results(game: Game, events: Sequence[Event] | None = None) -> list[SeatResult]:
+    """What the finished ``game`` says about each seat (``events``: :func:`history` of
+    the game, if the caller has it: the table keeps it)."""
+    if events is None:
+        events = history(game)
     n = game.n
     hands = [0] * n
     knocks = [0] * n
