@@ -149,14 +149,23 @@ class Connection:
         return client
 
     async def _writer(self, client: Client) -> None:
+        """Send what the client's queue holds, in order; from now on a frame that finds
+        the queue empty goes out at once (:meth:`Client.send`)."""
+        client.sink = self.ws.send_text
         try:
             while True:
-                text = await client.queue.get()
-                if text is None:
+                item = await client.queue.get()
+                if item is None:
                     break
-                await self.ws.send_text(text)
+                client.writing = True
+                if isinstance(item, str):
+                    await self.ws.send_text(item)
+                else:  # a frame begun at once that had to wait
+                    await item
+                client.writing = False
         except Exception:  # the socket is gone: the reader ends too
             pass
+        client.sink = None
         with contextlib.suppress(Exception):
             await self.ws.close()
 

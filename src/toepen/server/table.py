@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,19 +106,64 @@ class Seat:
         return out
 
 
+class Pending:
+    """A send begun at once (:meth:`Client.send`) that had to wait: the socket's buffer
+    was full. Awaiting it (the writer task does) drives that same coroutine to its end."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro = coro
+        self.waiting = waiting
+        """What the coroutine waits on (the future it yielded)."""
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                value = yield waiting
+            except BaseException as e:  # cancelled: into the coroutine, which ends
+                try:
+                    waiting = coro.throw(e)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coro.send(value)
+                except StopIteration:
+                    return
+
+
 class Client:
-    """One WebSocket: who it is, and a queue of text frames a writer task sends."""
+    """One WebSocket: who it is, and how its frames go out. A frame is handed to the
+    socket at once when none waits before it (the socket takes it without waiting, as
+    it nearly always does: no task switch per receiver); else it is queued, and a
+    writer task sends the queue in order."""
 
     def __init__(self, seat: int | None, host: bool, limit: int) -> None:
         self.seat = seat
         self.host = host
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | Pending | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
+        self.sink: Callable[[str], Coroutine[Any, Any, None]] | None = None
+        """The socket's send, once the connection's writer runs (before: all is queued)."""
+        self.writing = False
+        """The writer task is sending a frame (what comes meanwhile queues behind it)."""
 
     def send(self, text: str) -> None:
-        """Queue a frame; a client too slow to keep up is dropped (it will reconnect)."""
+        """Send or queue a frame; a client too slow to keep up is dropped (it will
+        reconnect)."""
         if self.dropped:
+            return
+        if self.sink is not None and not self.writing and self.queue.empty():
+            coro = self.sink(text)
+            try:
+                waiting = coro.send(None)
+            except StopIteration:  # sent
+                return
+            except Exception:  # the socket is gone: the writer ends (and the reader)
+                self.queue.put_nowait(None)
+                return
+            self.queue.put_nowait(Pending(coro, waiting))  # the writer finishes it
             return
         if self.queue.qsize() >= self.limit:
             self.dropped = True
