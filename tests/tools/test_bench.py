@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+import toepen
 from toepen import Event, EventKind, Game, Rules
+from toepen.cli import app
 from toepen.tools.bench import (
+    AgainstError,
+    against_json,
+    against_table,
     engine_actions,
     engine_hands,
     reference_hands,
+    run_against,
     run_benchmarks,
+    source_folder,
     steps,
     table,
     to_json,
@@ -92,3 +102,54 @@ def test_paced_search_holds_the_largest_step_under_the_bound() -> None:
     assert data["steps"][1]["actions_per_second"] == 180.0
     assert PacedResult(1, 100.0, [slow]).held == 0
     assert paced_table([result]).row_count == 2
+
+
+def _tree_copy(tmp_path: Path, tail: str) -> Path:
+    """A copy of this tree's engine sources (server assets left out) whose
+    ``toepen/engine/__init__.py`` ends with ``tail``."""
+    src = Path(toepen.__file__).resolve().parent
+    dest = tmp_path / "other" / "src" / "toepen"
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("static", "__pycache__"))
+    init = dest / "engine" / "__init__.py"
+    init.write_text(init.read_text() + "\n" + tail + "\n")
+    return tmp_path / "other"
+
+
+def test_against_runs_the_same_loops_on_the_other_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = tmp_path / "imported"
+    monkeypatch.setenv("TOEPEN_TEST_MARK", str(mark))
+    other = _tree_copy(tmp_path, "import os\nopen(os.environ['TOEPEN_TEST_MARK'], 'a')"
+                                 ".write(__file__ + '\\n')")
+    calls: list[int] = []
+    reference, results = run_against(other, seconds=0.05, rounds=2, presets=("classic",),
+                                     sizes=(3,), progress=calls.append)
+    # The other worker imported the other tree's engine (this tree's never writes a mark).
+    imported = mark.read_text().split()
+    assert imported and all(p.startswith(str(other)) for p in imported)
+    assert sum(calls) == steps(2, ("classic",), (3,))
+    assert [r.name for r in results] == [
+        "classic 3 players: complete random hands", "rulebook 4 players: legal actions + apply",
+    ]
+    for r in (reference, *results):
+        assert r.this > 0 and r.other > 0
+        assert abs(r.ratio - r.this / r.other) < 1e-9
+    data = against_json(other, reference, results)
+    assert [r["name"] for r in data["results"]] == [reference.name] + [r.name for r in results]
+    assert against_table(other, reference, results).row_count == 3
+
+
+def test_against_refuses_what_is_not_a_toepen_tree(tmp_path: Path) -> None:
+    with pytest.raises(AgainstError, match="not a toepen source tree"):
+        source_folder(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "--against", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "not a toepen source tree" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_against_names_the_other_trees_failure(tmp_path: Path) -> None:
+    other = _tree_copy(tmp_path, "raise ImportError('this engine is broken')")
+    with pytest.raises(AgainstError, match="this engine is broken"):
+        run_against(other, seconds=0.05, rounds=1, presets=("rulebook",), sizes=(4,))

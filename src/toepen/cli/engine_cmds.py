@@ -148,6 +148,10 @@ def bench_cmd(
     window: Annotated[float, typer.Option("--window", min=1.0, max=600.0,
                                           help="With --paced: seconds measured per "
                                           "step.")] = 6.0,
+    against: Annotated[str | None, typer.Option(
+        "--against", metavar="DIR", help="Run the engine benchmarks on this tree and on "
+        "another toepen source tree (e.g. an older commit checked out with git worktree), "
+        "interleaved in one run, and report the ratios.")] = None,
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
     if server and paced:
@@ -158,6 +162,9 @@ def bench_cmd(
         return
     from ..tools import bench
 
+    if against is not None:
+        _bench_against(against, seconds, rounds, as_json)
+        return
     with progress_bar() as bar:
         task = bar.add_task("benchmarks", total=bench.steps(rounds))
         ref, results = bench.run_benchmarks(seconds, rounds,
@@ -166,6 +173,25 @@ def bench_cmd(
         print(json.dumps(bench.to_json(ref, results)))
         return
     console.print(bench.table(ref, results))
+
+
+def _bench_against(against: str, seconds: float, rounds: int, as_json: bool) -> None:
+    """``toepen bench --against DIR``: this tree and DIR in one interleaved run."""
+    from ..tools import bench
+
+    try:
+        bench.source_folder(against)
+        with progress_bar() as bar:
+            task = bar.add_task("benchmarks", total=bench.steps(rounds))
+            ref, results = bench.run_against(against, seconds, rounds,
+                                             progress=lambda k: bar.advance(task, k))
+    except bench.AgainstError as e:
+        print(f"--against: {e}", file=sys.stderr)
+        raise typer.Exit(2) from None
+    if as_json:
+        print(json.dumps(bench.against_json(against, ref, results)))
+        return
+    console.print(bench.against_table(against, ref, results))
 
 
 def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, window: float,

@@ -831,7 +831,8 @@ class Game(Declarations, Settlement, Refusals):
         blind = self._blind_on
         dealt: list[Event] = [] if blind else ev
         # Seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck.
-        for seat, a, b, c, d in zip(order, deck, deck[m:], deck[2 * m:], deck[3 * m:]):
+        quarters = deck, deck[m:], deck[2 * m:], deck[3 * m:]  # the stock runs past the order
+        for seat, a, b, c, d in zip(order, *quarters, strict=False):
             hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
             dealt.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
         self._stock_pos = 4 * m

@@ -7,68 +7,38 @@ engine, so the ratios compare across machines where raw figures do not.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
 from ..engine import Game
 from ..rules import Rules
+from . import bench_loops as loops
+from .bench_loops import reference_hands
 
-
-def reference_hands(count: int, rng: random.Random) -> None:
-    """The bare loop: ``count`` random 4-player hands of 4 tricks, following suit."""
-    choice = rng.choice
-    shuffle = rng.shuffle
-    for _ in range(count):
-        deck = list(range(32))
-        shuffle(deck)
-        hands = [deck[0:4], deck[4:8], deck[8:12], deck[12:16]]
-        leader = 0
-        for _trick in range(4):
-            hand = hands[leader]
-            card = choice(hand)
-            hand.remove(card)
-            led = card >> 3
-            best, best_seat = card, leader
-            for i in (1, 2, 3):
-                seat = (leader + i) & 3
-                hand = hands[seat]
-                follow = [c for c in hand if c >> 3 == led]
-                if follow:
-                    card = choice(follow)
-                    if card < best:
-                        best, best_seat = card, seat
-                else:
-                    card = choice(hand)
-                hand.remove(card)
-            leader = best_seat
+__all__ = [
+    "AgainstError", "AgainstResult", "BenchResult", "against_json", "against_table",
+    "engine_actions", "engine_hands", "reference_hands", "run_against", "run_benchmarks",
+    "source_folder", "steps", "table", "to_json",
+]
 
 
 def engine_hands(count: int, rng: random.Random, rules: Rules, players: int) -> None:
     """``count`` complete random hands through the public engine API (sessions restart)."""
-    choice = rng.choice
-    done = 0
-    while done < count:
-        game = Game(rules, players, seed=rng.getrandbits(32))
-        start = done
-        while game.turn >= 0 and done < count:
-            game.apply(game.turn, choice(game.legal_actions()))
-            done = start + game.hands_played
+    loops.engine_hands(count, rng, rules, players, Game)
 
 
 def engine_actions(count: int, rng: random.Random, rules: Rules, players: int) -> None:
     """``count`` legal-actions-plus-apply steps of random play."""
-    choice = rng.choice
-    done = 0
-    while done < count:
-        game = Game(rules, players, seed=rng.getrandbits(32))
-        while game.turn >= 0 and done < count:
-            game.apply(game.turn, choice(game.legal_actions()))
-            done += 1
+    loops.engine_actions(count, rng, rules, players, Game)
 
 
 def _hands_job(rng: random.Random, rules: Rules, players: int) -> Callable[[int], None]:
@@ -176,4 +146,145 @@ def table(reference: float, results: list[BenchResult]) -> Table:
                 "1.000")
     for r in results:
         out.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
+    return out
+
+
+@dataclass
+class AgainstResult:
+    """One benchmark of :func:`run_against`: this tree's and the other tree's best."""
+
+    name: str
+    unit: str
+    this: float
+    """Per second, this tree."""
+    other: float
+    """Per second, the other tree."""
+
+    @property
+    def ratio(self) -> float:
+        """This tree's speed over the other's: above 1, this tree is faster."""
+        return self.this / self.other
+
+
+class AgainstError(ValueError):
+    """The other tree cannot be benchmarked (not a toepen source tree, or its worker died)."""
+
+
+def source_folder(tree: str | Path) -> Path:
+    """The folder holding ``toepen/`` in ``tree`` (a checkout's root or its ``src``)."""
+    root = Path(tree).expanduser()
+    for candidate in (root / "src", root):
+        if (candidate / "toepen" / "engine").is_dir():
+            return candidate.resolve()
+    raise AgainstError(f"{tree}: not a toepen source tree (no src/toepen/engine in it)")
+
+
+class _Worker:
+    """A :mod:`bench_loops` worker process on one source tree."""
+
+    def __init__(self, src: Path) -> None:
+        self.src = src
+        env = dict(os.environ, PYTHONHASHSEED="0")  # the same string hashing in both
+        self.proc = subprocess.Popen(
+            [sys.executable, loops.__file__, str(src)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+
+    def time(self, request: str) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(request + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+            return float(line)
+        except (BrokenPipeError, ValueError):
+            self.proc.kill()
+            _, err = self.proc.communicate()
+            last = (err.strip().splitlines() or ["it exited"])[-1]
+            raise AgainstError(f"{self.src}: the benchmark worker failed: {last}") from None
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+
+
+def run_against(
+    other: str | Path,
+    seconds: float = 0.5,
+    rounds: int = 5,
+    presets: tuple[str, ...] = PRESETS,
+    sizes: tuple[int, ...] = SIZES,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[AgainstResult, list[AgainstResult]]:
+    """The benchmarks of this tree against another toepen tree, in the same run.
+
+    Two worker processes, one per tree, run the same loops (:mod:`bench_loops`) with
+    the same counts and seeds, taking turns (which one goes first alternates), and the
+    best of ``rounds`` counts for each. The first result is the reference loop, the same
+    code in both: its ratio shows what the two processes differ by when the engines are
+    not involved (about 1; read the other ratios against it).
+    """
+    this_src = Path(__file__).resolve().parents[2]
+    other_src = source_folder(other)
+    jobs = [(f"{p} {n} players: complete random hands", "hands", f"hands {p} {n}")
+            for p in presets for n in sizes]
+    jobs.append(("rulebook 4 players: legal actions + apply", "actions",
+                 "actions rulebook 4"))
+    workers = (_Worker(this_src), _Worker(other_src))
+    try:
+        def count_for(request: str) -> int:
+            k = 16
+            while True:
+                took = workers[0].time(f"{request} {k} 0" if request != "reference"
+                                       else f"reference {k} 0")
+                if took > seconds / 4:
+                    return max(1, int(k * seconds / (4 * took)) * 4)
+                k *= 4
+
+        counts = {req: count_for(req) for _, _, req in jobs}
+        ref_k = count_for("reference")
+        best: dict[str, list[float]] = {req: [0.0, 0.0] for _, _, req in jobs}
+        ref_best = [0.0, 0.0]
+        for r in range(rounds):
+            for _, _, req in jobs:
+                for i in ((0, 1) if r % 2 == 0 else (1, 0)):
+                    ref_best[i] = max(ref_best[i], ref_k / workers[i].time(
+                        f"reference {ref_k} {r}"))
+                    best[req][i] = max(best[req][i], counts[req] / workers[i].time(
+                        f"{req} {counts[req]} {r}"))
+                if progress is not None:
+                    progress(1)
+    finally:
+        for w in workers:
+            w.close()
+    reference = AgainstResult("reference loop (the same code in both)", "hands", *ref_best)
+    return reference, [AgainstResult(name, unit, *best[req]) for name, unit, req in jobs]
+
+
+def against_json(other: str | Path, reference: AgainstResult,
+                 results: list[AgainstResult]) -> dict[str, Any]:
+    """The figures of :func:`run_against` as JSON."""
+    return {
+        "against": str(other),
+        "results": [
+            {"name": r.name, "unit": r.unit, "this_per_second": r.this,
+             "other_per_second": r.other, "ratio": r.ratio}
+            for r in (reference, *results)
+        ],
+    }
+
+
+def against_table(other: str | Path, reference: AgainstResult,
+                  results: list[AgainstResult]) -> Table:
+    """The figures of :func:`run_against` as a terminal table."""
+    out = Table(title=f"toepen bench: this tree against {other} (best of interleaved rounds)")
+    out.add_column("benchmark")
+    out.add_column("this tree", justify="right")
+    out.add_column("the other", justify="right")
+    out.add_column("ratio", justify="right")
+    out.caption = "per second; ratio above 1: this tree is faster"
+    for r in (reference, *results):
+        out.add_row(r.name, f"{r.this:,.0f} {r.unit}", f"{r.other:,.0f} {r.unit}",
+                    f"{r.ratio:.3f}")
     return out
