@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -209,10 +209,11 @@ class AccountStore:
             before = [(current[u].mu, current[u].sigma) if u in current else (MU, SIGMA)
                       for u in users]
             after = rate(before, [e.result.place for e in seats]) if rated else before
-            for e, u, b, a in zip(seats, users, before, after, strict=True):
+            rows: list[dict[str, Any]] = []  # one INSERT of every seat's row (not one ORM
+            for e, u, b, a in zip(seats, users, before, after, strict=True):  # object each)
                 r = e.result
                 keep = rated and u is not None
-                s.add(ResultModel(
+                rows.append(dict(
                     table_id=table_id, seat=r.seat, user_id=u, family=family, size=size,
                     rated=rated, place=r.place, won=r.won, people=people, hands=r.hands,
                     hands_won=r.hands_won, lives_lost=r.lives_lost, knocks=r.knocks,
@@ -231,6 +232,7 @@ class AccountStore:
                 found.mu, found.sigma, found.updated = a[0], a[1], now
                 found.games += 1
                 found.wins += int(r.won)
+            s.execute(insert(ResultModel), rows)
             return True
 
     @staticmethod
