@@ -244,7 +244,7 @@ class Declarations(GameCore):
         self._marks = (*self._marks, (len(self._actions), decl.phase))
         self._phase = decl.phase
         declared = self._declared[decl.index]
-        self._queue = [s for s in order if not declared >> s & 1]
+        self._queue = [s for s in order if not declared >> s & 1] if declared else list(order)
         self._next_declarer()
 
     def _next_declarer(self) -> None:

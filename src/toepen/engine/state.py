@@ -102,6 +102,8 @@ _TRICK_EVENTS = tuple(
 )  # index seat << 2 | trick number - 1
 
 _PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
+_HAND_CARDS: dict[int, tuple[int, ...]] = {}
+"""A dealt hand's cards in id order, by its mask (at most the 35,960 hands of four)."""
 _KNOCK_PLAYS_CACHE: dict[int, tuple[Action, ...]] = {}
 
 
@@ -833,8 +835,11 @@ class Game(Declarations, Settlement, Refusals):
         # Seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck.
         quarters = deck, deck[m:], deck[2 * m:], deck[3 * m:]  # the stock runs past the order
         for seat, a, b, c, d in zip(order, *quarters, strict=False):
-            hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
-            dealt.append(_new(Event, (_HAND, seat, 4, tuple(sorted((a, b, c, d))), "", True)))
+            hand = hands[seat] = (1 << a) | (1 << b) | (1 << c) | (1 << d)
+            cards = _HAND_CARDS.get(hand)
+            if cards is None:
+                cards = _HAND_CARDS[hand] = tuple(sorted((a, b, c, d)))
+            dealt.append(_new(Event, (_HAND, seat, 4, cards, "", True)))
         self._stock_pos = 4 * m
         self._active = self._in_session
         if blind:
@@ -947,7 +952,7 @@ class Game(Declarations, Settlement, Refusals):
                     self._phase = _P_ANSWER
                     self._turn = self._queue[0]
                     return
-        self._leader = self._next_seat(self._dealer, active)
+        self._leader = self._after[active << 3 | self._dealer]
         self._phase = _P_PLAY
         self._turn = self._leader
 
