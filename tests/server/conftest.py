@@ -8,10 +8,8 @@ keeps every message it receives and reconnects on its own, as docs/protocol.md a
 from __future__ import annotations
 
 import contextlib
-import glob
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -26,6 +24,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from toepen.tools.services import throwaway_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -231,49 +231,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def _pg_bin() -> Path:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).parent
-    raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql")
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster in a temp folder on a free port.
-
-    initdb refuses to run as root: as root the cluster belongs to the ``postgres`` user
-    (the Debian package creates it) and every command runs through ``runuser``.
-    """
-    bindir = _pg_bin()
-    base = Path(tempfile.mkdtemp(prefix="toepen-pg-"))
-    data = base / "data"
-    port = free_port()
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres")
-        os.chmod(base, 0o755)
-        prefix = ["runuser", "-u", "postgres", "--"]
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
-
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "toepen",
-        "--no-sync", "-E", "UTF8")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
-        f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=on", "start")
-    try:
-        run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "toepen",
-            "toepen")
-        yield f"postgresql://toepen@127.0.0.1:{port}/toepen"
-    finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        shutil.rmtree(base, ignore_errors=True)
+    """A throwaway PostgreSQL cluster in a temp folder on a free port."""
+    with throwaway_postgres() as url:
+        yield url
 
 
 def create(server: Server, **body: Any) -> dict[str, Any]:

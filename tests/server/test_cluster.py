@@ -10,10 +10,8 @@ cards as in test_session.
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -25,43 +23,20 @@ import pytest
 import redis
 
 from toepen.record import replay
+from toepen.tools.services import throwaway_redis
 
 from .audit import audit, timeline
-from .conftest import Player, Server, create, free_port
+from .conftest import Player, Server, create
 from .schema import check_server_message
 from .test_recovery import mid_hand
 from .test_session import calm, over, play_until
-
-REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A throwaway ``redis-server`` on a free port (no persistence)."""
-    if not Path(REDIS).exists():
-        raise RuntimeError("redis-server is not installed: apt-get install -y redis-server")
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="toepen-redis-")
-    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
+    with throwaway_redis() as url:
         yield url
-    finally:
-        client.close()
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def start_cluster(db: str, redis_url: str, n: int = 3) -> list[Server]:

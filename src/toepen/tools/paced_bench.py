@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import glob
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -35,6 +33,7 @@ import httpx
 from rich.table import Table
 
 from .server_bench import cpu_seconds, free_port, raise_fd_limit
+from .services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
 """Table counts the paced search tries, in order, until p99 passes the bound."""
@@ -88,60 +87,7 @@ class PacedResult:
                           for s in self.steps]}
 
 
-# -- the services: throwaway PostgreSQL and Redis, N servers -------------------------------
-
-
-@contextlib.contextmanager
-def _postgres() -> Iterator[str]:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    initdb = found[-1] if found else shutil.which("initdb")
-    if not initdb:
-        raise RuntimeError("PostgreSQL is not installed (apt-get install -y postgresql)")
-    bindir = Path(initdb).parent
-    base = Path(tempfile.mkdtemp(prefix="toepen-bench-pg-"))
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: the cluster is the postgres user's
-        shutil.chown(base, "postgres")
-        os.chmod(base, 0o755)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
-
-    run(str(bindir / "initdb"), "-D", str(base / "data"), "-A", "trust", "-U", "toepen",
-        "--no-sync", "-E", "UTF8")
-    run(str(bindir / "pg_ctl"), "-D", str(base / "data"), "-l", str(base / "log"), "-w", "-o",
-        f"-p {port} -k {base} -c listen_addresses=127.0.0.1", "start")
-    try:
-        run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "toepen",
-            "toepen")
-        yield f"postgresql://toepen@127.0.0.1:{port}/toepen"
-    finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(base / "data"), "-m",
-                        "immediate", "stop"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        shutil.rmtree(base, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _redis() -> Iterator[str]:
-    exe = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(exe).exists():
-        raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="toepen-bench-redis-")
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(0.3)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(folder, ignore_errors=True)
+# -- N servers (on the throwaway PostgreSQL and Redis of .services) -------------------------------
 
 
 @contextlib.contextmanager
@@ -153,8 +99,8 @@ def _servers(n: int, most: int) -> Iterator[list[tuple[str, int]]]:
         if n == 1:
             db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         else:
-            db = stack.enter_context(_postgres())
-            extra = ["--redis", stack.enter_context(_redis())]
+            db = stack.enter_context(throwaway_postgres())
+            extra = ["--redis", stack.enter_context(throwaway_redis())]
         procs: list[subprocess.Popen[bytes]] = []
 
         def stop() -> None:
