@@ -180,7 +180,7 @@ class Settlement(GameCore):
                 named, self._in_session
             )
         elif self._dealer_rule == "rotate":
-            self._dealer = self._after[self._in_session << 3 | self._dealer]
+            self._dealer = self._next_seat(self._dealer, self._in_session)
         elif self._dealer_rule == "highest_loser":
             self._dealer = self._highest_loser()
         elif self._in_session >> last & 1:

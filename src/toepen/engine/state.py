@@ -745,7 +745,7 @@ class Game(Declarations, Settlement, Refusals):
                 unplayed = self._active & ~played
                 if not unplayed:
                     self._finish_trick()
-                else:
+                else:  # inlined _next_seat(seat, unplayed)
                     self._turn = self._after[unplayed << 3 | seat]
             else:
                 self._knock(seat, ev)
@@ -952,7 +952,7 @@ class Game(Declarations, Settlement, Refusals):
                     self._phase = _P_ANSWER
                     self._turn = self._queue[0]
                     return
-        self._leader = self._after[active << 3 | self._dealer]
+        self._leader = self._next_seat(self._dealer, active)
         self._phase = _P_PLAY
         self._turn = self._leader
 
