@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..store import SeatModel, TableModel
+from ..store import Prepared, SeatModel, TableModel
 from .models import (
     RatedTableModel,
     RatingModel,
@@ -36,6 +36,10 @@ from .results import MU, SIGMA, SeatResult, ordinal, rate
 from .security import ANON_PREFIX, name_key
 
 SESSION_DAYS = 30
+RESULT_COLUMNS = ("table_id", "seat", "user_id", "family", "size", "rated", "place", "won",
+                  "people", "hands", "hands_won", "lives_lost", "knocks", "bluffs",
+                  "mu_before", "sigma_before", "mu_after", "sigma_after", "at")
+"""The columns of ``toepen_results`` in the order :meth:`AccountStore.record` gives them."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,26 @@ class AccountStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        dialect = engine.dialect
+        self._bots: dict[str, int] = {}
+        """Bot kind -> its account's id, once committed."""
+        self._linked = Prepared(select(SeatAccountModel.seat, SeatAccountModel.user_id)
+                                .where(SeatAccountModel.table_id == bindparam("t")),
+                                dialect, ("t",))
+        self._insert_results = Prepared(insert(ResultModel), dialect, RESULT_COLUMNS,
+                                        ready=("at",))
+        self._ratings = (select(RatingModel.user_id, RatingModel.mu, RatingModel.sigma)
+                         .where(RatingModel.user_id.in_(bindparam("ids", expanding=True)),
+                                RatingModel.family == bindparam("f"),
+                                RatingModel.size == bindparam("n")))
+        self._move_rating = (update(RatingModel)
+                             .where(RatingModel.user_id == bindparam("u"),
+                                    RatingModel.family == bindparam("f"),
+                                    RatingModel.size == bindparam("n"))
+                             .values(mu=bindparam("m"), sigma=bindparam("s"),
+                                     games=RatingModel.games + bindparam("g"),
+                                     wins=RatingModel.wins + bindparam("w"),
+                                     updated=bindparam("at")))
 
     # -- users -----------------------------------------------------------------------
 
@@ -186,65 +210,96 @@ class AccountStore:
                seats: list[SeatEntry], bots: dict[int, str]) -> bool:
         """Store a finished game's result per seat and, if ``rated``, move the ratings of
         its accounts and bots (guests play as newcomers and keep nothing), all in one
-        transaction; a game already recorded is left alone (False)."""
-        now = datetime.now(UTC)
-        with Session(self.engine) as s, s.begin():
-            if s.scalar(select(ResultModel.seat).where(ResultModel.table_id == table_id)
-                        .limit(1)) is not None:
-                return False
-            linked = dict(s.execute(select(SeatAccountModel.seat, SeatAccountModel.user_id)
-                                    .where(SeatAccountModel.table_id == table_id)).all())
-            users: list[int | None] = [linked.get(e.result.seat) if e.person else None
-                                       for e in seats]
-            for seat, kind in bots.items():
-                users[seat] = self._bot_id(s, kind)
-            people = sum(1 for e in seats if e.person)
-            current: dict[int, RatingModel] = {}
-            ids = [u for u in users if u is not None]
-            if rated and ids:
-                for m in s.scalars(select(RatingModel).where(
-                        RatingModel.user_id.in_(ids), RatingModel.family == family,
-                        RatingModel.size == size)):
-                    current[m.user_id] = m
-            before = [(current[u].mu, current[u].sigma) if u in current else (MU, SIGMA)
-                      for u in users]
-            after = rate(before, [e.result.place for e in seats]) if rated else before
-            rows: list[dict[str, Any]] = []  # one INSERT of every seat's row (not one ORM
-            for e, u, b, a in zip(seats, users, before, after, strict=True):  # object each)
-                r = e.result
-                keep = rated and u is not None
-                rows.append(dict(
-                    table_id=table_id, seat=r.seat, user_id=u, family=family, size=size,
-                    rated=rated, place=r.place, won=r.won, people=people, hands=r.hands,
-                    hands_won=r.hands_won, lives_lost=r.lives_lost, knocks=r.knocks,
-                    bluffs=r.bluffs, mu_before=b[0] if keep else None,
-                    sigma_before=b[1] if keep else None, mu_after=a[0] if keep else None,
-                    sigma_after=a[1] if keep else None, at=now))
-                if not keep:
-                    continue
-                assert u is not None
-                found = current.get(u)
-                if found is None:
-                    found = RatingModel(user_id=u, family=family, size=size, mu=a[0], sigma=a[1],
-                                        games=0, wins=0, updated=now)
-                    s.add(found)
-                    current[u] = found
-                found.mu, found.sigma, found.updated = a[0], a[1], now
-                found.games += 1
-                found.wins += int(r.won)
-            s.execute(insert(ResultModel), rows)
-            return True
+        transaction; a game already recorded is left alone (False).
 
-    @staticmethod
-    def _bot_id(s: Session, kind: str) -> int | None:
+        Every finished game comes here, so it is lean: SQLAlchemy Core on statements
+        built once, the results' primary key (table, seat) as the "already recorded?"
+        check (no select first: a second record's INSERT fails, nothing is kept, and a
+        look afterwards tells a duplicate from any other failure), the bots' account ids
+        kept once committed, and no rating read or written in an unrated game."""
+        new_bots: dict[str, int] = {}
+        try:
+            with self.engine.begin() as conn:
+                self._record(conn, table_id, family, size, rated, seats, bots, new_bots)
+        except IntegrityError:
+            if self._recorded(table_id):
+                return False
+            raise
+        self._bots.update(new_bots)
+        return True
+
+    def _record(self, conn: Connection, table_id: str, family: str, size: int, rated: bool,
+                seats: list[SeatEntry], bots: dict[int, str], new_bots: dict[str, int]) -> None:
+        now = datetime.now(UTC)
+        linked: dict[int, int] = {}
+        if any(e.person for e in seats):
+            linked = {r[0]: r[1] for r in self._linked.run(conn, [(table_id,)])}
+        users: list[int | None] = [linked.get(e.result.seat) if e.person else None
+                                   for e in seats]
+        for seat, kind in bots.items():
+            users[seat] = self._bot_id(conn, kind, new_bots)
+        people = sum(1 for e in seats if e.person)
+        current: dict[int, tuple[float, float]] = {}
+        ids = [u for u in users if u is not None]
+        if rated and ids:
+            current = {u: (mu, sigma) for u, mu, sigma in conn.execute(
+                self._ratings, {"ids": sorted(set(ids)), "f": family, "n": size})}
+        before = [current.get(u, (MU, SIGMA)) if u is not None else (MU, SIGMA)
+                  for u in users]
+        after = rate(before, [e.result.place for e in seats]) if rated else before
+        at = self._insert_results.convert("at", now)
+        rows: list[tuple[Any, ...]] = []
+        moved: dict[int, tuple[float, float, int, int]] = {}  # user: mu, sigma, games, wins
+        for e, u, b, a in zip(seats, users, before, after, strict=True):
+            r = e.result
+            keep = rated and u is not None
+            rows.append((table_id, r.seat, u, family, size, rated, r.place, r.won, people,
+                         r.hands, r.hands_won, r.lives_lost, r.knocks, r.bluffs,
+                         b[0] if keep else None, b[1] if keep else None,
+                         a[0] if keep else None, a[1] if keep else None, at))
+            if keep:
+                assert u is not None
+                _, _, games, wins = moved.get(u, (0.0, 0.0, 0, 0))
+                moved[u] = (a[0], a[1], games + 1, wins + int(r.won))  # a bot's 2nd seat
+        self._insert_results.run(conn, rows)  # the primary key: a game recorded once
+        old = [{"u": u, "f": family, "n": size, "m": mu, "s": sigma, "g": games, "w": wins,
+                "at": now} for u, (mu, sigma, games, wins) in moved.items() if u in current]
+        if old:
+            conn.execute(self._move_rating, old)
+        new = [{"user_id": u, "family": family, "size": size, "mu": mu, "sigma": sigma,
+                "games": games, "wins": wins, "updated": now}
+               for u, (mu, sigma, games, wins) in moved.items() if u not in current]
+        if new:
+            conn.execute(insert(RatingModel), new)
+
+    def _recorded(self, table_id: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.scalar(select(ResultModel.seat).where(ResultModel.table_id == table_id)
+                               .limit(1)) is not None
+
+    def _bot_id(self, conn: Connection, kind: str, new_bots: dict[str, int]) -> int | None:
+        """The account of bot ``kind`` (made if missing; None: a person has its name).
+        Known ids come from :attr:`_bots` (a bot's account is never deleted); one read or
+        made here goes into ``new_bots``, kept by the caller once committed."""
+        found = self._bots.get(kind) or new_bots.get(kind)
+        if found is not None:
+            return found
         key = name_key(kind)
-        m = s.scalar(select(UserModel).where(UserModel.name_key == key))
-        if m is None:
-            m = UserModel(name=kind, name_key=key, kind="bot", password_hash=None,
-                          created=datetime.now(UTC))
-            s.add(m)
-            s.flush()
-        return m.id if m.kind == "bot" else None  # a person's name: not this bot's
+        row = conn.execute(select(UserModel.id, UserModel.kind)
+                           .where(UserModel.name_key == key)).first()
+        if row is None:
+            made = conn.execute(insert(UserModel).values(
+                name=kind, name_key=key, kind="bot", password_hash=None,
+                created=datetime.now(UTC)))
+            pk = made.inserted_primary_key
+            assert pk is not None
+            uid = int(pk[0])
+        elif row.kind == "bot":
+            uid = int(row.id)
+        else:  # a person's name: not this bot's
+            return None
+        new_bots[kind] = uid
+        return uid
 
     # -- profile, history, leaderboard -------------------------------------------------
 
