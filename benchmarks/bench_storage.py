@@ -8,6 +8,7 @@ subprocess) and the ratios are printed; nothing is asserted::
 
     uv run python benchmarks/bench_storage.py
     uv run python benchmarks/bench_storage.py --before HEAD --calls 400 --repeats 7
+    uv run python benchmarks/bench_storage.py --before HEAD --postgresql
 
 The loops: ``append_actions`` of 11 rows (one action of each of 11 tables, about one
 game ending every fifth call, as the load benchmark's 4-seat games of ~54 actions do);
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -42,23 +44,24 @@ def best(block: Callable[[int], Callable[[], None]], calls: int, repeats: int) -
     return out
 
 
-def measure(calls: int, repeats: int) -> dict[str, float]:
-    """Seconds per call of each loop, on the ``toepen`` that Python imports."""
+def measure(calls: int, repeats: int, url: str | None = None) -> dict[str, float]:
+    """Seconds per call of each loop, on the ``toepen`` that Python imports (``url``:
+    that database instead of a temp SQLite file)."""
     from toepen.server.accounts.results import SeatResult
     from toepen.server.accounts.service import AccountStore, SeatEntry
     from toepen.server.store import ActionRow, SeatRow, Store, TableRow
 
     folder = tempfile.mkdtemp(prefix="toepen-bench-storage-")
-    store = Store.open(f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+    store = Store.open(url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
     accounts = AccountStore(store.engine)
-    made = 0
+    made = random.randrange(1 << 40)  # runs may share a database: fresh ids and names
 
     def table(seats: list[SeatRow]) -> str:
         nonlocal made
         made += 1
         tid = f"{made:012x}"
         store.create_table(TableRow(
-            id=tid, code=f"{made:06X}", preset="rulebook", rules={"preset": "rulebook"},
+            id=tid, code=f"{made:06X}"[-6:], preset="rulebook", rules={"preset": "rulebook"},
             size=4, seed=made, dealer=0, idle_seconds=60.0, autostart=False, creator="b",
             host_hash="h"), seats)
         store.start(tid, ["A", "B", "C", "D"])
@@ -94,7 +97,7 @@ def measure(calls: int, repeats: int) -> dict[str, float]:
 
     users = []
     for i in range(3):
-        u = accounts.register(f"Player{i}", "x")
+        u = accounts.register(f"Player{i}-{made}", "x")
         assert u is not None
         users.append(u)
 
@@ -149,13 +152,27 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300, help="calls per repeat")
     parser.add_argument("--repeats", type=int, default=5, help="repeats (the best counts)")
     parser.add_argument("--before", metavar="REV", help="also measure this revision")
+    parser.add_argument("--postgresql", action="store_true",
+                        help="on a throwaway PostgreSQL (tools.services) instead of SQLite")
+    parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.json:
-        print(json.dumps(measure(args.calls, args.repeats)))
+        print(json.dumps(measure(args.calls, args.repeats, args.url)))
         return
+    if args.postgresql:
+        from toepen.tools.services import throwaway_postgres
+
+        with throwaway_postgres() as url:
+            compare(args.calls, args.repeats, args.before, url)
+    else:
+        compare(args.calls, args.repeats, args.before, None)
+
+
+def compare(calls: int, repeats: int, rev: str | None, url: str | None) -> None:
+    """Measure (and ``rev`` too, alternating) in subprocesses; print the table."""
     before: dict[str, float] = {}
-    tree = worktree(args.before) if args.before else None
+    tree = worktree(rev) if rev else None
     now: dict[str, float] = {}
     for turn in range(2):  # alternate, so that both see the machine alike
         for which in (("before", "now") if turn == 0 else ("now", "before")):
@@ -165,9 +182,9 @@ def main() -> None:
             if which == "before" and tree is not None:
                 env["PYTHONPATH"] = str(tree / "src")
             got = json.loads(subprocess.run(
-                [sys.executable, __file__, "--json", "--calls", str(args.calls),
-                 "--repeats", str(args.repeats)], env=env, check=True,
-                capture_output=True, text=True).stdout)
+                [sys.executable, __file__, "--json", "--calls", str(calls),
+                 "--repeats", str(repeats), *(["--url", url] if url else [])], env=env,
+                check=True, capture_output=True, text=True).stdout)
             into = before if which == "before" else now
             for k, v in got.items():
                 into[k] = min(into.get(k, v), v)
