@@ -61,6 +61,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
 
     import uvicorn
 
+    from . import wire
     from .app import create_app
     from .store import default_url
 
@@ -87,4 +88,5 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 log_config=log_config,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
-                ws_per_message_deflate=config.ws_deflate)
+                ws_per_message_deflate=config.ws_deflate,
+                ws=wire.PROTOCOL or "auto")  # uvicorn's own, with the game's side door

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from . import protocol
+from . import protocol, wire
 from .lobby import Lobby
 from .protocol import Limits, Refused
 from .social import Social
@@ -66,9 +66,15 @@ class Connection:
         self.rate = RateLimiter(self.limits.messages_per_second)
         self.client: Client | None = None
         self.social = Social(lobby, self.limits)
+        self.wire = None if protocol.PLAIN else wire.of(websocket.scope)
+        """The socket's side door (:mod:`~toepen.server.wire`), when the server has one."""
+        if self.wire is not None:
+            self.wire.take()
 
     async def receive(self) -> str | None:
         """The next text frame (None when the socket closed)."""
+        if self.wire is not None:
+            return await self.wire.receive()
         msg = await self.ws.receive()
         if msg["type"] == "websocket.disconnect":
             return None
@@ -152,6 +158,8 @@ class Connection:
         """Send what the client's queue holds, in order; from now on a frame that finds
         the queue empty goes out at once (:meth:`Client.send`)."""
         client.sink = self.ws.send_text
+        if self.wire is not None:
+            client.direct = self.wire.send
         try:
             while True:
                 item = await client.queue.get()
@@ -160,12 +168,15 @@ class Connection:
                 client.writing = True
                 if isinstance(item, str):
                     await self.ws.send_text(item)
+                elif isinstance(item, bytes):
+                    await self.ws.send_text(item.decode())
                 else:  # a frame begun at once that had to wait
                     await item
                 client.writing = False
         except Exception:  # the socket is gone: the reader ends too
             pass
         client.sink = None
+        client.direct = None
         with contextlib.suppress(Exception):
             await self.ws.close()
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -313,7 +314,7 @@ class Master:
         game = table.game
         assert game is not None
         ends = closing(game, events, past(table))
-        cache: dict[int | None, str] = {}
+        cache: dict[int | None, str | bytes] = {}
         if protocol.PLAIN:  # the benchmark's baseline: one observe per receiver
             for c in list(table.clients):
                 text = cache.get(c.seat)
@@ -351,25 +352,50 @@ def _private(game: Game, seat: int, unseen: bool) -> dict[str, Any]:
             "hand": [card_str(c) for c in hand]}
 
 
+@functools.lru_cache(maxsize=8192)
+def _legal_json(legal: tuple[Action, ...]) -> bytes:
+    """``legal`` of a view, encoded (the same few hundred sets come back all the time)."""
+    return _kept(orjson.dumps([str(a) for a in legal]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_json(mask: int) -> bytes:
+    """``hand`` of a view holding the cards of ``mask``, encoded."""
+    return _kept(orjson.dumps([card_str(c) for c in cards_of(mask)]))
+
+
+def _kept(data: bytes) -> bytes:
+    """A copy of orjson's output the size of its text, to keep (what orjson returns may
+    hold on to the larger buffer it was written in)."""
+    return bytes(memoryview(data))
+
+
+_SPECTATOR = b'{"seat":null,"legal":[],"hand":[],'
+
+
 def view_bytes(game: Game, seats: set[int | None]) -> dict[int | None, bytes]:
     """The JSON of ``observe(game, seat).to_json()`` for each of ``seats`` (None: a
     spectator), as :func:`seat_views` builds them: the public part encoded once, each
-    seat's own fields encoded apart and put in front of it."""
+    seat's own fields (:data:`PRIVATE_FIELDS`, each set of legal actions and each hand
+    encoded once and kept) put in front of it."""
     public = observe(game, None).to_json()
-    rest = dict(public)
+    unseen = public["cards_unseen"]
     for name in PRIVATE_FIELDS:
-        del rest[name]
-    tail = orjson.dumps(rest)[1:]  # '"rules":...}', never empty: the view has many fields
+        del public[name]
+    tail = orjson.dumps(public)[1:]  # '"rules":...}', never empty: the view has many fields
     out: dict[int | None, bytes] = {}
     for seat in seats:
-        own = ({name: public[name] for name in PRIVATE_FIELDS} if seat is None
-               else _private(game, seat, public["cards_unseen"]))
-        out[seat] = orjson.dumps(own)[:-1] + b"," + tail
+        if seat is None:
+            out[None] = _SPECTATOR + tail
+            continue
+        hand = b"[]" if unseen else _hand_json(game.hand_mask(seat))
+        out[seat] = (b'{"seat":%d,"legal":%b,"hand":%b,'
+                     % (seat, _legal_json(game.legal(seat)), hand)) + tail
     return out
 
 
 def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
-                 last: Last | None, ends: Closing | None) -> dict[int | None, str]:
+                 last: Last | None, ends: Closing | None) -> dict[int | None, bytes]:
     """The ``state`` message for each of ``seats`` (None: a spectator) after ``events``:
     ``protocol.state(observe(game, seat), events, last, closing=ends)``, with the views
     of :func:`view_bytes` and each event encoded once per way it is said."""

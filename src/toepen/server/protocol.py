@@ -318,10 +318,11 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
 
 def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
                 last: tuple[int, str, str] | None, state_no: int, players: int,
-                closing: Closing | None = None) -> str:
+                closing: Closing | None = None) -> bytes:
     """:func:`state_of` of a view already encoded (``view``: the JSON of
     ``observe(game, seat).to_json()``, ``state_no`` its ``action_count`` and ``players``
-    its number of players): the same message, its parts encoded once and spliced."""
+    its number of players): the same message, its parts encoded once and spliced, as
+    the UTF-8 bytes of the frame's text (sent as they are)."""
     msg: dict[str, Any] = {"v": PROTOCOL, "type": "state", "view": orjson.Fragment(view),
                            "events": events_fragment(events, seat), "last": last_json(last),
                            "state": state_no}
@@ -331,7 +332,7 @@ def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
     if closing is not None and closing.session is not None and closing.winner is not None:
         msg["standings"] = [say_json(m) for m in standings(
             redact(list(closing.session), seat), closing.winner, players)]
-    return orjson.dumps(msg).decode()
+    return orjson.dumps(msg)
 
 
 def table(info: dict[str, Any]) -> str:

@@ -141,21 +141,27 @@ class Client:
     def __init__(self, seat: int | None, host: bool, limit: int) -> None:
         self.seat = seat
         self.host = host
-        self.queue: asyncio.Queue[str | Pending | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | bytes | Pending | None] = asyncio.Queue()
         self.limit = limit
         self.dropped = False
         self.sink: Callable[[str], Coroutine[Any, Any, None]] | None = None
         """The socket's send, once the connection's writer runs (before: all is queued)."""
         self.writing = False
         """The writer task is sending a frame (what comes meanwhile queues behind it)."""
+        self.direct: Callable[[str | bytes], bool] | None = None
+        """The socket's side door (:meth:`toepen.server.wire.Wire.send`), if it has one:
+        sends a frame at once, or declines (the socket's buffer is full, or it closes)."""
 
-    def send(self, text: str) -> None:
-        """Send or queue a frame; a client too slow to keep up is dropped (it will
-        reconnect)."""
+    def send(self, text: str | bytes) -> None:
+        """Send or queue a frame (its text, or that text's UTF-8 bytes); a client too
+        slow to keep up is dropped (it will reconnect)."""
         if self.dropped:
             return
         if self.sink is not None and not self.writing and self.queue.empty():
-            coro = self.sink(text)
+            direct = self.direct
+            if direct is not None and direct(text):
+                return
+            coro = self.sink(text if isinstance(text, str) else text.decode())
             try:
                 waiting = coro.send(None)
             except StopIteration:  # sent
