@@ -56,6 +56,7 @@ class JsonLines:
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
           log_level: str = "info", log_format: str = "text") -> None:
     """Run the server with uvicorn until interrupted."""
+    import dataclasses
     import logging
     import sys
 
@@ -85,6 +86,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
             uv.handlers = [handler]
             uv.propagate = False
             uv.setLevel(log_level.upper())
+    config = dataclasses.replace(config, own_process=True)
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 log_config=log_config,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,

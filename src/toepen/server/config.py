@@ -24,3 +24,7 @@ class ServerConfig:
     """Seconds per decision for external bots (None: the ExternalBot default, 5 s)."""
     redis: str | None = None
     """Redis URL of a cluster of servers sharing the database (``--redis``), or None."""
+    own_process: bool = False
+    """The server has its process to itself (``toepen serve``): once started it tunes the
+    process's garbage collector (:func:`toepen.server.app.tune_collector`); an app made
+    inside another program (a test's client) leaves that program's collector alone."""
