@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+import orjson
 import pytest
 
 from toepen.engine import Game
@@ -77,3 +78,21 @@ def test_a_spectator_frame_holds_no_hidden_card() -> None:
     assert all(not e["cards"] for e in spectator["events"] if e["private"])
     seat0 = json.loads(frames[0])
     assert len(seat0["view"]["hand"]) == len(observe(game, 0).hand) > 0
+
+
+def test_events_are_encoded_once_for_all_only_when_all_are_told_them_alike() -> None:
+    game = Game(Rules.preset("rulebook"), 4, seed=12)
+    deal = list(game.opening_events(omniscient=True))  # each seat's own cards: not alike
+    assert protocol.shared_events(deal, 4) is None
+    rng = random.Random(12)
+    shared = 0
+    while not game.is_over:
+        seat = game.turn
+        events = game.apply(seat, rng.choice(game.legal_actions()))
+        part = protocol.shared_events(events, 4)
+        if part is None:
+            continue
+        shared += 1
+        for who in (None, 0, 1, 2, 3):  # the one encoding is each receiver's own
+            assert orjson.dumps(protocol.events_fragment(events, who)) == orjson.dumps(part)
+    assert shared > 10

@@ -398,10 +398,13 @@ def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
                  last: Last | None, ends: Closing | None) -> dict[int | None, bytes]:
     """The ``state`` message for each of ``seats`` (None: a spectator) after ``events``:
     ``protocol.state(observe(game, seat), events, last, closing=ends)``, with the views
-    of :func:`view_bytes` and each event encoded once per way it is said."""
+    of :func:`view_bytes` and each event encoded once per way it is said (the events
+    encoded once for all when every receiver is told them alike)."""
     views = view_bytes(game, seats)
     n, players = len(game.actions), game.n
-    return {seat: protocol.state_frame(view, seat, events, last, n, players, closing=ends)
+    shared = protocol.shared_events(events, players) if len(seats) > 1 else None
+    return {seat: protocol.state_frame(view, seat, events, last, n, players, closing=ends,
+                                       events_part=shared)
             for seat, view in views.items()}
 
 

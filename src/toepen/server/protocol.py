@@ -270,6 +270,23 @@ def events_fragment(events: Iterable[Event], viewer: int | None) -> orjson.Fragm
         [_event_text(e, viewer) for e in redact(list(events), viewer)]) + "]")
 
 
+@functools.lru_cache(maxsize=8192)
+def said_alike(e: Event, players: int) -> bool:
+    """Every seat of ``players`` and a spectator see ``e`` and are told it the same
+    way (compared, once per event: the same encoding for all)."""
+    text = _event_text(redact([e], None)[0], None)
+    return all(_event_text(redact([e], s)[0], s) == text for s in range(players))
+
+
+def shared_events(events: Sequence[Event], players: int) -> orjson.Fragment | None:
+    """:func:`events_fragment` of ``events`` for every receiver when it is the same for
+    all (nine actions in ten: a card played, a knock), else None."""
+    for e in events:
+        if not said_alike(e, players):
+            return None
+    return events_fragment(events, None)
+
+
 def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
     """``last`` of a ``state`` message: (seat, action text, by)."""
     return None if last is None else {"seat": last[0], "action": last[1], "by": last[2]}
@@ -318,13 +335,17 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
 
 def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
                 last: tuple[int, str, str] | None, state_no: int, players: int,
-                closing: Closing | None = None) -> bytes:
+                closing: Closing | None = None,
+                events_part: orjson.Fragment | None = None) -> bytes:
     """:func:`state_of` of a view already encoded (``view``: the JSON of
     ``observe(game, seat).to_json()``, ``state_no`` its ``action_count`` and ``players``
     its number of players): the same message, its parts encoded once and spliced, as
-    the UTF-8 bytes of the frame's text (sent as they are)."""
+    the UTF-8 bytes of the frame's text (sent as they are). ``events_part``: the events
+    already encoded when they are the same for every receiver (:func:`shared_events`)."""
+    if events_part is None:
+        events_part = events_fragment(events, seat)
     msg: dict[str, Any] = {"v": PROTOCOL, "type": "state", "view": orjson.Fragment(view),
-                           "events": events_fragment(events, seat), "last": last_json(last),
+                           "events": events_part, "last": last_json(last),
                            "state": state_no}
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
