@@ -2,7 +2,9 @@
 
 A tiny ASGI app behind uvicorn with :data:`wire.PROTOCOL` takes the wire and answers
 what a test client sends; the game server itself (every other server test) uses it the
-same way. Also: a server that does not use the wire (``TOEPEN_BROADCAST=plain``, the
+same way. Here uvicorn and the client agree on compression (both libraries' default), so
+the wire's frames go through ``permessage-deflate`` too; ``toepen serve`` has it off
+unless ``--ws-deflate``. Also: a server that does not use the wire (``TOEPEN_BROADCAST=plain``, the
 benchmark's baseline) still plays a whole game over plain ASGI.
 """
 
@@ -112,6 +114,7 @@ def wait_for(path: str, kind: str) -> list[str]:
 
 def test_frames_go_through_the_wire_both_ways(url: str) -> None:
     with connect(url + "/both") as ws:
+        assert [e.name for e in ws.protocol.extensions] == ["permessage-deflate"]
         ws.send("echo hallo")
         assert ws.recv(timeout=5) == "hallo"
         ws.send("echo bytes é")
