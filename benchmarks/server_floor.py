@@ -44,6 +44,7 @@ from rich.table import Table as RichTable
 from toepen.engine import Game
 from toepen.rules import Rules
 from toepen.server import protocol, wire
+from toepen.server.app import tune_collector
 from toepen.server.master import view_bytes
 from toepen.server.storage import Storage
 from toepen.server.store import ActionRow, SeatRow, Store, TableRow
@@ -150,6 +151,7 @@ def make_app(db: str, actions: int, commit: bool = True) -> Any:
     async def lifespan(_app: Any) -> Any:
         store = await asyncio.to_thread(Store.open, db)
         state["storage"] = Storage(store)
+        tune_collector()  # as toepen serve does once started
         yield
         state["storage"].close()
 
@@ -163,23 +165,9 @@ def make_app(db: str, actions: int, commit: bool = True) -> Any:
 def serve(port: int, db: str, actions: int, commit: bool = True) -> None:
     import uvicorn
 
-    from toepen.server.app import tune_collector
-
     app = make_app(db, actions, commit)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=wire.PROTOCOL or "auto",
-                            log_level="warning", ws_per_message_deflate=False)
-    server = uvicorn.Server(config)
-
-    async def main() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.05)
-        tune_collector()  # as toepen serve does once started
-        await task
-
-    import uvloop
-
-    uvloop.run(main())
+    uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws=wire.PROTOCOL or "auto",
+                                  log_level="warning", ws_per_message_deflate=False)).run()
 
 
 async def _drive(url: str, tables: int, pid: int) -> tuple[int, float]:
