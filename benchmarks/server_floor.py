@@ -31,7 +31,6 @@ import secrets
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -202,14 +201,7 @@ def bench_floor(tables: int, actions: int, commit: bool = True) -> float:
         proc = subprocess.Popen(cmd)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the floor server did not start")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                        break
-                time.sleep(0.1)
+            sb.wait_healthy(proc, url, timeout=60, what="the floor server")
             done, cpu = asyncio.run(_drive(url, tables, proc.pid))
         finally:
             proc.terminate()

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
@@ -93,14 +91,7 @@ def measure(tree: Path, tables: int, lives: int) -> tuple[int, int, int]:
             proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 600
-            while True:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/api/health", timeout=5).status_code == 200:
-                        break
-                time.sleep(0.5)
+            sb.wait_healthy(proc, url, log, timeout=600)  # slow under valgrind
             result = asyncio.run(_play(url, proc.pid, tables, lives))
         finally:
             proc.terminate()

@@ -21,6 +21,7 @@ from typing import Any
 
 from .cards import HIGH_CARDS_MASK, card_str, cards_of, mask_of
 from .engine.actions import CHALLENGE, CLAIM, PASS, Action, format_move
+from .engine.core import order_table
 from .engine.events import Event, redact
 from .engine.phase import Phase
 from .engine.state import Game
@@ -297,6 +298,7 @@ def observe(game: Game, seat: int | None) -> View:
     unseen = game.phase is Phase.BLIND or game.phase is Phase.BLIND_ANSWER
     hand = cards_of(game.hand_mask(seat)) if seat is not None and not unseen else ()
     start = game.hand_start
+    seats = order_table(n)  # index mask << 3: the seats of mask from seat 0, in order
     return View(
         seat=seat,
         rules=game.rules,
@@ -324,8 +326,8 @@ def observe(game: Game, seat: int | None) -> View:
         voids=_voids(game, n),
         tells=tuple(game.tells),
         revealed=tuple((s, cards_of(m), why) for s, m, why in game.revealed),
-        claimed=_seats(game.claimed, n),
-        exchanged=_seats(game.exchanged, n),
+        claimed=seats[game.claimed << 3],
+        exchanged=seats[game.exchanged << 3],
         stock_size=game.stock_size,
         drinks=tuple(game.drinks),
         beers=tuple(game.beers),
@@ -338,8 +340,8 @@ def observe(game: Game, seat: int | None) -> View:
         action_count=len(game.actions),
         teams=game.team_of if game.rules.teams else (),
         target=_target(game),
-        laundered=_seats(game.laundered, n),
-        kans=_seats(game.kans_drawn, n),
+        laundered=seats[game.laundered << 3],
+        kans=seats[game.kans_drawn << 3],
         hand_marks=tuple([(i - start, p) for i, p in game.marks]),
         cards_unseen=unseen,
     )
@@ -353,12 +355,6 @@ _move = functools.cache(format_move)
 def _flags(mask: int, n: int) -> tuple[bool, ...]:
     """By seat of ``n``: its bit of ``mask`` is set (the result is shared: a tuple)."""
     return tuple(bool(mask >> s & 1) for s in range(n))
-
-
-@functools.cache
-def _seats(mask: int, n: int) -> tuple[int, ...]:
-    """The seats of ``n`` whose bit of ``mask`` is set, in order (shared: a tuple)."""
-    return tuple(s for s in range(n) if mask >> s & 1)
 
 
 def _target(game: Game) -> int:

@@ -1,7 +1,7 @@
 """The cheaper broadcast sends exactly what ``observe`` says, to each receiver.
 
 The table master builds one public view per action and gives each seat its own seat,
-legal actions and hand (``master.seat_views``); events are encoded once per way they
+legal actions and hand (``master.view_bytes``); events are encoded once per way they
 are said. These tests hold the result equal to the plain path (``observe(game, seat)``
 for each receiver, ``protocol.state``) at every state of many games of every preset.
 """
@@ -16,7 +16,7 @@ import pytest
 from toepen.engine import Game
 from toepen.rules import Rules
 from toepen.server import protocol
-from toepen.server.master import closing, seat_views
+from toepen.server.master import closing, view_bytes
 from toepen.view import observe
 
 
@@ -45,7 +45,8 @@ def test_seat_views_are_the_views_observe_gives(preset: str) -> None:
     receivers: list[int | None] = [None, *range(size)]
     for seed in (1, 2):
         for game, events in games(preset, seed, size):
-            views = seat_views(game, set(receivers))
+            views = {seat: json.loads(raw)
+                     for seat, raw in view_bytes(game, set(receivers)).items()}
             ends = closing(game, events)
             for seat in receivers:
                 plain = observe(game, seat)

@@ -79,13 +79,7 @@ class Connection:
         if msg["type"] == "websocket.disconnect":
             return None
         text = msg.get("text")
-        if text is None:
-            data = msg.get("bytes") or b""
-            try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                return "\x00"  # not UTF-8: reported as bad JSON
-        return str(text)
+        return str(text) if text is not None else wire.text_of(msg.get("bytes"))
 
     async def run(self) -> None:
         try:

@@ -310,7 +310,7 @@ class Master:
 
     def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
         """Every client gets the ``state`` of its own seat: encoded once per receiver
-        class (a seat, or the spectators), from one public view (:func:`seat_views`)."""
+        class (a seat, or the spectators), from one public view (:func:`state_frames`)."""
         game = table.game
         assert game is not None
         ends = closing(game, events, past(table))
@@ -343,15 +343,6 @@ field is the spectator's (tests/server/test_cluster_views.py holds that for ever
 of many games)."""
 
 
-def _private(game: Game, seat: int, unseen: bool) -> dict[str, Any]:
-    """The fields of ``seat``'s view that are its own (:data:`PRIVATE_FIELDS`): its seat,
-    legal actions and hand (none while the cards are unseen, as
-    :func:`~toepen.view.observe` says)."""
-    hand = () if unseen else cards_of(game.hand_mask(seat))
-    return {"seat": seat, "legal": [str(a) for a in game.legal(seat)],
-            "hand": [card_str(c) for c in hand]}
-
-
 @functools.lru_cache(maxsize=8192)
 def _legal_json(legal: tuple[Action, ...]) -> bytes:
     """``legal`` of a view, encoded (the same few hundred sets come back all the time)."""
@@ -375,9 +366,10 @@ _SPECTATOR = b'{"seat":null,"legal":[],"hand":[],'
 
 def view_bytes(game: Game, seats: set[int | None]) -> dict[int | None, bytes]:
     """The JSON of ``observe(game, seat).to_json()`` for each of ``seats`` (None: a
-    spectator), as :func:`seat_views` builds them: the public part encoded once, each
-    seat's own fields (:data:`PRIVATE_FIELDS`, each set of legal actions and each hand
-    encoded once and kept) put in front of it."""
+    spectator): the public part encoded once, each seat's own fields
+    (:data:`PRIVATE_FIELDS`, none while the cards are unseen, as
+    :func:`~toepen.view.observe` says; each set of legal actions and each hand encoded
+    once and kept) put in front of it."""
     public = observe(game, None).to_json()
     unseen = public["cards_unseen"]
     for name in PRIVATE_FIELDS:
@@ -406,17 +398,3 @@ def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
     return {seat: protocol.state_frame(view, seat, events, last, n, players, closing=ends,
                                        events_part=shared)
             for seat, view in views.items()}
-
-
-def seat_views(game: Game, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
-    """``observe(game, seat).to_json()`` for each of ``seats`` (None: a spectator), from
-    one public view: a seat's view is the spectator's with its own seat, legal actions
-    and hand (none while the cards are unseen, as :func:`~toepen.view.observe` says)."""
-    public = observe(game, None).to_json()
-    out: dict[int | None, dict[str, Any]] = {}
-    for seat in seats:
-        if seat is None:
-            out[None] = public
-            continue
-        out[seat] = {**public, **_private(game, seat, public["cards_unseen"])}
-    return out

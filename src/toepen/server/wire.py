@@ -88,19 +88,12 @@ class Wire:
             item = queue.get_nowait()
             if item["type"] == "websocket.receive":
                 text = item.get("text")
-                if text is None:
-                    try:
-                        text = bytes(item.get("bytes") or b"").decode()
-                    except UnicodeDecodeError:
-                        text = "\x00"
-                self._inbox.append(text)
+                self._inbox.append(text if text is not None else text_of(item.get("bytes")))
             elif item["type"] == "websocket.disconnect":
                 self.ended = True
                 queue.put_nowait(item)  # uvicorn's own reads still see it
                 break
-        if p.read_paused and not p.close_sent:
-            p.read_paused = False
-            p.transport.resume_reading()
+        self._resume()
 
     async def receive(self) -> str | None:
         """The next received text frame (binary: decoded as UTF-8; not UTF-8: ``"\\x00"``),
@@ -115,11 +108,17 @@ class Wire:
             finally:
                 self._waiter = None
         text = inbox.popleft()
+        if len(inbox) < UNREAD // 2:
+            self._resume()
+        return text
+
+    def _resume(self) -> None:
+        """Read the socket again if the wire paused it (not once the app closed it:
+        uvicorn reads on for the peer's close then)."""
         p = self._protocol
-        if p.read_paused and len(inbox) < UNREAD // 2 and not p.close_sent:
+        if p.read_paused and not p.close_sent:
             p.read_paused = False
             p.transport.resume_reading()
-        return text
 
     def _deliver(self, text: str) -> None:
         self._inbox.append(text)
@@ -177,15 +176,20 @@ if _Base is not None:
             self.frames = []
             if self.close_sent:
                 return  # past the app's close: dropped, as uvicorn does
-            try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                text = "\x00"  # reported as bad JSON, as a binary frame that is not UTF-8
-            self.wire._deliver(text)
+            self.wire._deliver(text_of(data))
 
     PROTOCOL: type[Any] | None = WireProtocol
 else:  # pragma: no cover
     PROTOCOL = None
+
+
+def text_of(data: bytes | None) -> str:
+    """A received frame's data as text: UTF-8, else ``"\x00"`` (which the protocol
+    reports as bad JSON), the same for text and binary frames."""
+    try:
+        return bytes(data or b"").decode()
+    except UnicodeDecodeError:
+        return "\x00"
 
 
 def of(scope: Any) -> Wire | None:

@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 from rich.table import Table
 
-from .server_bench import cpu_seconds, free_port, raise_fd_limit
+from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
 from .services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
@@ -125,14 +125,8 @@ def _servers(n: int, most: int) -> Iterator[list[tuple[str, int]]]:
                 procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
                                               env=env))
             url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 120
-            while True:  # one at a time: the first applies the migrations
-                if procs[-1].poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server {i} did not start: {log.read_text()[-2000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                        break
-                time.sleep(0.1)
+            # one at a time: the first applies the migrations
+            wait_healthy(procs[-1], url, log, what=f"server {i}")
             out.append((url, procs[-1].pid))
         yield out
 

@@ -120,6 +120,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_healthy(proc: subprocess.Popen[bytes], url: str, log: Path | None = None,
+                 timeout: float = 120.0, what: str = "the server") -> None:
+    """Wait until the server ``proc`` started answers ``GET url/api/health``; a
+    RuntimeError (with the end of its ``log``) if it exits first or takes ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            tail = log.read_text(errors="replace")[-2000:] if log is not None else ""
+            raise RuntimeError(f"{what} did not start: {tail}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+
+
 def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = hard if hard != resource.RLIM_INFINITY else 65536
@@ -239,14 +254,7 @@ def run_server_bench(n: int, lives: int = 5,
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 120
-            while True:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                        break
-                time.sleep(0.1)
+            wait_healthy(proc, url, log)
             result = ServerBenchResult(tables=n, actions=0, seconds=0.0,
                                        label="baseline" if baseline else "default")
             asyncio.run(_run(f"ws://127.0.0.1:{port}", n, lives, proc.pid, result,
