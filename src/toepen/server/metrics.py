@@ -23,6 +23,7 @@ from sqlalchemy import text
 if TYPE_CHECKING:
     from .cluster import Cluster
     from .lobby import Lobby
+    from .sheets import Sheets
 
 router = APIRouter()
 
@@ -41,6 +42,8 @@ class Metrics:
         self.lobby: Lobby | None = None
         self.cluster: Cluster | None = None
         """The cluster this process is part of (``--redis``), or None."""
+        self.sheets: Sheets | None = None
+        """The score sheets this process keeps in memory (once a sheet was asked for)."""
         self.registry.register(_LobbyCollector(self))
 
     def committed(self, seconds: float, by: str = "any") -> None:
@@ -79,6 +82,15 @@ class _LobbyCollector(Collector):
         yield GaugeMetricFamily("toepen_bot_queue",
                                 "Tables whose bot or stand-in is thinking or waiting.",
                                 value=waiting)
+        sheets = self.metrics.sheets
+        if sheets is not None:
+            held = GaugeMetricFamily("toepen_sheet_entries",
+                                     "Score sheets' entries in this process's memory, by kind.",
+                                     labels=["kind"])
+            for kind, n in (("cached", len(sheets.cache)), ("locks", len(sheets.locks)),
+                            ("waits", len(sheets.changed)), ("makers", len(sheets.made))):
+                held.add_metric([kind], n)
+            yield held
         cluster = self.metrics.cluster
         if cluster is not None:
             yield GaugeMetricFamily("toepen_cluster_owned_tables",

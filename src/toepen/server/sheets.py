@@ -20,6 +20,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import AsyncIterator
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -168,23 +169,45 @@ def sheet_state(sheet_id: str, sheet: Sheet, version: int = 0) -> dict[str, Any]
 
 
 class Sheets:
-    """Sheets in memory (by id, with their version), a lock and a change signal each."""
+    """Sheets in memory (by id, with their version), a lock and a change signal each.
+
+    Nothing here grows with requests for sheets that do not exist: an id is looked up
+    (and refused) before it gets a lock or a signal, and a lock or signal is dropped as
+    soon as no request holds or waits on it. The cache holds at most ``CACHE_SIZE``
+    sheets, the count of sheets made per address only the last hour's."""
 
     def __init__(self, request: Request) -> None:
         self.lobby = request.app.state.lobby
         self.cache: dict[str, tuple[Sheet, str]] = {}
-        """Sheets read or written by this process: (sheet, its key's hash)."""
+        """Sheets read or written by this process: (sheet, its key's hash); see :meth:`keep`."""
         self.revisions: dict[str, int] = {}
         """Their revisions (a sheet made and cached elsewhere is at 0)."""
-        self.locks: dict[str, asyncio.Lock] = {}
-        self.changed: dict[str, asyncio.Event] = {}
+        self.locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        """The lock of each sheet being changed now, with how many requests hold or want
+        it (the entry goes when that comes to 0)."""
+        self.changed: dict[str, tuple[asyncio.Event, list[int]]] = {}
+        """The change signal of each sheet a follower waits on now, with how many wait."""
         self.made: dict[str, list[float]] = {}
         """When each client address made its sheets of the last hour (a bound on making)."""
+        metrics = getattr(request.app.state, "metrics", None)
+        if metrics is not None:
+            metrics.sheets = self
 
     @property
     def engine(self) -> Engine:
         engine: Engine = self.lobby.storage.store.engine
         return engine
+
+    def keep(self, sheet_id: str, sheet: Sheet, key_hash: str, revision: int) -> None:
+        """Cache a sheet at ``revision``; the least recently cached goes past
+        ``CACHE_SIZE`` (it stays on disk)."""
+        self.cache.pop(sheet_id, None)
+        while len(self.cache) >= CACHE_SIZE:
+            oldest = next(iter(self.cache))
+            self.cache.pop(oldest)
+            self.revisions.pop(oldest, None)
+        self.cache[sheet_id] = (sheet, key_hash)
+        self.revisions[sheet_id] = revision
 
     async def get(self, sheet_id: str) -> tuple[Sheet, str]:
         found = self.cache.get(sheet_id)
@@ -194,12 +217,8 @@ class Sheets:
             if loaded is None:
                 raise SheetRefused("sheet_not_found", f"no sheet {sheet_id!r}", 404,
                                    say=Message("web.tally.error.not_found"))
-            if len(self.cache) >= CACHE_SIZE:  # forget the oldest read
-                oldest = next(iter(self.cache))
-                self.cache.pop(oldest)
-                self.revisions.pop(oldest, None)
-            found = self.cache[sheet_id] = (loaded[0], loaded[1])
-            self.revisions[sheet_id] = loaded[2]
+            self.keep(sheet_id, loaded[0], loaded[1], loaded[2])
+            found = (loaded[0], loaded[1])
         return found
 
     def revision(self, sheet_id: str) -> int:
@@ -208,15 +227,48 @@ class Sheets:
     def state(self, sheet_id: str, sheet: Sheet) -> dict[str, Any]:
         return sheet_state(sheet_id, sheet, self.revision(sheet_id))
 
+    @contextlib.asynccontextmanager
+    async def locked(self, sheet_id: str) -> AsyncIterator[None]:
+        """The sheet's lock (the caller has found the sheet first)."""
+        lock, users = self.locks.setdefault(sheet_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self.locks[sheet_id]
+
     def signal(self, sheet_id: str) -> None:
-        event = self.changed.pop(sheet_id, None)
-        if event is not None:
-            event.set()
+        found = self.changed.pop(sheet_id, None)
+        if found is not None:
+            found[0].set()
 
     async def wait(self, sheet_id: str, timeout: float) -> None:
-        event = self.changed.setdefault(sheet_id, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        """Until the sheet changes or ``timeout`` seconds pass (the caller has found it)."""
+        found = self.changed.setdefault(sheet_id, (asyncio.Event(), [0]))
+        event, waiting = found
+        waiting[0] += 1
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout)
+        finally:
+            waiting[0] -= 1
+            if not waiting[0] and self.changed.get(sheet_id) is found:
+                del self.changed[sheet_id]
+
+    def count_made(self, client: str, limit: int) -> bool:
+        """Count a sheet made by ``client`` now, unless it made ``limit`` this hour
+        (False); addresses with nothing this hour are forgotten."""
+        now = time.monotonic()
+        for address in [a for a, times in self.made.items() if now - times[-1] >= 3600]:
+            del self.made[address]
+        recent = [t for t in self.made.get(client, []) if now - t < 3600]
+        if len(recent) >= limit:
+            return False
+        self.made[client] = [*recent, now]
+        return True
 
 
 def _plausible(sheet_id: str) -> bool:
@@ -285,17 +337,13 @@ async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
     limits = request.app.state.config.limits
     sheet = build_sheet(body, limits.name_length)
     client = request.client.host if request.client else "unknown"
-    now = time.monotonic()
-    recent = [t for t in sheets.made.get(client, []) if now - t < 3600]
-    if len(recent) >= limits.tables_per_client:
+    if not sheets.count_made(client, limits.tables_per_client):
         raise SheetRefused("limit", f"at most {limits.tables_per_client} sheets an hour from "
                            "one address (--tables-per-client)", 429,
                            say=Message("web.tally.error.limit",
                                        {"n": limits.tables_per_client}))
-    sheets.made[client] = [*recent, now]
     sheet_id, key = await sheets.lobby.storage.run(create_sheet, sheets.engine, sheet)
-    sheets.cache[sheet_id] = (sheet, token_hash(key))
-    sheets.revisions[sheet_id] = 0
+    sheets.keep(sheet_id, sheet, token_hash(key), 0)
     return {**sheets.state(sheet_id, sheet), "key": key,
             "follow": f"/?sheet={sheet_id}", "keep": f"/?sheet={sheet_id}#key={key}"}
 
@@ -332,7 +380,8 @@ async def download_record(sheet_id: str, request: Request) -> Response:
 async def _change(request: Request, sheet_id: str, authorization: str | None,
                   version: int | None, change: str) -> dict[str, Any]:
     sheets = sheets_of(request)
-    async with sheets.locks.setdefault(sheet_id, asyncio.Lock()):
+    await sheets.get(sheet_id)  # an unknown id is refused before it gets a lock
+    async with sheets.locked(sheet_id):
         sheet, key_hash = await sheets.get(sheet_id)
         given = authorization[7:].strip() if authorization and authorization.startswith(
             "Bearer ") else ""
@@ -358,8 +407,7 @@ async def _change(request: Request, sheet_id: str, authorization: str | None,
             sheets.cache.pop(sheet_id, None)
             raise SheetRefused("stale", "the sheet changed meanwhile", 409,
                                say=Message("web.tally.error.stale"))
-        sheets.cache[sheet_id] = (copy, key_hash)
-        sheets.revisions[sheet_id] = before + 1
+        sheets.keep(sheet_id, copy, key_hash, before + 1)
     sheets.signal(sheet_id)
     return sheets.state(sheet_id, copy)
 

@@ -584,7 +584,7 @@ async def play_as(clubs: Clubs, row: TournamentRow, doc: Tournament, round_no: i
         sheet = Sheet.new(rules, t["seats"], meta={
             "tournament": row.id, "round": round_no, "table": table_no})
         sheet_id, secret = await clubs.lobby.storage.run(create_sheet, clubs.engine, sheet)
-        clubs.sheets.cache[sheet_id] = (sheet, token_hash(secret))
+        clubs.sheets.keep(sheet_id, sheet, token_hash(secret), 0)
         t["sheet"] = sheet_id
         return secret
     if mode == "online":
