@@ -2,7 +2,10 @@
 
 Every ``import`` statement counts, at module level or inside a function (a lazy import
 hides a cycle from Python, not from the design). Imports under ``if TYPE_CHECKING:``
-count too.
+count too, and so does a module named by a string (``"toepen.bots.expert"``, for
+``importlib.import_module`` or a registry to load later): it is an edge the ``import``
+statements do not show, so it is one of the module's imports here, and an import by a
+name the source does not spell out (``import_module(name)``) is refused outright.
 """
 
 from __future__ import annotations
@@ -34,12 +37,49 @@ MODULES = {
 }
 
 
-def imports(name: str) -> set[str]:
-    """The toepen modules that module ``name`` imports."""
+DYNAMIC = {"import_module", "__import__", "find_spec", "import_fresh_module"}
+"""The calls that import a module by a name computed at run time."""
+LOGGER = "getLogger"
+"""``logging.getLogger("toepen.server")`` names a logger, not a module."""
+
+
+def _called(node: ast.Call) -> str:
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def string_imports(tree: ast.AST) -> tuple[list[str], list[str]]:
+    """The toepen modules a source names in strings, and its dynamic imports whose name
+    is not a string in the source (``import_module(name)``), as ``line: call``."""
+    named: list[str] = []
+    unseen: list[str] = []
+    loggers = {id(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call)
+               and _called(n) == LOGGER and n.args}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+            if id(node) not in loggers and (text == "toepen" or text.startswith("toepen.")):
+                t = text
+                while t and t not in MODULES:
+                    t = t.rpartition(".")[0]
+                if t and t.count(".") == text.count("."):  # names a module, all of it
+                    named.append(t)
+        elif isinstance(node, ast.Call) and _called(node) in DYNAMIC:
+            first = node.args[0] if node.args else None
+            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                unseen.append(f"{node.lineno}: {_called(node)}")
+    return named, unseen
+
+
+def imports(name: str, source: str | None = None) -> set[str]:
+    """The toepen modules that module ``name`` imports (from ``source``, else its file)."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    named, _ = string_imports(tree)
+    found.update(t for t in named if t != name)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -111,6 +151,35 @@ def test_the_graph_sees_real_imports() -> None:
     assert any(top(m) == "bots" for m in GRAPH["toepen.server"] | set().union(
         *(GRAPH[m] for m in MODULES if m.startswith("toepen.server.")))
     )
+
+
+def test_a_module_named_by_a_string_is_an_import() -> None:
+    # the registry as it was: bot modules named by strings and imported by importlib
+    registry = (
+        "import importlib\n"
+        "BUILTIN = (BotSpec('expert', 'toepen.bots.expert', 3, 'heuristic'),)\n"
+        "def load(spec):\n"
+        "    importlib.import_module(spec.module)\n"
+    )
+    assert "toepen.bots.expert" in imports("toepen.bots.base", registry)
+    # ... with the bot registering itself there (``from .base import register_bot``): a cycle
+    old = {**GRAPH, "toepen.bots.base": imports("toepen.bots.base", registry),
+           "toepen.bots.expert": imports("toepen.bots.expert", "from .base import register_bot\n")}
+    assert ["toepen.bots.base", "toepen.bots.expert"] in cycles(old)
+    assert string_imports(ast.parse(registry))[1] == ["4: import_module"]
+    assert "toepen.bots.pimc" in imports(
+        "toepen.bots.base", "__import__('toepen.bots.pimc')\n")
+    _, unseen = string_imports(ast.parse("import importlib\nimportlib.import_module(name)\n"))
+    assert unseen == ["2: import_module"]
+    # a logger's name and words that only begin like a module are not imports
+    assert imports("toepen.bots.base", "import logging\n"
+                   "log = logging.getLogger('toepen.server')\nX = 'toepen.nothing'\n") == set()
+
+
+def test_no_import_by_a_name_the_source_does_not_show() -> None:
+    offences = {name: unseen for name, path in MODULES.items()
+                if (unseen := string_imports(ast.parse(path.read_text(encoding="utf-8")))[1])}
+    assert not offences, offences
 
 
 @pytest.mark.parametrize("name", sorted(m for m in MODULES if top(m) in CORE))

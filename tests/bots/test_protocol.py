@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import gc
+import inspect
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,17 +14,32 @@ import pytest
 
 from toepen.bots.base import (
     BOTS,
+    BUILTIN,
+    DEFAULT,
+    DEFAULT_WORD,
+    EXTERNAL,
+    EXTERNAL_FALLBACK,
+    LAST_RESORT,
+    RESERVED,
     Bot,
     BotError,
     bot_names,
+    bot_spec,
     check_bot_name,
+    fallback_chain,
     make_bot,
 )
+from toepen.bots.external import DEFAULT_FALLBACK
+from toepen.cli.play_cmd import play_cmd
 from toepen.engine import Game, Phase
 from toepen.engine.actions import Action
 from toepen.match import hand_over, play_game
 from toepen.record import to_record
 from toepen.rules import Rules
+from toepen.server import external as server_external
+from toepen.server.accounts import security
+from toepen.server.protocol import Refused
+from toepen.tui.session import PlaySession
 from toepen.view import View, observe
 
 FAST_BOTS = ["random", "heuristic"]
@@ -265,7 +283,7 @@ def test_the_random_bot_depends_on_its_seed() -> None:
 # -- registry and driver ----------------------------------------------------------------------
 
 
-def test_registry_names_and_lazy_modules() -> None:
+def test_registry_names() -> None:
     assert {"random", "heuristic", "pimc", "expert"} <= set(bot_names())
     assert isinstance(make_bot("heuristic", seed=1), Bot)
     assert "heuristic" in BOTS
@@ -274,6 +292,46 @@ def test_registry_names_and_lazy_modules() -> None:
     with pytest.raises(ValueError, match="needs a command"):
         check_bot_name("cmd:  ")
     check_bot_name("cmd:python whatever.py")  # checked without starting anything
+
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
+VENUES = ("server", "tui", "cli/play_cmd.py", "match.py", "rl", "tools/arena")
+"""Where bots are named for players: none of them spells a built-in bot's name itself."""
+
+
+def test_the_registry_is_the_one_list_of_bot_names_and_defaults() -> None:
+    names = {s.name for s in BUILTIN}
+    assert set(bot_names()) >= names and bot_spec(DEFAULT) is not None
+    assert fallback_chain(DEFAULT)[-1] == LAST_RESORT and bot_spec(LAST_RESORT).fallback is None
+    # the accounts and the operator's external bots are refused exactly the registry's names
+    assert set(security.BOTS) == {*RESERVED, "bot"} and set(RESERVED) == {*names, DEFAULT_WORD}
+    assert set(server_external.RESERVED) == set(RESERVED)
+    for name in RESERVED:
+        with pytest.raises(Refused, match="name of a bot"):
+            security.check_username(name.capitalize() + "7")
+    # the defaults of the terminal and its command are the registry's
+    assert inspect.signature(PlaySession.new).parameters["bots"].default == (DEFAULT,)
+    assert inspect.signature(play_cmd).parameters["bots"].default == DEFAULT
+    # ... and no venue spells a built-in name in its code (docstrings aside)
+    spelled = []
+    files = [p for v in VENUES for p in ([SRC / v] if v.endswith(".py")
+                                         else sorted((SRC / v).rglob("*.py")))]
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
+                              | ast.ClassDef) and n.body and isinstance(n.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and node.value in names
+                    and id(node) not in docs):
+                spelled.append(f"{path.relative_to(SRC)}:{node.lineno}: {node.value!r}")
+    assert not spelled, spelled
+
+
+def test_the_external_bots_fallback_is_the_registrys() -> None:
+    assert EXTERNAL.fallback == EXTERNAL_FALLBACK == DEFAULT_FALLBACK.name
+    bot = make_bot("cmd:python whatever.py", seed=1)
+    assert bot.fallback_name == EXTERNAL_FALLBACK  # type: ignore[attr-defined]
 
 
 class IllegalBot:

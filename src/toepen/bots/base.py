@@ -8,9 +8,10 @@ holds (an external bot's process). The match driver :func:`toepen.match.play_gam
 calls them where a bot has them.
 
 Every built-in bot is described once, by a :class:`BotSpec` in :data:`BUILTIN`: its
-name, the module that registers it, its place in the strength order and the bot that
-stands in when it is not installed. The server, the terminal and the tools read the
-names, the default bot and the fallbacks from here.
+name, its class (imported plainly: the bots import :mod:`toepen.bots.protocol`, never
+this module), its place in the strength order and the bot that stands in when it fails.
+The server, the accounts, the terminal and the tools read the names, the default bot
+(:data:`DEFAULT`) and the fallbacks from here.
 
 >>> [s.name for s in by_strength()]
 ['expert', 'pimc', 'heuristic', 'random']
@@ -20,44 +21,25 @@ names, the default bot and the fallbacks from here.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from ..engine.actions import Action
 from ..rules import Rules
 from ..view import View
+from . import external
+from .expert import ExpertBot
+from .heuristic import HeuristicBot
+from .pimc import PimcBot
+from .protocol import Bot, BotError, BotFactory
+from .random import RandomBot
 
 __all__ = [
     "Bot", "BotError", "BotFactory", "BotSpec", "BOTS", "BUILTIN", "CMD_PREFIX", "DEFAULT",
-    "EXTERNAL", "EXTERNAL_FALLBACK", "by_strength", "bot_factory", "bot_names", "bot_spec",
-    "check_bot_name", "close_bot", "end_game", "fallback_chain", "make_bot", "register_bot",
-    "register_external", "start_game",
+    "DEFAULT_WORD", "EXTERNAL", "EXTERNAL_FALLBACK", "LAST_RESORT", "RESERVED", "by_strength",
+    "bot_factory", "bot_names", "bot_spec", "check_bot_name", "close_bot", "end_game",
+    "fallback_chain", "make_bot", "register_bot", "start_game",
 ]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A player that sees only a view (its own cards and everything public).
-
-    ``act`` is called only when ``view.legal`` is not empty and must return one of
-    ``view.legal``. Bots are seeded at construction (same seed, same decisions) and
-    may be given a time budget per decision in seconds.
-    """
-
-    name: str
-
-    def act(self, view: View) -> Action: ...
-
-
-class BotError(RuntimeError):
-    """A bot broke the protocol (returned an action that is not legal)."""
-
-
-BotFactory = Callable[..., Bot]
-BOTS: dict[str, BotFactory] = {}
-"""Registered bot factories by name; call as ``factory(seed=..., time_budget=...)``."""
 
 
 # -- the registry ----------------------------------------------------------------------------
@@ -68,35 +50,40 @@ class BotSpec:
     """One bot as the registry knows it."""
 
     name: str
-    module: str
-    """The module that registers the bot when imported."""
+    factory: BotFactory
+    """The bot's class (``factory(seed=..., time_budget=...)``)."""
     strength: int
     """Place in the strength order: higher plays better."""
     fallback: str | None
-    """The bot that plays instead when this one is not installed or fails (None: none)."""
+    """The bot that plays instead when this one fails (None: none)."""
 
 
 BUILTIN: tuple[BotSpec, ...] = (
-    BotSpec("random", "toepen.bots.random", 0, None),
-    BotSpec("heuristic", "toepen.bots.heuristic", 1, "random"),
-    BotSpec("pimc", "toepen.bots.pimc", 2, "heuristic"),
-    BotSpec("expert", "toepen.bots.expert", 3, "heuristic"),
+    BotSpec("random", RandomBot, 0, None),
+    BotSpec("heuristic", HeuristicBot, 1, "random"),
+    BotSpec("pimc", PimcBot, 2, "heuristic"),
+    BotSpec("expert", ExpertBot, 3, "heuristic"),
 )
 """The built-in bots."""
 
-EXTERNAL_FALLBACK = "heuristic"
+EXTERNAL_FALLBACK: str = external.DEFAULT_FALLBACK.name
 """The built-in bot that plays a seat whose external bot failed or is not registered."""
-EXTERNAL = BotSpec("cmd:COMMAND", "toepen.bots.external", -1, EXTERNAL_FALLBACK)
+EXTERNAL = BotSpec("cmd:COMMAND", external.ExternalBot, -1, EXTERNAL_FALLBACK)
 """An external program speaking the JSON-lines protocol (``cmd:COMMAND``)."""
 
 DEFAULT = "expert"
-"""The default opponent; where it is not installed, its fallbacks in turn."""
+"""The default opponent (the terminal's bots and hints, the server's ``default``); where
+it fails, its fallbacks in turn."""
+DEFAULT_WORD = "default"
+"""What a table or a request names the default bot by (the server resolves it)."""
 
 CMD_PREFIX = "cmd:"
 """A bot name ``cmd:COMMAND`` is an external program speaking the JSON-lines protocol."""
 
 _SPECS = {s.name: s for s in BUILTIN}
-_EXTERNAL: list[Callable[..., Bot]] = []
+BOTS: dict[str, BotFactory] = {s.name: s.factory for s in BUILTIN}
+"""Bot factories by name (the built-in ones and any :func:`register_bot` added); call as
+``factory(seed=..., time_budget=...)``."""
 
 
 def bot_spec(name: str) -> BotSpec | None:
@@ -121,8 +108,14 @@ def fallback_chain(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+LAST_RESORT: str = fallback_chain(DEFAULT)[-1]
+"""The bot at the end of every fallback chain (``random``): it cannot fail."""
+RESERVED: tuple[str, ...] = (*(s.name for s in BUILTIN), DEFAULT_WORD)
+"""Bot names that only the built-in bots have: no external bot nor account may take them."""
+
+
 def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
-    """Class decorator: make a bot available to :func:`make_bot` by ``name``."""
+    """Class decorator: make a bot of your own available to :func:`make_bot` by ``name``."""
 
     def deco(factory: BotFactory) -> BotFactory:
         BOTS[name] = factory
@@ -131,29 +124,8 @@ def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
     return deco
 
 
-def register_external(factory: Callable[..., Bot]) -> Callable[..., Bot]:
-    """Class decorator of the external bot: what :func:`make_bot` builds for ``cmd:``.
-
-    It is called as ``factory(command, seed=..., time_budget=..., timeout=...,
-    fallback=..., fallback_name=...)``.
-    """
-    _EXTERNAL[:] = [factory]
-    return factory
-
-
-def _load(module: str) -> None:
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name != module:
-            raise
-
-
 def bot_factory(name: str) -> BotFactory:
-    """The registered factory of bot ``name``, its module imported first if need be."""
-    spec = _SPECS.get(name)
-    if name not in BOTS and spec is not None:
-        _load(spec.module)
+    """The factory of bot ``name``, or ValueError naming the known ones."""
     if name not in BOTS:
         known = ", ".join(["cmd:COMMAND", *bot_names()])
         raise ValueError(f"unknown bot {name!r} (known: {known})")
@@ -179,17 +151,16 @@ def make_bot(
     ValueError: unknown bot 'nobody' (known: cmd:COMMAND, ...heuristic, ...random...)
     """
     if name.startswith(CMD_PREFIX):
-        if not _EXTERNAL:
-            _load(EXTERNAL.module)
-        return _EXTERNAL[0](name[len(CMD_PREFIX):], seed=seed, time_budget=time_budget,
-                            timeout=timeout, fallback=bot_factory(EXTERNAL_FALLBACK),
-                            fallback_name=EXTERNAL_FALLBACK)
+        return external.ExternalBot(name[len(CMD_PREFIX):], seed=seed,
+                                    time_budget=time_budget, timeout=timeout,
+                                    fallback=bot_factory(EXTERNAL_FALLBACK),
+                                    fallback_name=EXTERNAL_FALLBACK)
     return bot_factory(name)(seed=seed, time_budget=time_budget)
 
 
 def bot_names() -> list[str]:
     """Names :func:`make_bot` accepts (besides ``cmd:COMMAND``)."""
-    return sorted(set(BOTS) | set(_SPECS))
+    return sorted(BOTS)
 
 
 def check_bot_name(name: str) -> None:

@@ -26,11 +26,14 @@ from typing import Any
 
 __all__ = ["entries", "load_data_json", "save_json"]
 
+PACKAGE = __name__.rpartition(".")[0]
+"""The package whose ``data/`` folder holds the shipped files (``toepen.bots``)."""
+
 
 def load_data_json(name: str, path: Path | None = None) -> Any:
     """The JSON of the shipped ``toepen/bots/data/NAME``, or of ``path`` if given."""
     if path is None:
-        text = resources.files("toepen.bots").joinpath(f"data/{name}").read_text(
+        text = resources.files(PACKAGE).joinpath(f"data/{name}").read_text(
             encoding="utf-8"
         )
     else:

@@ -50,7 +50,6 @@ from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.phase import Phase
 from ..view import View
-from .base import register_bot
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
 from .policy import Policy, decision_key, load_policy
@@ -94,7 +93,6 @@ def _shipped_reads() -> Reads:
     return _READS
 
 
-@register_bot("expert")
 class ExpertBot(PimcBot):
     """PIMC with policy-weighted samples and policy-mixed knocks; see the module doc."""
 

@@ -12,9 +12,9 @@ line back for each decision (the protocol is in ``docs/bots.md``):
 
 A crash, a timeout, or an answer that is not JSON, not an action or not legal is an
 *incident*: it is logged with the reason, appended to :attr:`ExternalBot.incidents`,
-the process is stopped, and the seat is played by the fallback it was given (the
-registry's, :data:`~toepen.bots.base.EXTERNAL_FALLBACK`: ``heuristic``) for the rest of the
-game. The next game (``start_game``) starts the program again.
+the process is stopped, and the seat is played by the fallback it was given (by default
+:data:`DEFAULT_FALLBACK`, the registry's :data:`~toepen.bots.base.EXTERNAL_FALLBACK`) for
+the rest of the game. The next game (``start_game``) starts the program again.
 
 The view sent is ``observe(game, seat).to_json()``: the seat's own cards and what
 is public, nothing else.
@@ -39,7 +39,8 @@ from typing import IO, Any
 from ..engine.actions import Action, ActionError
 from ..rules import Rules
 from ..view import View
-from .base import EXTERNAL_FALLBACK, Bot, BotFactory, bot_factory, register_external
+from .heuristic import HeuristicBot
+from .protocol import Bot, BotFactory
 
 log = logging.getLogger("toepen.bots.external")
 
@@ -48,6 +49,9 @@ DEFAULT_TIMEOUT = 5.0
 """Seconds a program may take per decision unless told otherwise."""
 GRACE = 2.0
 """Seconds added to a time budget to make the per-decision limit."""
+DEFAULT_FALLBACK = HeuristicBot
+"""The bot that plays a seat whose program failed, unless another is given (the
+registry's :data:`~toepen.bots.base.EXTERNAL_FALLBACK` is its name)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,6 @@ def _kill(proc: subprocess.Popen[str]) -> None:
             proc.wait(timeout=5)
 
 
-@register_external
 class ExternalBot:
     """A bot played by an external program over JSON lines, with a fallback bot.
 
@@ -139,8 +142,10 @@ class ExternalBot:
             raise ValueError(f"external bot: timeout must be positive, not {timeout}")
         self.timeout = timeout if timeout is not None else (
             time_budget + GRACE if time_budget is not None else DEFAULT_TIMEOUT)
-        self.fallback_name = EXTERNAL_FALLBACK if fallback_name is None else fallback_name
-        self._fallback_factory = fallback
+        if fallback is None:
+            fallback, fallback_name = DEFAULT_FALLBACK, DEFAULT_FALLBACK.name
+        self.fallback_name = fallback_name or getattr(fallback, "name", "fallback")
+        self._fallback_factory: BotFactory = fallback
         self.incidents: list[Incident] = []
         """Every failure so far, oldest first."""
         self.fallback: Bot | None = None
@@ -315,10 +320,7 @@ class ExternalBot:
         log.warning("external bot %s: %s; %s plays this seat for the rest of the game",
                     self.name, incident, self.fallback_name)
         self.close()
-        factory = self._fallback_factory
-        if factory is None:
-            factory = self._fallback_factory = bot_factory(self.fallback_name)
-        self.fallback = factory(seed=self.seed, time_budget=self.time_budget)
+        self.fallback = self._fallback_factory(seed=self.seed, time_budget=self.time_budget)
 
     def end_game(self, view: View) -> None:
         """Send the result line (the seat's final view); nothing is read back."""

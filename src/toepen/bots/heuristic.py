@@ -44,7 +44,6 @@ from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY
 from ..engine.declare import laundry_word
 from ..engine.phase import Phase
 from ..view import View
-from .base import register_bot
 
 _FULL = (1 << 32) - 1
 _LOW_MASK = _FULL & ~HIGH_CARDS_MASK  # aces, kings, queens, jacks
@@ -174,7 +173,6 @@ class _Table:
         return 0.7 * probs[-1] + 0.3 * mean if wins else 0.7 * probs[0] + 0.3 * mean
 
 
-@register_bot("heuristic")
 class HeuristicBot:
     """Rule-of-thumb play for both ``last_trick`` modes; seeded bluffs; no search."""
 

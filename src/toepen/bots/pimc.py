@@ -49,7 +49,6 @@ from ..engine.declare import laundry_word, three_of_a_kind
 from ..engine.phase import Phase
 from ..seeds import derive_seed
 from ..view import View
-from .base import register_bot
 from .knowledge import (
     Knowledge,
     Observed,
@@ -119,7 +118,6 @@ def threshold_likelihood(action: str, st: float) -> float:
 # -- the bot ---------------------------------------------------------------------------------
 
 
-@register_bot("pimc")
 class PimcBot:
     """PIMC over exact paranoid solves; see the module documentation."""
 

@@ -6,10 +6,8 @@ import random
 
 from ..engine.actions import Action
 from ..view import View
-from .base import register_bot
 
 
-@register_bot("random")
 class RandomBot:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..bots.base import BUILTIN, CMD_PREFIX
+from ..bots.base import BUILTIN, CMD_PREFIX, DEFAULT
 from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
 from ..rules import Rules, RulesError
 from .common import parse_options
@@ -53,7 +53,7 @@ def play_cmd(
         str,
         typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, "
                      f"comma-separated: {BOTS_HELP}."),
-    ] = "expert",
+    ] = DEFAULT,
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language: en, nl, de, it, nb (default: locale).")
     ] = None,

@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from ..bots.base import DEFAULT, bot_names, fallback_chain, make_bot
+from ..bots.base import DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
 from ..engine.actions import Action, action
 from ..view import View
 
@@ -64,7 +64,7 @@ def default_bot() -> str:
 
 def resolve_bot(name: str) -> str:
     """A bot name a table may use (``default`` resolved), or ValueError naming it."""
-    if name == "default":
+    if name == DEFAULT_WORD:
         return default_bot()
     if name not in available_bots():
         raise ValueError(f"unknown bot {name!r} (available: {', '.join(available_bots())})")

@@ -35,7 +35,8 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..bots.base import BUILTIN, CMD_PREFIX, EXTERNAL_FALLBACK, bot_names
+from ..bots.base import CMD_PREFIX, EXTERNAL_FALLBACK, bot_names
+from ..bots.base import RESERVED as BOT_RESERVED
 from ..bots.external import ExternalBot, Incident
 from ..engine.actions import Action
 from ..rules import Rules
@@ -43,7 +44,7 @@ from ..view import View
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
 """An external bot's name: a letter, then letters, digits, ``_`` or ``-`` (24 at most)."""
-RESERVED = (*(spec.name for spec in BUILTIN), "default")
+RESERVED = BOT_RESERVED
 """Names an external bot may not take: the registry's built-in bots and ``default``."""
 FALLBACK = EXTERNAL_FALLBACK
 """The built-in bot that plays a seat whose external bot failed or is not registered."""

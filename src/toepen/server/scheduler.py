@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots.base import CMD_PREFIX
+from ..bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT
 from ..engine import Action, Game
 from ..seeds import derive_seed
 from ..view import View, observe
@@ -57,7 +57,7 @@ class Scheduler:
 
     def choices(self) -> list[str]:
         """Bot names a table may use here, ``default`` last."""
-        return [*available_bots(), *self.external.names(), "default"]
+        return [*available_bots(), *self.external.names(), DEFAULT_WORD]
 
     def resolve(self, name: str) -> str:
         """A bot name a table may use (``default`` resolved), or ValueError naming it.
@@ -81,9 +81,9 @@ class Scheduler:
     def standin_bot() -> str:
         """The bot that plays for an idle human: the default one."""
         try:
-            return resolve_bot("default")
+            return resolve_bot(DEFAULT_WORD)
         except (RuntimeError, ValueError):
-            return "random"
+            return LAST_RESORT
 
     def check_seats(self, table: Table) -> None:
         """After a restart: a seat whose bot this server does not have (an external bot
@@ -125,7 +125,7 @@ class Scheduler:
         seat = table.seats[game.turn]
         state = len(game.actions)
         if seat.kind == "bot":
-            bot = seat.fallback or seat.bot or "random"
+            bot = seat.fallback or seat.bot or LAST_RESORT
             table.pending = self.spawn(self._bot_move(table, seat.seat, bot, state, "bot"))
         elif seat.standin:
             table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(),

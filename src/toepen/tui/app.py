@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
 from ..bots import Bot, make_bot
+from ..bots.base import DEFAULT
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
@@ -174,7 +175,7 @@ class PlayApp(App[None]):
         self._history = list(history) if history is not None else list(
             session.game.opening_events(session.human)
         )
-        self._hint_bot, hint_notices = resolve_bot("expert")
+        self._hint_bot, hint_notices = resolve_bot(DEFAULT)
         self._notices: list[Notice] = [*session.notices, *(
             n for n in hint_notices if n not in session.notices)]
         self._mounted = False

@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..bots.base import BUILTIN, CMD_PREFIX, check_bot_name, close_bot, fallback_chain, start_game
+from ..bots.base import (
+    BUILTIN,
+    CMD_PREFIX,
+    DEFAULT,
+    check_bot_name,
+    close_bot,
+    fallback_chain,
+    start_game,
+)
 from ..engine import Action, Event, Game, redact
 from ..i18n import N_, Translator
 from ..record import RecordError, load, replay, save, start, to_record
@@ -158,7 +166,7 @@ class PlaySession:
         rules: Rules,
         *,
         players: int = 4,
-        bots: Sequence[str] = ("expert",),
+        bots: Sequence[str] = (DEFAULT,),
         name: str = "",
         seed: int | None = None,
         path: Path | None = None,
@@ -167,7 +175,8 @@ class PlaySession:
         """A new game: the human in seat 0, bots in the others.
 
         ``bots`` is one name for every bot or one per bot seat. Missing planned bots
-        fall back (``expert`` -> ``heuristic`` -> ``random``) with a notice.
+        fall back (the registry's chain: ``expert`` -> ``heuristic`` -> ``random``) with a
+        notice.
         """
         sizes = rules.allowed_table_sizes()
         if players not in sizes:

@@ -29,14 +29,16 @@ from collections import deque
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from ...bots.base import RESERVED
 from ..protocol import Refused
 from ..table import BOT_NAMES
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 NAME_PUNCTUATION = "_-."
-BOTS = ("random", "heuristic", "pimc", "expert", "default", "bot")
-"""The built-in bots' kinds: bots' accounts, which nobody may register."""
+BOTS = (*RESERVED, "bot")
+"""The bot registry's names (built-in bots and ``default``) and the word ``bot``: bots'
+accounts, which nobody may register."""
 SERVER_WORDS = ("admin", "toepen", "server", "anon", "guest", "system")
 """Words of the server itself, which nobody may register either."""
 ANON_PREFIX = "anon-"
