@@ -58,9 +58,10 @@ from .engine import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action,
 from .view import View
 
 __all__ = [
-    "Cards", "Message", "Param", "Refused", "Seat", "Seats", "Translate", "VERB_KEYS",
-    "SECOND_PERSON", "action_message", "describe", "hand_summary", "in_second_person",
-    "prompt", "refusal_message", "standings", "turn_prompt", "verb_id",
+    "Cards", "Decision", "Message", "PROMPT_VERBS", "Param", "Refused", "Seat", "Seats",
+    "Translate", "VERB_KEYS", "SECOND_PERSON", "action_message", "decision_verbs", "describe",
+    "hand_summary", "in_second_person", "prompt", "refusal_message", "standings",
+    "turn_prompt", "verb_id",
 ]
 
 
@@ -533,22 +534,80 @@ def prompt(view: View) -> Message:
     return Message(f"phase.{view.phase}", {"name": Seat(view.target)})
 
 
-def turn_prompt(view: View) -> Message:
-    """What the viewing seat must decide now, as :func:`prompt`, but naming only what
-    :attr:`View.legal` allows: in the play phase, "Play a card." when knocking is not
-    legal (``phase.play.card``), "Play a card or knock." only when it is.
+class Decision(Protocol):
+    """What :func:`turn_prompt` reads of a seat's decision (a :class:`~toepen.view.View`)."""
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def target(self) -> int: ...
+
+    @property
+    def legal(self) -> Sequence[Action]: ...
+
+
+PROMPT_VERBS: dict[str, frozenset[str]] = {
+    "phase.deal": frozenset(),
+    "phase.over": frozenset(),
+    "phase.blind": frozenset({"knock", "pass"}),
+    "phase.blind.pass": frozenset({"pass"}),
+    "phase.blind_answer": frozenset({"stay", "fold"}),
+    "phase.blind_answer.stay": frozenset({"stay"}),
+    "phase.claim": frozenset({"claim", "pass"}),
+    "phase.claim_challenge": frozenset({"challenge", "pass"}),
+    "phase.exchange": frozenset({"exchange", "pass"}),
+    "phase.exchange_challenge": frozenset({"challenge", "pass"}),
+    "phase.kans": frozenset({"exchange", "pass"}),
+    "phase.laundry": frozenset({"exchange", "pass"}),
+    "phase.laundry_challenge": frozenset({"challenge", "pass"}),
+    "phase.answer": frozenset({"stay", "fold", "knock"}),
+    "phase.answer.stay_fold": frozenset({"stay", "fold"}),
+    "phase.answer.stay_knock": frozenset({"stay", "knock"}),
+    "phase.answer.stay": frozenset({"stay"}),
+    "phase.play": frozenset({"play", "knock"}),
+    "phase.play.card": frozenset({"play"}),
+    "phase.play.knock": frozenset({"knock"}),
+}
+"""The moves each prompt names (``play`` for any card): :func:`turn_prompt` picks the
+prompt of the phase that names exactly the seat's legal moves."""
+
+_PROMPT_OF: dict[tuple[str, frozenset[str]], str] = {
+    (ident.split(".")[1], verbs): ident for ident, verbs in PROMPT_VERBS.items()
+}
+
+
+def decision_verbs(legal: Sequence[Action]) -> frozenset[str]:
+    """The moves among ``legal``, a card played counted once as ``play``.
+
+    >>> sorted(decision_verbs((STAY, FOLD, Action.parse("play Th"))))
+    ['fold', 'play', 'stay']
+    """
+    return frozenset("play" if a.is_play else str(a) for a in legal)
+
+
+def turn_prompt(view: Decision) -> Message:
+    """What the viewing seat must decide now, naming only the moves :attr:`View.legal`
+    allows (:data:`PROMPT_VERBS`): answering a knock, "stay or fold" when knocking again
+    is not legal and "stay" alone when folding is not either; playing, "Play a card."
+    when knocking is not legal, "Play a card or knock." only when it is. A seat with
+    nothing to decide gets the phase's prompt (:func:`prompt`).
 
     >>> from types import SimpleNamespace as V
     >>> turn_prompt(V(phase="play", target=-1, legal=(KNOCK, Action.parse("play Th"))))
     Message('phase.play', name=Seat(-1))
     >>> turn_prompt(V(phase="play", target=-1, legal=(Action.parse("play Th"),)))
-    Message('phase.play.card')
-    >>> turn_prompt(V(phase="answer", target=2, legal=(STAY, FOLD)))
+    Message('phase.play.card', name=Seat(-1))
+    >>> turn_prompt(V(phase="answer", target=2, legal=(STAY, FOLD, KNOCK)))
     Message('phase.answer', name=Seat(2))
+    >>> turn_prompt(V(phase="answer", target=2, legal=(STAY, FOLD)))
+    Message('phase.answer.stay_fold', name=Seat(2))
+    >>> turn_prompt(V(phase="answer", target=2, legal=(STAY,)))
+    Message('phase.answer.stay', name=Seat(2))
     """
-    if view.phase == "play" and KNOCK not in view.legal:
-        return Message("phase.play.card")
-    return prompt(view)
+    phase = str(view.phase)
+    ident = _PROMPT_OF.get((phase, decision_verbs(view.legal)), f"phase.{phase}")
+    return Message(ident, {"name": Seat(view.target)})
 
 
 class Refused(Protocol):
