@@ -151,7 +151,11 @@ async def test_your_own_actions_are_told_in_the_second_person(tmp_path: Path,
         assert t("log.play", name="Ann", card=card) not in app.log_lines
     # Nothing about the human says "Ann" in the third person where a "you" form exists.
     assert t("log.you.play", card="X") != t("log.play", name="Ann", card="X")
-    assert not [line for line in app.log_lines if "Ann" in line], app.log_lines
+    # (the final standings are a table of every player's name, Ann's too, when it ends)
+    table = {m.render(t, session.game.players) for m in app.summary
+             if m.id.startswith("standings.row")}
+    assert not [line for line in app.log_lines if "Ann" in line and line not in table], \
+        app.log_lines
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -228,3 +232,46 @@ async def test_the_hand_summary_is_on_screen_in_a_small_terminal(
         await play_out(pilot, app, on_turn=check)
         await pilot.press("q")
     assert seen
+
+
+@pytest.mark.parametrize(("lang", "seed"), [("it", 2), ("en", 4), ("nl", 2)])
+async def test_a_session_that_ends_on_a_fold_ends_with_its_summary_and_standings(
+    tmp_path: Path, lang: str, seed: int,
+) -> None:
+    """Issue 22, point 6: the last hand ends on a fold (no hand result), and the screen
+    and the log still give its summary and the final standings; the log tells each
+    hand's result and each player out once (the summary does not repeat them)."""
+    from collections import Counter
+
+    from toepen.engine import EventKind
+    from toepen.tui.narrate import narrate
+
+    session = make_session(tmp_path, "rulebook", lives=2, seed=seed, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
+    t = app.t
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app)
+        await pilot.pause()
+        events = app._events
+        last_deal = max(i for i, e in enumerate(events) if e.kind is EventKind.DEAL)
+        last_hand = events[last_deal:]
+        assert any(e.kind is EventKind.FOLD for e in last_hand)
+        assert not any(e.kind is EventKind.HAND_RESULT for e in last_hand), "not a fold end"
+        view = session.view()
+        ids = [m.id for m in app.summary]
+        assert ids[0] == "summary.title" and app.summary[0].params["hand"] == view.hand_no
+        assert "standings.title" in ids
+        paid = [m for m in app.summary if m.id in ("summary.paid", "summary.you.paid")]
+        assert paid, ids  # the folds of the last hand were paid
+        rows = [m for m in app.summary if m.id.startswith("standings.row")]
+        assert sorted(seat_of(m) for m in rows) == [0, 1, 2, 3]
+        shown = flat(app.panel_text("summary"))
+        for m in app.summary:  # on screen, and in the log
+            assert flat(m.render(t, view.players)) in shown
+            assert m.render(t, view.players) in app.log_lines
+        told = Counter(line for e in events if e.kind in (EventKind.HAND_RESULT,
+                                                         EventKind.ELIMINATED)
+                       and (line := narrate(t, e, app.names, app.human)) is not None)
+        in_log = Counter(line for line in app.log_lines if line in told)
+        assert in_log == told
+        await pilot.press("q")

@@ -48,6 +48,9 @@ CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8")
 
 _RED = (1, 2)  # diamonds, hearts
 
+_TOLD = (EventKind.HAND_RESULT, EventKind.ELIMINATED)
+"""Events whose line a hand's summary repeats (the log has it once, from the event)."""
+
 
 def card_text(card: int, lang: str, *, dim: bool = False) -> Text:
     """A card drawn as a small face: localised rank, suit symbol, suit colour."""
@@ -511,18 +514,28 @@ class PlayApp(App[None]):
 
     def _follow_hands(self, e: Event) -> None:
         """Keep the events; at the end of a hand (the next deal, or the session's end) set
-        :attr:`summary` and write it to the log; the next trick taken clears it."""
+        :attr:`summary` and write it to the log; the next trick taken clears it.
+
+        A session always ends with its last hand's summary and the final standings, also
+        when it ends on a fold (no ``HAND_RESULT``) or on a lost armoede claim. The log
+        gets only the summary's own lines: the hand's result and who went out were
+        narrated there already, when they happened."""
         self._events.append(e)
         if e.kind is EventKind.TRICK:
             self.summary = []
-        ended = e.kind in (EventKind.DEAL, EventKind.SESSION_RESULT)
         hand = self._events[self._hand_start:]
-        if ended and any(x.kind is EventKind.HAND_RESULT for x in hand):
+        over = e.kind is EventKind.SESSION_RESULT
+        settled = any(x.kind in (EventKind.HAND_RESULT, EventKind.LIVES) for x in hand)
+        if over or (e.kind is EventKind.DEAL and settled):
             self.summary = hand_summary(hand, self.human)
-            if e.kind is EventKind.SESSION_RESULT:
+            if over:
                 self.summary += standings(self._events, e.seat, len(self.names))
+            told = {line for x in hand if x.kind in _TOLD
+                    and (line := narrate(self.t, x, self.names, self.human)) is not None}
             for m in self.summary:
-                self._write_log(m.render(self.t, self.names), "green")
+                line = m.render(self.t, self.names)
+                if line not in told:
+                    self._write_log(line, "green")
         if e.kind is EventKind.DEAL:
             self._hand_start = len(self._events) - 1
 
