@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from toepen.bots.base import BOTS, register_bot
 from toepen.engine import Action, Game
+from toepen.rules import Rules
 from toepen.server import botpool
 from toepen.view import View, observe
 
@@ -87,3 +89,14 @@ def test_resolving_bots() -> None:
         botpool.resolve_bot("nobody")
     with pytest.raises(ValueError, match="thread"):
         botpool.BotPool(1, kind="fibre")
+
+
+def test_the_pool_never_starts_a_program(tmp_path: Path) -> None:
+    """Whatever name reaches the pool (a stored seat's bot included), ``cmd:`` starts
+    nothing: data never runs code (issue 23, point 1)."""
+    marker = tmp_path / "PWNED"
+    game = Game(Rules.preset("rulebook"), ("a", "b", "c"), seed=4)
+    view = observe(game, game.turn)
+    with pytest.raises(ValueError, match="never a command"):
+        botpool.decide(f"cmd:touch {marker}", 1, view)
+    assert not marker.exists()

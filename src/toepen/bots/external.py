@@ -25,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -81,12 +83,17 @@ _EOF = object()
 
 
 def _pump(stream: IO[str], sink: queue.Queue[object]) -> None:
-    """Reader thread: every line of ``stream`` into ``sink``, then ``_EOF``."""
+    """Reader thread: every line of ``stream`` into ``sink``, then ``_EOF``; the stream
+    is closed here, by its reader (closing it from another thread would wait for the
+    read in progress, that is for the program and everything it started to end)."""
     try:
         for line in stream:
             sink.put(line)
     except (OSError, ValueError):
         pass
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
     sink.put(_EOF)
 
 
@@ -97,19 +104,37 @@ def _drain(stream: IO[str], tail: deque[str]) -> None:
             tail.append(line.rstrip("\n"))
     except (OSError, ValueError):
         pass
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+
+GROUPS = os.name == "posix"
+"""Whether each program runs in a process group of its own (POSIX), so that stopping it
+stops what it started too (``sh -c "...; sleep 100"``: the shell and its sleep)."""
+STOP_GRACE = 0.2
+"""Seconds a program has to leave after its stdin closes before it is killed."""
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:
+    """Stop the program: close its stdin, give it :data:`STOP_GRACE` seconds, then kill
+    its whole process group (what it started too); never waits longer than that."""
+    try:
+        if proc.stdin is not None:
+            proc.stdin.close()
+    except (OSError, ValueError):
+        pass
     if proc.poll() is None:
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=STOP_GRACE)
+    if GROUPS:
+        # The group outlives its leader while a child of it runs: kill it either way.
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        with contextlib.suppress(OSError):
             proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
 
 
@@ -168,7 +193,7 @@ class ExternalBot:
             proc = subprocess.Popen(
                 self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, bufsize=1, encoding="utf-8",
-                errors="replace",
+                errors="replace", start_new_session=GROUPS,
             )
         except OSError as e:
             raise _Failure("crash", f"cannot start {self.args[0]!r}: {e}") from None
@@ -191,14 +216,13 @@ class ExternalBot:
         return proc.pid if proc is not None and proc.poll() is None else None
 
     def close(self) -> None:
-        """Stop the program (closing its stdin first, then killing it if it lingers)."""
+        """Stop the program (closing its stdin first, then killing its process group if
+        it lingers). Safe from another thread while :meth:`act` waits for an answer: the
+        wait ends at once (the program is gone) and the fallback decides."""
         proc = self._proc
         self._proc = None
         if proc is not None:
-            _kill(proc)
-            for stream in (proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
+            _kill(proc)  # its reader threads see the end of its output and close it
         if self._finalizer is not None:
             self._finalizer.detach()
             self._finalizer = None

@@ -52,7 +52,8 @@ def play_cmd(
     bots: Annotated[
         str,
         typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, "
-                     f"comma-separated: {BOTS_HELP}."),
+                     f"comma-separated: {BOTS_HELP}. With --resume: the programs "
+                     "(cmd:COMMAND) of the save that may run; a save alone never starts one."),
     ] = DEFAULT,
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language: en, nl, de, it, nb (default: locale).")
@@ -79,6 +80,10 @@ def play_cmd(
     save: Annotated[
         Path | None, typer.Option("--save", help="Record file (default: your data folder).")
     ] = None,
+    bot_timeout: Annotated[
+        float | None,
+        typer.Option("--bot-timeout", min=0.001, help="Seconds an external bot (cmd:) may "
+                     "take per decision (default 5, as toepen serve).")] = None,
 ) -> None:
     """Play Toepen in the terminal against bots; the game is saved as you play."""
     from ..tui.session import PlayError, PlaySession, default_path
@@ -90,7 +95,9 @@ def play_cmd(
     t = Translator(language)
     try:
         if resume is not None:
-            session = PlaySession.resume(resume)
+            # A save never starts a program: only the external bots named again here.
+            allow = [b.strip() for b in bots.split(",") if b.strip().startswith(CMD_PREFIX)]
+            session = PlaySession.resume(resume, allow=allow, timeout=bot_timeout)
             saved_lang = normalise_lang(str(session.meta.get("lang", "")))
             if lang is None and saved_lang is not None:
                 language = saved_lang
@@ -111,7 +118,7 @@ def play_cmd(
                 raise Refused(t("cli.bad_name"))
             session = PlaySession.new(
                 rules, players=players, bots=lineup, name=human, seed=seed,
-                path=None, lang=language,
+                path=None, lang=language, timeout=bot_timeout,
             )
             session.path = save if save is not None else default_path(session.seed)
             session.save()  # the reserved name holds the record from the start

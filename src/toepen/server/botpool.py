@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from ..bots.base import DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
+from ..bots.base import CMD_PREFIX, DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
 from ..engine.actions import Action, action
 from ..view import View
 
@@ -72,7 +72,13 @@ def resolve_bot(name: str) -> str:
 
 
 def decide(name: str, seed: int, view: View) -> Action:
-    """One decision of bot ``name`` (seeded) for ``view``; always one of ``view.legal``."""
+    """One decision of bot ``name`` (seeded) for ``view``; always one of ``view.legal``.
+
+    A built-in bot only: the pool never starts a program, whatever name reaches it (a
+    stored table's seat included); ``cmd:...`` is refused with ValueError.
+    """
+    if name.startswith(CMD_PREFIX):
+        raise ValueError("the bot pool plays built-in bots only, never a command")
     bot = make_bot(name, seed=seed)
     choice = bot.act(view)
     return choice if choice in view.legal else view.legal[0]

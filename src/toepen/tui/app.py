@@ -175,6 +175,8 @@ class PlayApp(App[None]):
         self.awaiting_human = False
         """True while the game waits for the human's key."""
         self.thinking: int | None = None
+        self.quitting = False
+        """True once the player left (q): nothing more is played."""
         self._history = list(history) if history is not None else list(
             session.game.opening_events(session.human)
         )
@@ -251,6 +253,8 @@ class PlayApp(App[None]):
         game = self.session.game
         self.awaiting_human = False
         self.thinking = None
+        if self.quitting:
+            return
         if self.over:
             self._render()
             return
@@ -292,7 +296,7 @@ class PlayApp(App[None]):
 
     def _apply_bot(self, seat: int, act: Action | None, token: int) -> None:
         game = self.session.game
-        if len(game.actions) != token or game.turn != seat:
+        if self.quitting or len(game.actions) != token or game.turn != seat:
             return  # stale (the app is closing)
         legal = game.legal(seat)
         if act is None or act not in legal:
@@ -432,7 +436,7 @@ class PlayApp(App[None]):
         fresh = PlaySession.new(old.game.rules, players=old.game.n, bots=bots,
                                 name=old.game.players[old.human], seed=seed,
                                 path=default_path(seed, folder) if folder else None,
-                                lang=self.lang)
+                                lang=self.lang, timeout=old.timeout)
         old.close()
         self.session = fresh
         self.human = fresh.human
@@ -449,8 +453,11 @@ class PlayApp(App[None]):
         self._advance()
 
     def action_save_quit(self) -> None:
-        """Save the record and leave (Ctrl-C, q)."""
+        """Save the record and leave (Ctrl-C, q), at once: an external bot that is
+        thinking is stopped (its program and what it started), not waited for."""
+        self.quitting = True  # no bot is asked again, no move applied
         self.session.save()
+        self.session.close()
         self.exit()
 
     # -- helpers for keys and tests --------------------------------------------------------------

@@ -28,6 +28,7 @@ from ..bots.base import (
     BUILTIN,
     CMD_PREFIX,
     DEFAULT,
+    EXTERNAL_FALLBACK,
     check_bot_name,
     close_bot,
     fallback_chain,
@@ -91,6 +92,18 @@ def resolve_bot(name: str) -> tuple[str, list[Notice]]:
     raise PlayError(N_("error.bot"), reason=str(first_error))
 
 
+def shown_command(name: str, limit: int = 200) -> str:
+    """An external bot's command as a notice may show it: printable characters only
+    (anything else as ``?``), at most ``limit`` of them.
+
+    >>> shown_command("cmd:echo \\x1b[2J hi")
+    'echo ?[2J hi'
+    """
+    text = name[len(CMD_PREFIX):] if name.startswith(CMD_PREFIX) else name
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
 def default_data_dir() -> Path:
     """Where games are saved: ``<user data dir>/toepen/games``."""
     from platformdirs import user_data_dir
@@ -141,6 +154,7 @@ class PlaySession:
         *,
         notices: Sequence[Notice] = (),
         meta: dict[str, Any] | None = None,
+        timeout: float | None = None,
     ) -> None:
         if game.seed is None:
             raise PlayError(N_("error.setup"), reason="a played game deals from a seed")
@@ -156,6 +170,8 @@ class PlaySession:
         self.path = path
         self.notices: list[Notice] = list(notices)
         self.meta: dict[str, Any] = dict(meta or {})
+        self.timeout = timeout
+        """Seconds per decision of an external bot (None: the server's default, 5 s)."""
         self._persistent: dict[int, Bot] = {}
 
     # -- construction -------------------------------------------------------------------------
@@ -171,6 +187,7 @@ class PlaySession:
         seed: int | None = None,
         path: Path | None = None,
         lang: str = "en",
+        timeout: float | None = None,
     ) -> PlaySession:
         """A new game: the human in seat 0, bots in the others.
 
@@ -217,11 +234,18 @@ class PlaySession:
             "lang": lang,
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        return cls(game, 0, lineup, path, notices=notices, meta=meta)
+        return cls(game, 0, lineup, path, notices=notices, meta=meta, timeout=timeout)
 
     @classmethod
-    def resume(cls, path: Path) -> PlaySession:
-        """Continue a game saved by ``toepen play`` (same seat, bots and seeds)."""
+    def resume(cls, path: Path, *, allow: Sequence[str] = (),
+               timeout: float | None = None) -> PlaySession:
+        """Continue a game saved by ``toepen play`` (same seat, bots and seeds).
+
+        A save never starts a program: an external bot it names (``cmd:COMMAND``) is
+        replaced by its fallback (``heuristic``) with a notice, unless the person names
+        that very bot again in ``allow`` (``toepen play --resume FILE --bots cmd:...``).
+        ``timeout``: seconds per decision of the external bots kept.
+        """
         try:
             record = load(path)
         except RecordError as e:
@@ -243,14 +267,20 @@ class PlaySession:
             raise PlayError(N_("error.resume_replay"), path=str(path), reason=str(e)) from None
         notices: list[Notice] = []
         used: list[str] = []
+        names = game.players
         for seat, bot in enumerate(lineup):
             if seat == human:
                 used.append("")
                 continue
+            if bot.startswith(CMD_PREFIX) and bot not in allow:
+                notices.append(Notice(N_("notice.external_dropped"), {
+                    "name": names[seat] if 0 <= seat < len(names) else str(seat),
+                    "command": shown_command(bot), "used": EXTERNAL_FALLBACK}))
+                bot = EXTERNAL_FALLBACK
             name, extra = resolve_bot(bot)
             used.append(name)
             notices.extend(n for n in extra if n not in notices)
-        return cls(game, human, used, path, notices=notices, meta=meta)
+        return cls(game, human, used, path, notices=notices, meta=meta, timeout=timeout)
 
     # -- playing ----------------------------------------------------------------------------------
 
@@ -280,7 +310,7 @@ class PlaySession:
         if name.startswith(CMD_PREFIX):
             bot = self._persistent.get(seat)
             if bot is None:
-                bot = make_bot(name, seed=self.bot_seed(seat))
+                bot = make_bot(name, seed=self.bot_seed(seat), timeout=self.timeout)
                 start_game(bot, seat, game.rules, game.players, self.bot_seed(seat))
                 self._persistent[seat] = bot
             return bot
@@ -290,7 +320,8 @@ class PlaySession:
         return bot
 
     def close(self) -> None:
-        """Release the bots that hold something (external processes)."""
+        """Release the bots that hold something (external processes); at once, also
+        while one of them thinks in another thread (its decision ends then)."""
         for bot in self._persistent.values():
             close_bot(bot)
         self._persistent.clear()
