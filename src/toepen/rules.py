@@ -8,7 +8,11 @@ A preset is a name for a set of options; options combine with any preset.
 >>> Rules.preset("rulebook", lives=0)
 Traceback (most recent call last):
 ...
-toepen.rules.RulesError: option lives: must be an integer >= 1, not 0
+toepen.rules.RulesError: option lives: must be an integer from 1 to 99, not 0
+>>> Rules.preset("rulebook", lives=10**18)
+Traceback (most recent call last):
+...
+toepen.rules.RulesError: option lives: must be an integer from 1 to 99, not 1000000000000000000
 >>> Rules.preset("teams").check_table(5)
 Traceback (most recent call last):
 ...
@@ -62,6 +66,16 @@ SUGGESTED_MAX_STAKE = 4
 ``max_stake`` (the rules' own default stays uncapped)."""
 
 ALL_TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+
+BOUNDS: dict[str, tuple[int, int]] = {
+    "lives": (1, 99),
+    "max_stake": (1, 99),
+    "rubbers": (1, 99),
+    "four_of_a_kind_penalty": (1, 99),
+}
+"""The lowest and highest value of every numeric option (``max_stake`` and ``rubbers``
+may also be null). 99 lives is an evening of several hundred hands; more would only make
+a table whose game never ends (docs/rules.md, "Bounds")."""
 
 TELL_RANKS: dict[str, tuple[int, ...]] = {"off": (), "tens": (TEN,), "tens_and_jacks": (TEN, JACK)}
 """The ranks announced (3 or 4 of them held after the deal) by each ``tells`` option."""
@@ -231,25 +245,18 @@ class Rules:
     def _validate(self) -> None:
         if self.name not in PRESETS:
             raise RulesError(f"option preset: unknown preset {self.name!r}")
-        if not _is_int(self.lives) or self.lives < 1:
-            raise RulesError(f"option lives: must be an integer >= 1, not {self.lives!r}")
+        _check_number("lives", self.lives)
         for name, choices in CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
                 raise RulesError(
-                    f"option {name}: must be one of {', '.join(choices)}, not {value!r}"
+                    f"option {name}: must be one of {', '.join(choices)}, not {_shown(value)}"
                 )
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"option {name}: must be true or false")
-        if self.max_stake is not None and (not _is_int(self.max_stake) or self.max_stake < 1):
-            raise RulesError(
-                f"option max_stake: must be null or an integer >= 1, not {self.max_stake!r}"
-            )
-        if self.rubbers is not None and (not _is_int(self.rubbers) or self.rubbers < 1):
-            raise RulesError(
-                f"option rubbers: must be null or an integer >= 1, not {self.rubbers!r}"
-            )
+        _check_number("max_stake", self.max_stake, nullable=True)
+        _check_number("rubbers", self.rubbers, nullable=True)
         if self.armoede and self.exchange:
             raise RulesError(
                 "option exchange: cannot be combined with armoede (exchange replaces it)"
@@ -268,11 +275,7 @@ class Rules:
             raise RulesError("option teams: needs 4 or 6 players")
 
     def _validate_house_rules(self) -> None:
-        penalty = self.four_of_a_kind_penalty
-        if not _is_int(penalty) or penalty < 1:
-            raise RulesError(
-                f"option four_of_a_kind_penalty: must be an integer >= 1, not {penalty!r}"
-            )
+        _check_number("four_of_a_kind_penalty", self.four_of_a_kind_penalty)
         if self.three_of_a_kind_draw and not self.four_of_a_kind:
             raise RulesError(
                 "option three_of_a_kind_draw: needs four_of_a_kind (the draw is for the fourth)"
@@ -350,6 +353,35 @@ _JSON: dict[Rules, str | dict[str, Any]] = {}
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """``value`` as a refusal quotes it: short, whatever it is (an integer of thousands
+    of digits cannot even be written out).
+
+    >>> _shown(7), _shown("x" * 50)
+    ('7', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    >>> _shown(-10**50), _shown(10**5000)
+    ('an integer of 51 digits', 'an integer of 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**(limit - 1):
+        digits = int(abs(value).bit_length() * 0.30102999566398120) + 1  # log10(2)
+        if abs(value) < 10**(digits - 1):
+            digits -= 1
+        return f"an integer of {digits} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _check_number(name: str, value: object, nullable: bool = False) -> None:
+    """Refuse a numeric option outside :data:`BOUNDS`, naming it."""
+    if nullable and value is None:
+        return
+    low, high = BOUNDS[name]
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        what = f"null or an integer from {low} to {high}" if nullable else \
+            f"an integer from {low} to {high}"
+        raise RulesError(f"option {name}: must be {what}, not {_shown(value)}")
 
 
 _RULEBOOK: dict[str, Any] = {}

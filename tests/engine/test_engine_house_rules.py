@@ -36,7 +36,8 @@ PLAIN = {"armoede": False}
 
 
 @pytest.mark.parametrize(("options", "starts"), [
-    ({"four_of_a_kind_penalty": 0}, "option four_of_a_kind_penalty: must be an integer >= 1"),
+    ({"four_of_a_kind_penalty": 0},
+     "option four_of_a_kind_penalty: must be an integer from 1 to 99"),
     ({"three_of_a_kind_draw": True}, "option three_of_a_kind_draw: needs four_of_a_kind"),
     ({"armoede": False, "exchange": True, "witte_was": True},
      "option witte_was: cannot be combined with exchange"),

@@ -225,9 +225,9 @@ def test_no_knock_never_offers_a_knock() -> None:
 @pytest.mark.parametrize(
     ("preset", "options", "message"),
     [
-        ("rulebook", {"lives": 0}, "option lives: must be an integer >= 1, not 0"),
-        ("rulebook", {"lives": "10"}, "option lives: must be an integer >= 1, not '10'"),
-        ("rulebook", {"lives": True}, "option lives: must be an integer >= 1, not True"),
+        ("rulebook", {"lives": 0}, "option lives: must be an integer from 1 to 99, not 0"),
+        ("rulebook", {"lives": "10"}, "option lives: must be an integer from 1 to 99, not '10'"),
+        ("rulebook", {"lives": True}, "option lives: must be an integer from 1 to 99, not True"),
         ("rulebook", {"colour": "red"}, "option colour: unknown option"),
         ("poker", {}, "option preset: unknown preset 'poker'"),
         ("rulebook", {"last_trick": "maybe"}, "option last_trick: must be one of loses, wins"),
@@ -237,8 +237,10 @@ def test_no_knock_never_offers_a_knock() -> None:
         ("rulebook", {"session": "forever"}, "option session: must be one of elimination"),
         ("rulebook", {"armoede": "yes"}, "option armoede: must be true or false"),
         ("rulebook", {"pelt": 1}, "option pelt: must be true or false"),
-        ("rulebook", {"max_stake": 0}, "option max_stake: must be null or an integer >= 1, not 0"),
-        ("rulebook", {"rubbers": 0}, "option rubbers: must be null or an integer >= 1, not 0"),
+        ("rulebook", {"max_stake": 0},
+         "option max_stake: must be null or an integer from 1 to 99, not 0"),
+        ("rulebook", {"rubbers": 0},
+         "option rubbers: must be null or an integer from 1 to 99, not 0"),
         ("rulebook", {"exchange": True}, "option exchange: cannot be combined with armoede"),
         ("classic", {"max_stake": 1}, "option pelt: opens the hand at stake 2, but max_stake is 1"),
         ("rulebook", {"table_sizes": [1, 2]}, "option table_sizes: must be a list of player"),
@@ -301,5 +303,5 @@ def test_replace_takes_table_sizes_as_a_list_like_preset_does() -> None:
     assert Rules.preset("rulebook", table_sizes=[3, 4]).allowed_table_sizes() == (3, 4)
     with pytest.raises(RulesError, match="^option colour: unknown option$"):
         Rules.preset("rulebook").replace(colour="red")
-    with pytest.raises(RulesError, match="^option lives: must be an integer >= 1, not -2$"):
+    with pytest.raises(RulesError, match="^option lives: must be an integer from 1 to 99, not -2$"):
         Rules.preset("rulebook").replace(lives=-2)

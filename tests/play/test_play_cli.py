@@ -31,7 +31,10 @@ def test_bad_options_are_refused_before_the_screen_opens() -> None:
         (["--bots", "random,random", "--players", "4"], "give one name or 3 names"),
         (["--preset", "teams", "--players", "5"],
          "--players: teams is played by 4, 6 players, not 5"),
-        (["--option", "lives=0"], "option lives: must be an integer >= 1"),
+        (["--option", "lives=0"], "option lives: must be an integer from 1 to 99"),
+        (["--option", "lives=1000000000000000000"],
+         "option lives: must be an integer from 1 to 99, not 1000000000000000000"),
+        (["--option", "rubbers=100"], "option rubbers: must be null or an integer from 1 to 99"),
         (["--preset", "nope"], "unknown preset 'nope'"),
         (["--resume", "/nonexistent/game.json"], "cannot read /nonexistent/game.json"),
     ]

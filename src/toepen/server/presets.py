@@ -11,8 +11,8 @@ no rule fact of their own.
 >>> [p["sizes"] for p in doc["presets"] if p["name"] == "teams"]
 [[4, 6]]
 >>> lives = next(o for o in doc["options"] if o["name"] == "lives")
->>> lives["type"], lives["default"], lives["about"]
-('int', 10, 'option.lives')
+>>> lives["type"], lives["default"], lives["about"], lives["min"], lives["max"]
+('int', 10, 'option.lives', 1, 99)
 >>> next(o for o in doc["options"] if o["name"] == "last_trick")["choices"]
 ['loses', 'wins']
 >>> next(o for o in doc["options"] if o["name"] == "max_stake")["suggested"]
@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..rules import ALL_TABLE_SIZES, CHOICES, SUGGESTED_MAX_STAKE, Rules
+from ..rules import ALL_TABLE_SIZES, BOUNDS, CHOICES, SUGGESTED_MAX_STAKE, Rules
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
          "tuple[int, ...]": "sizes"}
@@ -68,6 +68,8 @@ def option_json(field: dataclasses.Field[Any], default: Rules) -> dict[str, Any]
            "about": f"option.{field.name}"}
     if field.name in SUGGESTED:
         out["suggested"] = SUGGESTED[field.name]
+    if field.name in BOUNDS:
+        out["min"], out["max"] = BOUNDS[field.name]
     return out
 
 

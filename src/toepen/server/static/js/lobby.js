@@ -25,7 +25,7 @@ function optionField(o) {
     // a value the lobby suggests (the pub's stake cap of 4) is offered beside the field
     const list = o.suggested != null ? ` list="${id}_suggested"` : "";
     const sugg = o.suggested != null ? `<datalist id="${id}_suggested"><option value="${esc(String(o.suggested))}"></option></datalist>` : "";
-    return `<label>${label} <input type="number" min="1" max="99" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"${list}>${sugg}</label>`;
+    return `<label>${label} <input type="number" min="${esc(String(o.min))}" max="${esc(String(o.max))}" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"${list}>${sugg}</label>`;
   }
   if ((o.type === "choice" || o.type === "bool") && Array.isArray(o.choices)) {
     const words = (c) => (o.type === "bool" ? (c ? "web.yes" : "web.no") : `${o.about}.${c}`);
