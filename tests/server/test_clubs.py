@@ -169,14 +169,17 @@ def test_an_online_round_is_played_at_lobby_tables(server: Server) -> None:
         ok(server.post(f"{base}/players", {"name": n}, **auth(key)))
     state = ok(server.post(f"{base}/rounds", {"mode": "online"}, **auth(key)))
     table = state["rounds"][0]["tables"][0]
-    assert table["table_id"] and table["code"]
+    assert table["table_id"] and "code" not in table
     lobby = ok(server.get(f"/api/tables/{table['table_id']}"))
     assert lobby["size"] == 3 and lobby["preset"] == "rulebook"
     refused(server.post(f"{base}/seat", {"round": 1, "table": 1, "name": "Zed"}), 409,
             "not_at_table")
+    # each player takes the seat with the key the organiser hands them
+    handed = ok(httpx.get(f"{server.url}{base}/seats", timeout=10, **auth(key)))
+    keys = {s["name"]: s["key"] for s in handed["tables"][0]["seats"]}
     players = []
     for name in table["seats"]:
-        joined = ok(server.post(f"{base}/seat", {"round": 1, "table": 1, "name": name}))
+        joined = ok(server.post(f"{base}/seat", {"key": keys[name]}))
         assert joined["seat"] == table["seats"].index(name)
         players.append(Player(server, table["table_id"], joined["token"]))
     rng = random.Random(3)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
 from typing import Any
 
 from ..engine import Action
+from ..narration import Message
 from ..rules import Rules, RulesError
 from .botpool import BotPool
 from .external import ExternalBots
@@ -34,6 +36,14 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 STATUSES = ("lobby", "playing", "over")
 REQUESTS_KEPT = 1000
 """How many recent ``request`` ids of table creations the lobby remembers."""
+HANDED_OUT = "tournament:"
+"""The ``creator`` of a table whose seats its maker hands out (a tournament's online
+tables): no one joins it by its id or code, and it is not in the list of open tables."""
+
+
+def handed_out(table: Table) -> bool:
+    """Whether ``table``'s seats are handed out by its maker (:data:`HANDED_OUT`)."""
+    return table.row.creator.startswith(HANDED_OUT)
 
 
 class Lobby:
@@ -222,7 +232,8 @@ class Lobby:
         found = [t for t in self.tables.values() if status is None or t.row.status == status]
         if status == "lobby":
             now = time.monotonic()
-            found = [t for t in found if not t.abandoned(self.limits.abandoned_after, now)]
+            found = [t for t in found if not t.abandoned(self.limits.abandoned_after, now)
+                     and not handed_out(t)]
         found.sort(key=lambda t: t.row.created, reverse=True)
         return found[:most]
 
@@ -397,8 +408,15 @@ class Lobby:
 
     # -- seats -----------------------------------------------------------------------
 
-    async def join(self, table: Table, name: Any, seat: int | None = None) -> tuple[str, int]:
-        """Take an open seat (the first, or ``seat``); returns the new token and the seat."""
+    async def join(self, table: Table, name: Any, seat: int | None = None, *,
+                   handed: bool = False) -> tuple[str, int]:
+        """Take an open seat (the first, or ``seat``); returns the new token and the seat.
+        A table whose seats are handed out (:func:`handed_out`) is joined only through
+        :meth:`hand_seat` (``handed``)."""
+        if handed_out(table) and not handed:
+            raise Refused("forbidden", "this is a tournament's table: its seats are taken "
+                          "with the link the organiser gives each player", 403,
+                          say=Message("error.seat_handed_out"))
         check_name(name, self.limits.name_length)
         async with self.master.locked(table):
             if table.row.status != "lobby":
@@ -432,6 +450,35 @@ class Lobby:
                 self.master.broadcast_table(table)
         if players is not None:
             self.bots.kick(table)
+        return token, seat
+
+    async def hand_seat(self, table: Table, name: str, seat: int) -> tuple[str, int]:
+        """A seat its maker hands out (:func:`handed_out`) goes to ``name``: an open seat
+        is taken; a seat ``name`` holds already gets a new token, also during the game
+        (the same player on another phone: the old token stops working and its sockets
+        lose the seat). The caller has checked that ``name`` may have this seat."""
+        if table.seats[seat].kind == "open":
+            return await self.join(table, name, seat, handed=True)
+        async with self.master.locked(table):
+            old = table.seats[seat]
+            if old.kind != "human" or old.name != name:
+                raise Refused("bad_command", f"seat {seat} is not open", 409)
+            if table.row.status == "over":
+                raise Refused("over", "the game is over", 409)
+            token = secrets.token_urlsafe(24)
+            new = dataclasses.replace(old, token_hash=token_hash(token))
+            await self.storage.set_seats(table.id, [new.row()])
+            table.seats[seat] = new
+            if old.token_hash:
+                self.tokens.pop(old.token_hash, None)
+            self.tokens[new.token_hash or ""] = table.id
+            for c in list(table.clients):
+                if c.seat == seat:
+                    c.seat = None
+                    if not c.host:
+                        c.close()
+            self.master.broadcast_table(table)
+        self.bots.kick(table)
         return token, seat
 
     async def set_seat(self, table: Table, seat: int, new: Seat) -> None:

@@ -21,8 +21,9 @@ from ... import tourney
 from ...engine import Game
 from ...tally import Sheet
 from ..accounts import Accounts
+from ..accounts.routes import created as seated_account
 from ..accounts.routes import player as logged_in
-from ..lobby import Lobby
+from ..lobby import HANDED_OUT, Lobby
 from ..protocol import Refused, check_name, name_length
 from ..sheets import Sheets, create_sheet, sheets_of
 from ..table import Table, token_hash
@@ -33,8 +34,9 @@ from .tournament import ClubRefused, Tournament, check_rules, key, rules_options
 router = APIRouter()
 Authorization = Annotated[str | None, Header()]
 T = TypeVar("T")
-CREATOR = "tournament:"
-"""The ``creator`` of a tournament's online tables, before the tournament's id."""
+CREATOR = HANDED_OUT
+"""The ``creator`` of a tournament's online tables, before the tournament's id: the lobby
+hands their seats out only through :func:`take_seat`."""
 NAME_LENGTH = 60
 """Characters a club's or a tournament's name may have."""
 
@@ -391,9 +393,13 @@ class TableResult(BaseModel):
 
 
 class TakeSeat(BaseModel):
-    round: int
-    table: int
-    name: str
+    """``{key}``: the seat whose key the organiser handed out; or ``{round, table, name}``
+    logged in as the account that player is registered with (a club member's)."""
+
+    key: str | None = Field(None, max_length=64)
+    round: int | None = None
+    table: int | None = None
+    name: str | None = Field(None, max_length=200)
 
 
 async def tournament_or_404(clubs: Clubs, tournament_id: str) -> TournamentRow:
@@ -479,11 +485,23 @@ async def current(clubs: Clubs, tournament_id: str) -> tuple[TournamentRow, Tour
     return row, doc
 
 
+async def accounts_of(clubs: Clubs, row: TournamentRow) -> dict[str, str]:
+    """The account of each club member with one, by member id."""
+    if row.club_id is None:
+        return {}
+    return {m.id: m.account for m in await clubs.db(store.members, row.club_id)
+            if m.account is not None}
+
+
 async def tournament_json(clubs: Clubs, row: TournamentRow, doc: Tournament) -> dict[str, Any]:
     club = await clubs.db(store.club, row.club_id) if row.club_id else None
+    public = doc.public()
+    linked = await accounts_of(clubs, row)
+    for p in public["players"]:  # a member's account is public on the club's page too
+        p["account"] = linked.get(p["member"] or "")
     return {"id": row.id, "name": row.name, "season": row.season, "status": status_of(doc),
             "club": {"id": club.id, "name": club.name} if club else None,
-            "created": row.created.isoformat(), **doc.public()}
+            "created": row.created.isoformat(), **public}
 
 
 @router.post("/api/tournaments", status_code=201)
@@ -588,6 +606,7 @@ async def play_as(clubs: Clubs, row: TournamentRow, doc: Tournament, round_no: i
         t["sheet"] = sheet_id
         return secret
     if mode == "online":
+        doc.seat_secret()  # made with the first online table, stored with this change
         table, _host_key, _seat = await clubs.lobby.create(
             preset=rules.name, options=rules_options(rules), size=len(t["seats"]),
             bots={}, name=None, idle_seconds=120.0, autostart=True,
@@ -656,20 +675,76 @@ async def finish(tournament_id: str, request: Request,
                         lambda _c, _r, doc: doc.finish())
 
 
+def seat_link(request: Request, tournament_id: str, seat_key: str) -> str:
+    """The link that takes a seat: the tournament's page with the key after ``#`` (never
+    sent to the server by the browser, so never in a log or a ``Referer``)."""
+    base = request.app.state.config.public_url or str(request.base_url).rstrip("/")
+    return f"{base}/?tournament={tournament_id}#seat={seat_key}"
+
+
+@router.get("/api/tournaments/{tournament_id}/seats")
+async def seat_keys(tournament_id: str, request: Request,
+                    authorization: Authorization = None) -> dict[str, Any]:
+    """The key and link of every seat at the online tables still to play, for the
+    organiser (or a club admin) to hand each player their own."""
+    clubs = clubs_of(request)
+    row = await tournament_or_404(clubs, tournament_id)
+    await organiser(clubs, row, authorization, request)
+    _row, doc = await current(clubs, tournament_id)
+    tables = []
+    for r, no, t in doc.online_tables():
+        seats = []
+        for seat, name in enumerate(t["seats"]):
+            secret = doc.seat_key(t["table_id"], seat)
+            seats.append({"seat": seat, "name": name, "key": secret,
+                          "link": seat_link(request, tournament_id, secret)})
+        tables.append({"round": r, "table": no, "table_id": t["table_id"], "seats": seats})
+    return {"tables": tables}
+
+
 @router.post("/api/tournaments/{tournament_id}/seat")
 async def take_seat(tournament_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
-    """A drawn player takes their seat at their online table (the lobby's ``Joined``)."""
+    """A drawn player takes their seat at their online table (the lobby's ``Joined``):
+    with the seat's key the organiser handed them, or logged in as the account the
+    player is registered with. Again with the same key (another phone): a new token,
+    and the old one stops working."""
     clubs = clubs_of(request)
-    _row, doc = await current(clubs, tournament_id)
-    t = doc.table(body.round, body.table)
-    seats = [key(s) for s in t["seats"]]
-    if not isinstance(body.name, str) or key(body.name) not in seats:
-        raise ClubRefused("not_at_table", f"{body.name} does not sit at table {body.table}",
-                          409, name=str(body.name)[:80], table=body.table)
-    if t["table_id"] is None:
-        raise ClubRefused("not_online", f"table {body.table} plays with real cards", 409,
-                          table=body.table)
+    row, doc = await current(clubs, tournament_id)
+    user = None
+    if body.key is not None:
+        found = doc.seat_of_key(body.key)
+        if found is None or any(given is not None and given != want for given, want in (
+                (body.round, found[0]), (body.table, found[1]))):
+            raise ClubRefused("seat_key", "this key takes no seat at an online table of this "
+                              "tournament that is still to play", 403)
+        t = doc.table(found[0], found[1])
+        seat = found[2]
+        if body.name is not None and key(body.name) != key(t["seats"][seat]):
+            raise ClubRefused("seat_key", "this key takes no seat at an online table of this "
+                              "tournament that is still to play", 403)
+    else:
+        t = doc.table(body.round, body.table)
+        seats = [key(s) for s in t["seats"]]
+        if not isinstance(body.name, str) or key(body.name) not in seats:
+            raise ClubRefused("not_at_table", f"{body.name} does not sit at table {body.table}",
+                              409, name=str(body.name)[:80], table=body.table)
+        if t["table_id"] is None:
+            raise ClubRefused("not_online", f"table {body.table} plays with real cards", 409,
+                              table=body.table)
+        seat = seats.index(key(body.name))
+        name = t["seats"][seat]
+        user = await logged_in(request)
+        if user is None:
+            raise ClubRefused("seat_key_needed", "a seat is taken with the key the organiser "
+                              "hands each player, or logged in as the player's account", 401)
+        player = doc.player(name)
+        account = (await accounts_of(clubs, row)).get(player["member"] or "")
+        if account is None or key(account) != key(user.name):
+            raise ClubRefused("not_your_seat", f"{name}'s seat is not {user.name}'s: it is "
+                              "taken with the key the organiser hands them", 403,
+                              name=name, account=user.name)
     table = clubs.lobby.get(t["table_id"])
-    seat = seats.index(key(body.name))
-    token, seat = await clubs.lobby.join(table, t["seats"][seat], seat)
+    token, seat = await clubs.lobby.hand_seat(table, t["seats"][seat], seat)
+    if user is not None:
+        await seated_account(request, table, seat, user)
     return {"table": table.info(), "seat": seat, "token": token, "host": False}

@@ -7,7 +7,11 @@ the standings are :mod:`toepen.tourney`'s.
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
+import hmac
+import secrets
 from typing import Any
 
 from ... import tourney
@@ -138,7 +142,8 @@ class Tournament:
                                    self.state["target"])
 
     def public(self) -> dict[str, Any]:
-        """What anyone may see (no key, no seed)."""
+        """What anyone may see (no key, no seed, no seat's key; not the code of an online
+        table, which cannot be joined by code)."""
         active = {key(n) for n in self.active()}
         open_round = self.open_round()
         try:
@@ -158,7 +163,7 @@ class Tournament:
                          "dropped": p["dropped"]} for p in self.players],
             "rounds": [{"no": i + 1, "mode": r["mode"],
                         "complete": all(t["result"] is not None for t in r["tables"]),
-                        "tables": [{"no": j + 1, "seats": t["seats"], "code": t["code"],
+                        "tables": [{"no": j + 1, "seats": t["seats"],
                                     "table_id": t["table_id"], "sheet": t.get("sheet"),
                                     "mode": "online" if t["table_id"] else
                                     "sheet" if t.get("sheet") else "cards",
@@ -171,6 +176,42 @@ class Tournament:
             "next_sizes": upcoming,
             "spread": {"distinct": round(distinct, 2), "best": round(best, 2)},
         }
+
+    # -- the keys of online seats ------------------------------------------------------
+
+    def seat_secret(self) -> str:
+        """The tournament's secret that every online seat's key is derived from (made
+        with its first online table; kept in the document like the seed, never shown)."""
+        secret = self.state.get("seat_secret")
+        if not isinstance(secret, str):
+            secret = self.state["seat_secret"] = secrets.token_hex(32)
+        return secret
+
+    def seat_key(self, table_id: str, seat: int) -> str:
+        """The key that takes ``seat`` at the online table ``table_id`` (the organiser
+        hands it to that player)."""
+        mac = hmac.new(self.seat_secret().encode(), f"seat:{table_id}:{seat}".encode(),
+                       hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:18]).decode()
+
+    def online_tables(self) -> list[tuple[int, int, dict[str, Any]]]:
+        """(round, table, the table) of each online table whose result is still to come."""
+        return [(i + 1, j + 1, t) for i, r in enumerate(self.rounds)
+                for j, t in enumerate(r["tables"])
+                if t["table_id"] is not None and t["result"] is None]
+
+    def seat_of_key(self, given: str) -> tuple[int, int, int] | None:
+        """(round, table, seat) of the online seat whose key is ``given``, or None (no
+        such seat, or its table has its result)."""
+        if "seat_secret" not in self.state or not given.isascii():
+            return None
+        found = None
+        for r, no, t in self.online_tables():
+            for seat in range(len(t["seats"])):
+                if hmac.compare_digest(self.seat_key(t["table_id"], seat).encode(),
+                                       given.encode()):
+                    found = (r, no, seat)
+        return found
 
     # -- changes ---------------------------------------------------------------------
 
