@@ -53,12 +53,11 @@ from typing import Any, NoReturn
 
 from . import narration
 from .cards import JACK, RANK_MASKS, card_str, parse_card
-from .engine.core import GameCore
+from .engine.actions import CHALLENGE, FOLD, KNOCK, PASS, STAY, Action
 from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
 from .engine.phase import Phase
-from .engine.refusal import REFUSAL_CODES, Refusal, Refusals
-from .engine.settle import Settlement
+from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.state import Game
 from .narration import Message
 from .record import FORMAT, RecordError
@@ -232,42 +231,52 @@ class Standing:
     rubbers_won: int
 
 
-class _Machine(Settlement, Refusals):
-    """The sheet's state machine: the engine's settlement over the public facts only.
+_UNTOLD: frozenset[EventKind] = frozenset({
+    EventKind.HAND, EventKind.TELL, EventKind.DRAW, EventKind.PASS, EventKind.REVEAL,
+    EventKind.PLAY, EventKind.TRICK,
+})
+"""The engine's events a sheet keeps none of: the cards (dealt, drawn, shown, played, told)
+and the passes, which nobody enters."""
+_PASSABLE = frozenset({Phase.BLIND, *(d.phase for d in DECLARATIONS)})
+"""The rounds a table leaves without an entry: whoever was asked and entered nothing passed."""
+_PLAYING = (Phase.PLAY, Phase.ANSWER)
 
-    The engine's ``GameCore`` fields mean what they mean in a game; hidden ones (hands,
-    the deck) stay empty. Only :meth:`apply` changes it, and it may change it halfway
-    before refusing: :class:`Sheet` applies every entry to a copy.
+
+class _Machine(Game):
+    """The sheet's state machine: the engine's own ``Game`` with the cards not known.
+
+    A sheet entry is one or more of the engine's actions (the passes nobody enters
+    first, then the entered decision), applied by the engine's ``apply`` with its own
+    refusals. Where the engine would read a hidden card (the deal, what a player sees
+    in the cards, who may draw for kans, what a drawn card or a shown hand was) the
+    table has told it, and these steps ("the cards" in :mod:`toepen.engine.state`) read
+    what was entered instead. Whose turn it is to play a card the sheet cannot know, so
+    during the tricks the seat of an entry is the one to act, and whether a card has been
+    played (``first_player_may_knock_early``) stays with the table. Only :meth:`enter`
+    changes it, and it may change it halfway before refusing: :class:`Sheet` enters every
+    entry on a copy.
     """
 
-    __slots__ = ("_log", "_entry_no", "_redeals")
+    __slots__ = ("_log", "_entry_no", "_told", "_seen_at", "_deals", "_checks")
 
     _log: list[tuple[int, Event]]
-    _rounds: tuple[Declaration, ...]
-    _round: int
-    _decl: Declaration | None
     _entry_no: int
-    _redeals: int
+    _told: str  # the word of the entry being entered (a shown hand, a drawn card)
+    _seen_at: int  # len(_actions) when the cards of this deal were seen (four of a kind)
+    _deals: int  # deals so far (a step that deals again ends what an entry may skip)
+    _checks: int  # laundry_check each: seats that checked the pending laundry, in any order
 
     def __init__(self, rules: Rules, players: Sequence[str], dealer: int) -> None:
-        # Every field starts as the engine starts it: a game with no deck stops before
-        # its first deal, with the session's fields set (house rules' included).
-        game = Game(rules, tuple(players), dealer=dealer)
-        for name in GameCore.__slots__:
-            if hasattr(game, name):
-                value = getattr(game, name)
-                setattr(self, name, list(value) if isinstance(value, list) else value)
-        self._hand_no = 0
-        self._any_card_played = True  # unknown to a sheet: it never refuses an early knock
-        self._early = True
-        self._limit = rules.knock_limit
-        self._decl = None
-        self._ev = []
         self._log = []
         self._entry_no = -1
-        self._redeals = 0
-        self._start_hand()
-        self._flush()
+        self._told = ""
+        self._seen_at = -1
+        self._deals = 0
+        self._checks = 0
+        super().__init__(rules, tuple(players), dealer=dealer)
+        self._early = True  # whether a card has been played is the table's to say
+        self._flush(self._opening)
+        self._opening = []
 
     def clone(self) -> _Machine:
         twin = object.__new__(_Machine)
@@ -278,110 +287,50 @@ class _Machine(Settlement, Refusals):
                     setattr(twin, name, list(value) if isinstance(value, list) else value)
         return twin
 
-    # -- the steps the engine's settlement takes into the rest of the machine -------------
+    # -- the cards, as the table tells them -------------------------------------------------
 
-    def _start_hand(self) -> None:
-        self._hand_no += 1
-        self._declared = [0] * len(DECLARATIONS)
-        self._lives_before = list(self._pools)
-        self._redeals = 0
-        self._deal(redeal=False)
+    def _deal_cards(self, order: tuple[int, ...], redeal: bool) -> bool:
+        self._deals += 1
+        self._checks = 0
+        self._ev.append(Event(EventKind.REDEAL if redeal else EventKind.DEAL, self._dealer,
+                              self._hand_no))
+        self._dealt_ev = ()
+        return True
 
-    def _deal(self, redeal: bool) -> None:
-        self._stake = 1
-        self._accepted = [1] * self._n
-        self._last_knocker = -1
-        self._knock_bar = -1
-        self._leader = -1
-        self._queue = []
-        self._target = -1
-        self._checkers = 0
-        self._active = self._in_session
-        self._hands = [0] * self._n
-        self._out = 0
-        self._decl = None
-        if redeal:
-            self._redeals += 1
-        order = self._order_from((self._dealer + 1) % self._n, self._in_session)
-        self._stock_pos = 4 * len(order)
-        kind = EventKind.REDEAL if redeal else EventKind.DEAL
-        self._ev.append(Event(kind, self._dealer, self._hand_no))
-        if self._rules.blind_knock:  # the blind round: anyone may knock blind first
-            self._phase = Phase.BLIND
-            self._turn = -1
+    def _cards_seen(self, order: tuple[int, ...]) -> None:
+        # Tells are said at the table and cost nothing; four of a kind is entered
+        # (``2 four 9``) before anything else of the deal.
+        self._seen_at = len(self._actions)
+        self._start_declarations(order)
+
+    def _may_declare(self, decl: Declaration, seat: int) -> bool:
+        return True  # who holds three of a rank (kans) only the table knows
+
+    def _draw_hand(self, decl: Declaration, seat: int) -> None:
+        self._stock_pos += decl.draws
+        self._ev.append(Event(decl.declared, seat, decl.draws))
+
+    def _kans(self, seat: int) -> None:
+        self._stock_pos += 1
+        self._ev.append(Event(EventKind.KANS, seat, 1))
+        if self._told != "miss":  # the drawn card made four of the rank told
+            self._show_four(seat, self._told)
             return
-        self._cards_seen()
-
-    def _cards_seen(self) -> None:
-        """The cards are seen: with four_of_a_kind the first fact may be one (phase DEAL
-        stands for "the cards are seen, nothing told yet"); else the declarations."""
-        order = self._order_from((self._dealer + 1) % self._n, self._in_session)
-        if self._rules.four_of_a_kind:
-            self._phase = Phase.DEAL
-            self._turn = -1
-            return
-        self._open_round(order, 0)
-
-    def _open_round(self, order: tuple[int, ...], first: int) -> None:
-        if first >= len(self._rounds):
-            self._decl = None
-            self._start_play()
-            return
-        decl = self._decl = self._rounds[first]
-        self._round = first
-        self._phase = decl.phase
-        declared = self._declared[decl.index]
-        self._queue = [s for s in order if not declared >> s & 1]
         self._next_declarer()
 
-    def _next_declarer(self) -> None:
-        """As the engine's, but a sheet cannot tell who is eligible (kans: who holds three
-        of a rank): that is left to the table."""
-        decl = self._decl
-        assert decl is not None
-        queue = self._queue
-        declared = self._declared[decl.index]
-        while queue and (
-            declared >> queue[0] & 1
-            or not self._active >> queue[0] & 1
-            or self._stock_pos + decl.draws > 32
-        ):
-            queue.pop(0)
-        if queue:
-            self._phase = decl.phase
-            self._turn = -1
-        else:
-            order = self._order_from((self._dealer + 1) % self._n, self._in_session)
-            self._open_round(order, self._round + 1)
+    def _judge(self, decl: Declaration, declarer: int) -> str | None:
+        word = self._told
+        return None if word == decl.dishonest_word else word
 
-    def _start_play(self) -> None:
-        active = self._active
-        self._decl = None
-        if self._active_sides() <= 1:
-            self._end_hand_by_folds()
-            return
-        if self._rules.pelt:
-            for seat in self._order_from((self._dealer + 1) % self._n, active):
-                if self._pools[self._team_of[seat]] == 1:
-                    self._stake = 2
-                    self._accepted[seat] = 2
-                    self._mark_knocker(seat)
-                    self._leader = seat
-                    self._ev.append(Event(EventKind.PELT, seat, 2))
-                    self._queue = list(
-                        self._order_from((seat + 1) % self._n, active & ~(1 << seat))
-                    )
-                    self._phase = Phase.ANSWER
-                    self._turn = self._queue[0]
-                    return
-        self._leader = self._next_seat(self._dealer, active)
-        self._phase = Phase.PLAY
-        self._turn = -1
+    def _show_four(self, seat: int, word: str) -> None:
+        """``seat`` shows four of a rank (``word``: the rank, ``9``, ``T``...)."""
+        self._hands[seat] = RANK_MASKS[_rank_of(seat, word)]  # the shown cards
+        self._four_of_a_kind(seat)
 
-    # -- entries --------------------------------------------------------------------------
+    # -- entries ----------------------------------------------------------------------------
 
-    def apply(self, entry: Entry) -> None:
-        """Apply one entry (IllegalEntry: refused; the machine may be half changed)."""
+    def enter(self, entry: Entry) -> None:
+        """Enter one entry (IllegalEntry: refused; the machine may be half changed)."""
         seat, verb = entry.seat, entry.verb
         self._entry_no += 1
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -396,151 +345,118 @@ class _Machine(Settlement, Refusals):
             self._no("out_of_session", seat=seat)
         if not self._active >> seat & 1:
             self._no("folded", seat=seat)
-        self._apply_entry(seat, verb, entry.word)
-        self._flush()
+        self._told = entry.word
+        batch: list[Event] = []
+        self._ev = batch
+        self._enter(seat, verb, entry.word, batch)
+        self._flush(batch)
+        self._ev = []
 
-    def _apply_entry(self, seat: int, verb: str, word: str) -> None:
-        phase = self._phase
-        if phase is Phase.BLIND:
-            if verb == "blind":
-                self._blind_knock(seat)
-                return
-            self._cards_seen()  # nobody knocked blind
-        elif phase is Phase.BLIND_ANSWER:
-            if verb not in ("stay", "fold"):
-                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                         phase=phase.value)
-            self._answer_knock(seat, verb)
-            return
-        if self.phase_now() is Phase.DEAL:  # the cards are seen: four of a kind first
-            if verb == "four":
-                self._show_four(seat, word)
-                return
-            self._open_round(self._order_from((self._dealer + 1) % self._n, self._in_session),
-                             0)
-            if not self._active >> seat & 1:
-                self._no("not_now", seat=seat, action=verb, phase=self.phase_now().value)
-        if verb in ("four", "blind"):
-            self._no("not_now", seat=seat, action=_ACTION[verb], phase=self.phase_now().value)
-        decl = self._decl
-        if verb in ("claim", "exchange", "kans"):
-            self._declare(seat, verb, word)
+    def _enter(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        if verb == "four":
+            self._enter_four(seat, word, batch)
+        elif verb in ("claim", "exchange", "kans"):
+            self._enter_declaration(seat, verb, word, batch)
         elif verb in ("challenge", "unchallenged", "check", "shown"):
-            if decl is None or self._phase is not decl.challenge_phase or (
-                    decl.challenge_phase is decl.phase):  # (kans is never challenged)
-                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                         phase=self._phase.value)
-            self._challenge(decl, seat, verb, word)
-        else:
-            if decl is not None:
-                if self._phase is decl.challenge_phase and decl.challenge_phase is not (
-                        decl.phase):
-                    self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                             phase=self._phase.value)
-                self._start_play()  # the first fact of play: the rounds were passed
-                if not self._active >> seat & 1 or self.phase_now() is Phase.OVER:
-                    self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
-            if verb == "knock":
-                self._knock(seat)
-            elif verb == "last":
-                if self._phase is not Phase.PLAY:
-                    self._no("not_now", seat=seat, action="play", phase=self._phase.value)
+            self._enter_challenge(seat, verb, word, batch)
+        elif verb == "blind":
+            self._pass_until(Phase.BLIND, seat, "knock", batch)
+            if self._phase is not Phase.BLIND:
+                self._no("not_now", seat=seat, action="knock", phase=self._phase.value)
+            self._act(seat, KNOCK, batch)
+        else:  # knock, stay, fold, last: the play
+            self._pass_until(Phase.PLAY, seat, _ACTION.get(verb, verb), batch)
+            phase = self._phase
+            if verb == "last":
+                if phase is not Phase.PLAY:
+                    self._no("not_now", seat=seat, action="play", phase=phase.value)
                 if word and self._rules.jack_last_trick == "off":
                     self._no("bad_action", seat=seat,
                              error="the card of the last trick counts only with jack_last_trick")
-                self._settle(seat, _card_of(seat, word) if word else -1)
-            else:
-                if self._phase is not Phase.ANSWER:
-                    self._no("not_now", seat=seat, action=verb, phase=self._phase.value)
-                self._answer_knock(seat, verb)
-
-    def phase_now(self) -> Phase:
-        """The phase (a method, so that a type checker reads it afresh after a step)."""
-        return self._phase
+                card = _card_of(seat, word) if word else -1
+                self._ev = batch
+                self._settle(seat, card)
+                return
+            if phase not in _PLAYING and phase is not Phase.BLIND_ANSWER:
+                self._no("not_now", seat=seat, action=verb, phase=phase.value)
+            self._act(seat, {"knock": KNOCK, "stay": STAY, "fold": FOLD}[verb], batch)
 
     def _no(self, code: str, **params: Any) -> NoReturn:
         raise IllegalEntry(Refusal(code, params))
 
-    def _answer_knock(self, seat: int, verb: str) -> None:
-        """``stay`` or ``fold`` to a knock, a pelt opening or a blind knock."""
-        if seat != self._turn:
-            self._no("not_your_turn", seat=seat, turn=self._turn)
-        if verb == "stay":
-            self._accepted[seat] = self._stake
-            self._ev.append(Event(EventKind.STAY, seat, self._stake))
-            self._next_answer()
-            return
-        lives = self._pools[self._team_of[seat]]
-        if self._rules.edge == "no_fold" and lives <= self._accepted[seat]:
-            self._no("fold_on_edge", seat=seat, paid=self._accepted[seat], lives=lives)
-        self._fold(seat)
+    def _act(self, seat: int, act: Action, batch: list[Event]) -> None:
+        """The engine's ``apply`` of ``seat``'s decision, refused with the engine's reason.
+        During the tricks the sheet does not know who is to play: the entering seat is."""
+        if self._phase is Phase.PLAY and self._turn != seat:
+            self._turn = seat
+            self._legal = None
+        try:
+            batch.extend(self.apply(seat, act))
+        except IllegalAction as e:
+            raise IllegalEntry(e.refusal) from None
 
-    def _blind_knock(self, seat: int) -> None:
-        """A blind knock: the stake goes to 3 before anyone has seen their cards."""
-        limit = self._limit
-        lives = self._pools[self._team_of[seat]]
-        if limit != "none" and lives < (2 if limit == "lives_at_least_stake" else 3):
-            self._no("blind_knock_lives", seat=seat, lives=lives)
-        self._stake = 3
-        self._accepted[seat] = 3
-        self._mark_knocker(seat)
-        self._ev.append(Event(EventKind.KNOCK, seat, 3, (), "blind"))
-        self._queue = list(self._order_from((seat + 1) % self._n, self._active & ~(1 << seat)))
-        self._phase = Phase.BLIND_ANSWER
-        self._turn = self._queue[0]
+    def _rank(self, phase: Phase) -> int:
+        """Where ``phase`` comes in a deal: the blind round, the declaration rounds, play."""
+        if phase is Phase.BLIND or phase is Phase.BLIND_ANSWER:
+            return 0
+        for i, decl in enumerate(self._rounds, 1):
+            if phase is decl.phase or phase is decl.challenge_phase:
+                return i
+        return len(self._rounds) + 1
 
-    def _show_four(self, seat: int, word: str) -> None:
-        """``seat`` shows four of a rank (``word``: the rank, ``9``, ``T``...)."""
-        rank = _rank_of(seat, word)
-        self._hands[seat] = RANK_MASKS[rank]  # the shown cards: the rule reads them
-        self._four_of_a_kind(seat)
+    def _pass_until(self, target: Phase, seat: int, action: str, batch: list[Event]) -> None:
+        """The rounds before ``target`` (and, in ``target``'s round, the seats asked before
+        ``seat``) were passed: the engine takes those passes. A round that ``seat`` has
+        already passed or declared in refuses; so does a pass that would end the deal."""
+        deals = self._deals
+        want = self._rank(target)
+        while self._phase in _PASSABLE:
+            phase = self._phase
+            here = self._rank(phase)
+            if here > want:
+                return
+            if here == want and phase is target:
+                if self._turn == seat:
+                    return
+                decl = self._decl
+                if seat not in self._queue and decl is not None:
+                    if self._declared[decl.index] >> seat & 1:
+                        self._no("sheet_declared", seat=seat, declaration=decl.name)
+                    self._no("sheet_passed", seat=seat, declaration=decl.name)
+            self._act(self._turn, PASS, batch)
+            if self._deals != deals or self._phase is Phase.OVER:
+                self._no("not_now", seat=seat, action=action, phase=phase.value)
 
-    def _declare(self, seat: int, verb: str, word: str) -> None:
-        rounds = self._rounds
-        index = next((i for i, d in enumerate(rounds) if _VERB_OF[d.name] == verb), -1)
-        if index >= 0 and self._stock_pos + rounds[index].draws > 32:
+    def _enter_four(self, seat: int, word: str, batch: list[Event]) -> None:
+        """Four of a kind shown when the cards are seen (the blind round passed first)."""
+        if self._rules.four_of_a_kind and self._phase is Phase.BLIND:
+            while self._phase is Phase.BLIND:
+                self._act(self._turn, PASS, batch)
+        if not self._rules.four_of_a_kind or self._seen_at != len(self._actions) or (
+                not self._active >> seat & 1):
+            self._no("not_now", seat=seat, action="claim", phase=self._phase.value)
+        self._ev = batch
+        self._show_four(seat, word)
+
+    def _round_of(self, verb: str) -> Declaration | None:
+        return next((d for d in self._rounds if _VERB_OF[d.name] == verb), None)
+
+    def _enter_declaration(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        decl = self._round_of(verb)
+        if decl is not None and decl.draws and self._stock_pos + decl.draws > 32:
             self._no("sheet_stock_short", seat=seat)  # (the round ended for it)
-        decl = self._decl
-        if index < 0 or decl is None or self._phase is not decl.phase or index < self._round:
-            self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                     phase=self._phase.value)
-        while self._round < index:  # a later round's declaration: this one was passed
-            order = self._order_from((self._dealer + 1) % self._n, self._in_session)
-            self._open_round(order, self._round + 1)
-            decl = self._decl
-            if decl is None or self._phase is not decl.phase:
-                self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                         phase=self._phase.value)
-        decl = rounds[index]
+        action = _ACTION.get(verb, verb)
+        if decl is None:
+            self._no("not_now", seat=seat, action=action, phase=self._phase.value)
         if decl.draws == 1:  # kans: the word says what the drawn card made
             if word != "miss":
                 _rank_of(seat, word)
         elif word:
             self._no("bad_action", seat=seat, error=f"{verb} takes no third word")
-        if self._declared[decl.index] >> seat & 1:
-            self._no("sheet_declared", seat=seat, declaration=decl.name)
-        if seat not in self._queue:
-            self._no("sheet_passed", seat=seat, declaration=decl.name)
-        self._queue = self._queue[self._queue.index(seat) + 1:]
-        self._declared[decl.index] |= 1 << seat
-        self._stock_pos += decl.draws
-        if decl.draws == 1:
-            self._ev.append(Event(EventKind.KANS, seat, 1))
-            if word != "miss":
-                self._show_four(seat, word)
-                return
-            self._next_declarer()
-            return
-        self._ev.append(Event(decl.declared, seat, decl.draws))
-        self._target = seat
-        self._checkers = 0
-        self._round_queue = self._queue
-        if not self._opponents_mask(seat):
-            self._ev.append(Event(decl.result, seat, 0, (), "unchallenged"))
-            self._stands(decl)
-            return
-        self._phase = decl.challenge_phase
-        self._turn = -1
+        self._pass_until(decl.phase, seat, action, batch)
+        if self._phase is not decl.phase:
+            self._no("not_now", seat=seat, action=action, phase=self._phase.value)
+        self._act(seat, decl.verb, batch)
 
     def _outcomes(self, decl: Declaration) -> tuple[str, ...]:
         """What a shown hand may turn out to be: honest words, then the dishonest one."""
@@ -549,121 +465,59 @@ class _Machine(Settlement, Refusals):
             return (*words, decl.dishonest_word)
         return (decl.honest_word, decl.dishonest_word)
 
-    def _challenge(self, decl: Declaration, seat: int, verb: str, word: str) -> None:
+    def _enter_challenge(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        """A challenge round: ``challenge`` (the first challenger settles it), ``check`` and
+        ``shown`` (``laundry_check: each``: every check, then the shown hand) or
+        ``unchallenged``; the opponents asked who entered nothing passed."""
+        decl = self._decl
+        phase = self._phase
+        action = _ACTION.get(verb, verb)
+        if decl is None or phase is not decl.challenge_phase or decl.challenge_phase is (
+                decl.phase):  # (kans is never challenged)
+            self._no("not_now", seat=seat, action=action, phase=phase.value)
         declarer = self._target
         each = decl.check_each(self._rules)
         if verb in ("unchallenged", "shown"):
             if seat != declarer:
-                self._no("not_now", seat=seat, action="pass", phase=self._phase.value)
-            if verb == "unchallenged":
-                if each and self._checkers:  # checked: the hand must be shown
-                    self._no("not_now", seat=seat, action="pass", phase=self._phase.value)
-                self._ev.append(Event(decl.result, declarer, 0, (), "unchallenged"))
-                self._stands(decl)
-                return
-            if not each or not self._checkers:
-                self._no("not_now", seat=seat, action="challenge", phase=self._phase.value)
-            self._verdict(decl, declarer, self._checkers, seat, word)
+                self._no("not_now", seat=seat, action="pass", phase=phase.value)
+            if verb == "unchallenged" and each and self._checks:  # checked: shown it must be
+                self._no("not_now", seat=seat, action="pass", phase=phase.value)
+            if verb == "shown" and not (each and self._checks):
+                self._no("not_now", seat=seat, action="challenge", phase=phase.value)
+            if verb == "shown":
+                self._verdict_word(decl, seat, word)
+            checks, self._checks = self._checks, 0
+            events: list[Event] = []
+            for s in list(self._queue):  # the engine asks them in its order
+                self._act(s, CHALLENGE if checks >> s & 1 else PASS, events)
+            # the checks were told as they were entered
+            batch.extend(e for e in events if e.kind is not EventKind.CHALLENGE)
             return
         if not self._opponents_mask(declarer) >> seat & 1:
             self._no("sheet_not_opponent", seat=seat, target=declarer)
         if each != (verb == "check"):  # each: checks, then the shown hand; else one challenge
-            self._no("not_now", seat=seat, action=_ACTION.get(verb, verb),
-                     phase=self._phase.value)
+            self._no("not_now", seat=seat, action=action, phase=phase.value)
         if each:
-            if self._checkers >> seat & 1:
+            if self._checks >> seat & 1:
                 self._no("sheet_declared", seat=seat, declaration=decl.name)
-            self._checkers |= 1 << seat
-            self._ev.append(Event(EventKind.CHALLENGE, seat, declarer))
+            self._checks |= 1 << seat
+            batch.append(Event(EventKind.CHALLENGE, seat, declarer))
             return
-        self._verdict(decl, declarer, 1 << seat, seat, word)
+        self._verdict_word(decl, seat, word)
+        while self._turn != seat:
+            self._act(self._turn, PASS, batch)
+        self._act(seat, CHALLENGE, batch)
 
-    def _verdict(self, decl: Declaration, declarer: int, checkers: int, seat: int,
-                 word: str) -> None:
-        """The shown hand settles it (as the engine's ``_verdict``): each checker pays 1
-        to an honest declaration, a bluffer pays 1 per checker."""
+    def _verdict_word(self, decl: Declaration, seat: int, word: str) -> None:
         outcomes = self._outcomes(decl)
         if word not in outcomes:
             self._no("sheet_bad_outcome", seat=seat, declaration=decl.name, word=word,
                      choices=" or ".join(outcomes))
-        if not decl.check_each(self._rules):
-            self._ev.append(Event(EventKind.CHALLENGE, seat, declarer))
-        self._checkers = 0
-        seats = [s for s in range(self._n) if checkers >> s & 1]
-        self._ev.append(Event(decl.result, declarer, 0, (), word))
-        if word != decl.dishonest_word:
-            for s in seats:
-                if self._in_session >> s & 1:
-                    self._lose(s, 1, decl.name)
-                    if self._phase is Phase.OVER:
-                        return
-            self._stands(decl)
-            return
-        self._lose(declarer, len(seats), decl.name)
-        if self._phase is Phase.OVER:
-            return
-        self._queue = self._round_queue
-        self._next_declarer()
-
-    def _stands(self, decl: Declaration) -> None:
-        if decl.redeal_when_standing:
-            self._deal(redeal=True)
-        else:
-            self._queue = self._round_queue
-            self._next_declarer()
-
-    def _knock(self, seat: int) -> None:
-        if self._phase is Phase.ANSWER and seat != self._turn:
-            self._no("not_your_turn", seat=seat, turn=self._turn)
-        if self._phase not in (Phase.PLAY, Phase.ANSWER):
-            self._no("not_now", seat=seat, action="knock", phase=self._phase.value)
-        reason = self._knock_refusal(seat)
-        if reason is not None:
-            raise IllegalEntry(reason)
-        stake = self._stake = self._stake + 1
-        self._accepted[seat] = stake
-        self._mark_knocker(seat)
-        self._ev.append(Event(EventKind.KNOCK, seat, stake))
-        self._queue = list(self._order_from((seat + 1) % self._n, self._active & ~(1 << seat)))
-        self._phase = Phase.ANSWER
-        self._turn = self._queue[0]
-
-    def _mark_knocker(self, seat: int) -> None:
-        """``seat`` made the latest knock (or opened at pelt), as the engine marks it."""
-        self._last_knocker = seat
-        self._knock_bar = -1 if self._rules.double_knock else seat
-
-    def _next_answer(self) -> None:
-        queue = self._queue
-        queue.pop(0)
-        while queue and not self._active >> queue[0] & 1:
-            queue.pop(0)
-        if queue:
-            self._turn = queue[0]
-        elif self._phase is Phase.BLIND_ANSWER:
-            self._cards_seen()
-        else:
-            self._phase = Phase.PLAY
-            self._turn = -1
-
-    def _fold(self, seat: int) -> None:
-        paid = self._accepted[seat]
-        self._ev.append(Event(EventKind.FOLD, seat, paid))
-        self._leave_hand(seat)
-        self._hands_lost[seat] += 1
-        self._lose(seat, paid, "fold")
-        if self._phase is not Phase.ANSWER and self._phase is not Phase.BLIND_ANSWER:
-            return
-        if self._active_sides() <= 1:
-            self._end_hand_by_folds()
-            return
-        self._next_answer()
 
     # -- the log and the hands ------------------------------------------------------------
 
-    def _flush(self) -> None:
-        self._log.extend((self._entry_no, e) for e in self._ev)
-        self._ev = []
+    def _flush(self, events: Iterable[Event]) -> None:
+        self._log.extend((self._entry_no, e) for e in events if e.kind not in _UNTOLD)
 
     def rows(self) -> list[HandRow]:
         rows: list[HandRow] = []
@@ -786,7 +640,7 @@ class Sheet:
         except EntryError as e:
             return Refusal("bad_action", {"seat": _seat_of(entry), "error": str(e)})
         try:
-            self._machine.clone().apply(parsed)
+            self._machine.clone().enter(parsed)
         except IllegalEntry as e:
             return e.refusal
         return None
@@ -801,7 +655,7 @@ class Sheet:
             ) from None
         machine = self._machine.clone()
         before = len(machine._log)
-        machine.apply(parsed)
+        machine.enter(parsed)
         self._machine = machine
         self._entries.append(parsed)
         return [e for _, e in machine._log[before:]]
@@ -813,7 +667,7 @@ class Sheet:
         last = self._entries.pop()
         machine = self._start.clone()
         for entry in self._entries:
-            machine.apply(entry)
+            machine.enter(entry)
         self._machine = machine
         return last
 
@@ -869,13 +723,19 @@ class Sheet:
     def target(self) -> int:
         """The seat whose declaration awaits its challenge (-1 if none)."""
         m = self._machine
-        return m._target if m._decl is not None and m._phase is m._decl.challenge_phase else -1
+        decl = m._decl
+        if decl is None or m._phase is not decl.challenge_phase or decl.phase is m._phase:
+            return -1
+        return m._target
 
     @property
     def declaration(self) -> str | None:
         """The declaration round open or being challenged (``armoede``, ``exchange``)."""
-        decl = self._machine._decl
-        return decl.name if decl is not None else None
+        m = self._machine
+        decl = m._decl
+        if decl is None or m._phase not in (decl.phase, decl.challenge_phase):
+            return None
+        return decl.name
 
     @property
     def n(self) -> int:

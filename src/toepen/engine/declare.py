@@ -259,7 +259,7 @@ class Declarations(GameCore):
             declared >> queue[0] & 1
             or not active >> queue[0] & 1
             or draws and self._stock_pos + draws > 32
-            or eligible is not None and not eligible(self._hands[queue[0]])
+            or eligible is not None and not self._may_declare(decl, queue[0])
         ):
             queue.pop(0)
         if queue:
@@ -283,17 +283,7 @@ class Declarations(GameCore):
             self._kans(seat)
             return
         if decl.draws:
-            discard = self._discard = self._hands[seat]
-            pos = self._stock_pos
-            deck = self._deck
-            new = (1 << deck[pos]) | (1 << deck[pos + 1]) | (1 << deck[pos + 2]) | (
-                1 << deck[pos + 3]
-            )
-            self._stock_pos = pos + 4
-            self._hands[seat] = new
-            self._out |= discard
-            ev.append(_new(Event, (decl.declared, seat, 4, (), "", False)))
-            ev.append(_new(Event, (_DRAW_EV, seat, 4, _cards(new), "", True)))
+            self._draw_hand(decl, seat)
         else:
             ev.append(_new(Event, (decl.declared, seat, 0, (), "", False)))
         self._target = seat
@@ -337,13 +327,7 @@ class Declarations(GameCore):
         an honest declaration, a bluffer pays 1 per checker."""
         ev = self._ev
         self._checkers = 0
-        shown = self._discard if decl.draws else self._hands[declarer]
-        self._revealed.append((declarer, shown, decl.name))
-        ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(shown), decl.name, False)))
-        word_of = decl.word_of
-        word = (decl.honest_word if decl.is_honest(shown) else None) if word_of is None else (
-            word_of(shown, self._rules)
-        )
+        word = self._judge(decl, declarer)
         if word is not None:
             ev.append(_new(Event, (decl.result, declarer, 0, (), word, False)))
             while checkers:  # each checker in seat order (most often one)
@@ -368,6 +352,40 @@ class Declarations(GameCore):
             self._revealed = [r for r in self._revealed if r[0] != declarer or r[2] != "open"]
         self._queue = self._round_queue
         self._next_declarer()
+
+    # -- the cards (see "the cards" in :mod:`.state`: a sheet tells these steps) ----------
+
+    def _may_declare(self, decl: Declaration, seat: int) -> bool:
+        """May ``seat`` be asked to make ``decl`` (kans: only a holder of three of a rank)."""
+        eligible = decl.eligible
+        return eligible is None or eligible(self._hands[seat])
+
+    def _draw_hand(self, decl: Declaration, seat: int) -> None:
+        """``seat`` declared ``decl`` that swaps the whole hand: four new cards from the stock
+        (the old ones leave play face down); the declaration's events."""
+        ev = self._ev
+        discard = self._discard = self._hands[seat]
+        pos = self._stock_pos
+        deck = self._deck
+        new = (1 << deck[pos]) | (1 << deck[pos + 1]) | (1 << deck[pos + 2]) | (
+            1 << deck[pos + 3]
+        )
+        self._stock_pos = pos + 4
+        self._hands[seat] = new
+        self._out |= discard
+        ev.append(_new(Event, (decl.declared, seat, 4, (), "", False)))
+        ev.append(_new(Event, (_DRAW_EV, seat, 4, _cards(new), "", True)))
+
+    def _judge(self, decl: Declaration, declarer: int) -> str | None:
+        """A challenge shows the declared cards (the hand, or an exchange's discard): the
+        honest word for them, or None for a bluff."""
+        shown = self._discard if decl.draws else self._hands[declarer]
+        self._revealed.append((declarer, shown, decl.name))
+        self._ev.append(_new(Event, (_REVEAL_EV, declarer, 0, _cards(shown), decl.name, False)))
+        word_of = decl.word_of
+        if word_of is None:
+            return decl.honest_word if decl.is_honest(shown) else None
+        return word_of(shown, self._rules)
 
     def _kans(self, seat: int) -> None:
         """Kans op toep: ``seat`` draws one card; a fourth of the rank wins the hand, any

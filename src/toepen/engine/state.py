@@ -813,6 +813,34 @@ class Game(Declarations, Settlement, Refusals):
         self._revealed = []  # hands shown before a redeal are no longer held
         self._hands = [0] * self._n
         self._active = 0
+        order = self._order_from((self._dealer + 1) % self._n, self._in_session)
+        if not self._deal_cards(order, redeal):
+            return
+        self._stock_pos = 4 * len(order)
+        self._active = self._in_session
+        if self._blind_on:
+            self._marks = (*self._marks, (len(self._actions), _P_BLIND))
+            self._queue = list(order)
+            self._phase = _P_BLIND
+            self._turn = order[0]
+            return
+        if self._seen_rules:
+            self._cards_seen(order)
+        else:
+            self._start_declarations(order)
+
+    # -- the cards ----------------------------------------------------------------------
+    #
+    # The steps that read or move hidden cards: dealing (here), what the players see in
+    # their cards (``_cards_seen``), who may declare (``_may_declare``), drawing for a
+    # declaration (``_draw_hand``, ``_kans``) and judging a shown hand (``_judge``), in
+    # :mod:`.declare`. Everything else reads public facts only, so a machine that does not
+    # know the cards (the score sheet, :mod:`toepen.tally`) is this ``Game`` with these
+    # steps told by the table: the one hook "the cards are not known".
+
+    def _deal_cards(self, order: tuple[int, ...], redeal: bool) -> bool:
+        """Deal the next deck to ``order`` with the deal's events; False when no deck is
+        there yet (phase DEAL: :meth:`deal` supplies it)."""
         if self._supplied:
             deck = self._supplied.pop(0)
         elif self._seed is not None:
@@ -821,15 +849,14 @@ class Game(Declarations, Settlement, Refusals):
             self._phase = _P_DEAL
             self._turn = -1
             self._pending_redeal = redeal
-            return
+            return False
         self._deck = deck
         self._decks.append(deck)
-        dealer = self._dealer
-        order = self._order_from((dealer + 1) % self._n, self._in_session)
         m = len(order)
         hands = self._hands
         ev = self._ev
-        ev.append(_new(Event, (_REDEAL if redeal else _DEAL, dealer, self._hand_no, (), "", False)))
+        ev.append(_new(Event, (_REDEAL if redeal else _DEAL, self._dealer, self._hand_no, (), "",
+                               False)))
         blind = self._blind_on
         dealt: list[Event] = [] if blind else ev
         # Seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck.
@@ -840,19 +867,9 @@ class Game(Declarations, Settlement, Refusals):
             if cards is None:
                 cards = _HAND_CARDS[hand] = tuple(sorted((a, b, c, d)))
             dealt.append(_new(Event, (_HAND, seat, 4, cards, "", True)))
-        self._stock_pos = 4 * m
-        self._active = self._in_session
         if blind:
             self._dealt_ev = tuple(dealt)
-            self._marks = (*self._marks, (len(self._actions), _P_BLIND))
-            self._queue = list(order)
-            self._phase = _P_BLIND
-            self._turn = order[0]
-            return
-        if self._seen_rules:
-            self._cards_seen(order)
-        else:
-            self._start_declarations(order)
+        return True
 
     def _cards_seen(self, order: tuple[int, ...]) -> None:
         """The players look at their cards: tells, four of a kind, the declarations."""
