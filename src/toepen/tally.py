@@ -1020,9 +1020,10 @@ def entries_from_events(events: Iterable[Event], rules: Rules | None = None) -> 
                 out.append(f"{e.seat} four {rank}")
         elif kind is EventKind.CHALLENGE:
             checkers.append(e.seat)
+            if each and declared is EventKind.LAUNDRY:  # told as each one checks
+                out.append(f"{e.seat} check")
         elif kind in results:
             if checkers and each and declared is EventKind.LAUNDRY:
-                out.extend(f"{s} check" for s in checkers)
                 out.append(f"{e.seat} shown {e.detail}")
             elif checkers:
                 out.append(f"{checkers[0]} challenge {e.detail}")
