@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { saveSeat } from "./net.js";
 import { toast } from "./lobby.js";
 import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./club.js";
+import { account } from "./account.js";
 import { esc } from "./util.js";
 
 const POLL_MS = 3000;
@@ -33,10 +34,26 @@ function resultLine(table) {
   return table.result.map((p, i) => `${i + 1}. ${esc(p)}`).join(" · ");
 }
 
+/** What an online seat offers: the organiser, its link to hand the player (the key
+ * after "#"); the player logged in as the account they are registered with, a button. */
+function seatOffer(tn, round, table, p, links, me) {
+  if (table.mode !== "online" || table.result) return "";
+  const link = links[`${round.no}:${table.no}:${p}`];
+  if (link) {
+    return ` <a class="seat-link" href="${esc(link)}">${esc(t("web.club.seat_link"))}</a>` +
+      ` <button class="small" data-copy="${esc(link)}" data-name="${esc(p)}">${esc(t("web.club.copy_link"))}</button>`;
+  }
+  const player = tn.players.find((x) => x.name === p);
+  if (me && player && player.account && player.account.toLowerCase() === me.toLowerCase()) {
+    return ` <button class="small" data-seat="${esc(p)}" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.take_seat"))}</button>`;
+  }
+  return "";
+}
+
 /** One table of a round: its seats; the result, or (for the organiser) places to enter. */
-function tableHTML(tn, round, table, organiser) {
+function tableHTML(tn, round, table, organiser, links = {}, me = null) {
   const seats = table.seats.map((p, i) => `<li data-player="${esc(p)}"><span class="seatno">${i + 1}</span> ${esc(p)}` +
-    (table.code && !table.result ? ` <button class="small" data-seat="${esc(p)}" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.take_seat"))}</button>` : "") + "</li>").join("");
+    seatOffer(tn, round, table, p, links, me) + "</li>").join("");
   let body = "";
   if (table.sheet && !table.result) {
     const keeper = organiser && keyOf(`sheet:${table.sheet}`);
@@ -58,16 +75,47 @@ function tableHTML(tn, round, table, organiser) {
       `<button type="submit" class="${table.result ? "small" : "primary"}">${esc(t(table.result ? "web.club.correct_result" : "web.club.save_result"))}</button></form>`;
   }
   return `<article class="ttable" data-no="${table.no}"><h3>${esc(t("web.club.table_n", { n: table.no }))}` +
-    (table.code ? ` <span class="code">${esc(table.code)}</span>` : "") + `</h3><ol class="seatlist">${seats}</ol>${body}</article>`;
+    `</h3><ol class="seatlist">${seats}</ol>${body}</article>`;
 }
 
 /** /?tournament=ID: the organiser's page (and everyone's view of the tournament). */
+/** A seat's link (/?tournament=ID#seat=KEY): take the seat and go to the table; the
+ * key leaves the address at once. False (and the reason said) if it takes no seat. */
+async function takeSeatByLink(id) {
+  const m = /^#seat=([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+  if (!m) return false;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    const joined = await call("POST", `/api/tournaments/${encodeURIComponent(id)}/seat`, { key: m[1] });
+    saveSeat(joined.table.id, joined);
+    location.assign(`/?table=${encodeURIComponent(joined.table.id)}`);
+    return true;
+  } catch (e) { toast(e.message); return false; }
+}
+
+/** Each online seat's link, by "round:table:name", for the organiser or a club admin
+ * (GET /api/tournaments/ID/seats); none for anyone else. */
+async function seatLinks(tn, key, loggedIn) {
+  const pending = tn.rounds.some((r) => r.tables.some((x) => x.mode === "online" && !x.result));
+  if (!pending || (!key && !(tn.club && loggedIn))) return {};
+  try {
+    const got = await call("GET", `/api/tournaments/${encodeURIComponent(tn.id)}/seats`, undefined, key);
+    const links = {};
+    for (const x of got.tables) for (const s of x.seats) links[`${x.round}:${x.table}:${s.name}`] = s.link;
+    return links;
+  } catch { return {}; }
+}
+
 export async function showTournament(app, id) {
+  if (await takeSeatByLink(id)) return null;
   const fresh = freshKey();
+  const me = (await account()).user;
   let last = "";
   const draw = async (tn) => {
     const key = keyOf(`tournament:${tn.id}`) || (tn.club && keyOf(`club:${tn.club.id}`));
     const organiser = !!key;
+    const links = await seatLinks(tn, key, !!me);
+    const myName = me ? me.name : null;
     const current = openRound(tn);
     const earlier = tn.rounds.filter((r) => r !== current).reverse();
     app.innerHTML = `<div class="tourney">
@@ -86,7 +134,8 @@ export async function showTournament(app, id) {
           ${tn.rounds.length ? `<button id="finish">${esc(t("web.club.finish"))}</button>` : ""}`}
       </section>` : ""}
       ${current ? `<section class="panel" id="current"><h2>${esc(t("web.club.round_n", { round: current.no }))} · ${esc(t(`web.club.mode.${current.mode}`))}</h2>
-        <div class="ttables">${current.tables.map((x) => tableHTML(tn, current, x, organiser)).join("")}</div></section>` : ""}
+        ${Object.keys(links).length ? `<p class="note" id="seat-links-note">${esc(t("web.club.seat_links_note"))}</p>` : ""}
+        <div class="ttables">${current.tables.map((x) => tableHTML(tn, current, x, organiser, links, myName)).join("")}</div></section>` : ""}
       <section class="panel"><h2>${esc(t("web.club.standings"))}</h2><div id="standings">${standingsHTML(tn.standings)}</div>
         <p class="note">${esc(t("web.club.tie_breaks"))}</p>
         ${tn.rounds.length ? `<p class="note" id="spread">${esc(t("web.club.spread", { distinct: tn.spread.distinct, best: tn.spread.best }))}</p>` : ""}</section>
@@ -97,7 +146,7 @@ export async function showTournament(app, id) {
           (organiser && !tn.finished ? (p.active ? ` <button class="small" data-drop="${esc(p.name)}">${esc(t("web.club.drop"))}</button>`
             : ` <button class="small" data-back="${esc(p.name)}">${esc(t("web.club.comes_back"))}</button>`) : "") + "</li>").join("")}</ul></section>
       ${earlier.map((r) => `<section class="panel"><details><summary>${esc(t("web.club.round_n", { round: r.no }))}</summary>` +
-        r.tables.map((x) => tableHTML(tn, r, x, organiser)).join("") + "</details></section>").join("")}
+        r.tables.map((x) => tableHTML(tn, r, x, organiser, links, myName)).join("") + "</details></section>").join("")}
     </div>`;
     const q = (s) => app.querySelector(s);
     const send = async (path, body) => {
@@ -133,6 +182,11 @@ export async function showTournament(app, id) {
     for (const b of app.querySelectorAll("[data-switch]")) {
       b.addEventListener("click", () => send("tables", { round: Number(b.dataset.round), table: Number(b.dataset.table), mode: b.dataset.switch }));
     }
+    for (const b of app.querySelectorAll("[data-copy]")) {
+      b.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(b.dataset.copy); toast(t("web.club.link_copied", { name: b.dataset.name })); } catch { window.prompt(b.dataset.name, b.dataset.copy); }
+      });
+    }
     for (const b of app.querySelectorAll("[data-seat]")) {
       b.addEventListener("click", async () => {
         try {
@@ -167,7 +221,7 @@ export async function showProjector(app, id) {
     const current = openRound(tn);
     const shown = tn.standings.slice(0, 24);
     const tables = current ? `<h2>${esc(t("web.club.round_n", { round: current.no }))}</h2><div class="ttables">` +
-      current.tables.map((x) => `<article class="ttable${x.result ? " done" : ""}"><h3>${esc(t("web.club.table_n", { n: x.no }))}${x.code ? ` <span class="code">${esc(x.code)}</span>` : ""}</h3>` +
+      current.tables.map((x) => `<article class="ttable${x.result ? " done" : ""}"><h3>${esc(t("web.club.table_n", { n: x.no }))}</h3>` +
         (x.result ? `<p class="result-line">${resultLine(x)}</p>` : `<ul class="seats">${x.seats.map((p) => `<li>${esc(p)}</li>`).join("")}</ul>`) + "</article>").join("") + "</div>"
       : `<h2>${esc(t(tn.finished ? "web.club.final" : "web.club.round_n", { round: tn.rounds.length + 1 }))}</h2><p class="note">${esc(t(tn.finished ? "web.club.thanks" : "web.club.not_drawn"))}</p>`;
     app.innerHTML = `<div class="projector-view"><h1>${esc(tn.name)}</h1>
