@@ -47,13 +47,14 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import narration
 from .cards import JACK, RANK_MASKS, card_str, parse_card
 from .engine.actions import CHALLENGE, FOLD, KNOCK, PASS, STAY, Action
+from .engine.core import GameCore
 from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
 from .engine.phase import Phase
@@ -279,12 +280,9 @@ class _Machine(Game):
         self._opening = []
 
     def clone(self) -> _Machine:
+        """An independent copy (lists copied shallowly, as ``Game.clone``)."""
         twin = object.__new__(_Machine)
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if hasattr(self, name):
-                    value = getattr(self, name)
-                    setattr(twin, name, list(value) if isinstance(value, list) else value)
+        _copy_slots(twin, self)
         return twin
 
     # -- the cards, as the table tells them -------------------------------------------------
@@ -331,8 +329,19 @@ class _Machine(Game):
 
     def enter(self, entry: Entry) -> None:
         """Enter one entry (IllegalEntry: refused; the machine may be half changed)."""
-        seat, verb = entry.seat, entry.verb
+        self.precheck(entry)
         self._entry_no += 1
+        self._told = entry.word
+        batch: list[Event] = []
+        self._ev = batch
+        self._enter(entry.seat, entry.verb, entry.word, batch)
+        self._flush(batch)
+        self._ev = []
+
+    def precheck(self, entry: Entry) -> None:
+        """What refuses ``entry`` whatever it is: a seat that is no seat, out or folded, a
+        verb that is none, the session over (IllegalEntry; nothing changes)."""
+        seat, verb = entry.seat, entry.verb
         if isinstance(seat, bool) or not isinstance(seat, int):
             self._no("not_a_seat", seat=repr(seat))
         if verb not in ENTRY_VERBS:
@@ -345,12 +354,6 @@ class _Machine(Game):
             self._no("out_of_session", seat=seat)
         if not self._active >> seat & 1:
             self._no("folded", seat=seat)
-        self._told = entry.word
-        batch: list[Event] = []
-        self._ev = batch
-        self._enter(seat, verb, entry.word, batch)
-        self._flush(batch)
-        self._ev = []
 
     def _enter(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
         if verb == "four":
@@ -559,6 +562,25 @@ class _Machine(Game):
         return rows
 
 
+def _slot_copier() -> Callable[[_Machine, _Machine], None]:
+    """One function assigning every slot of the machine in a straight line, lists copied
+    (as the engine's clone: a loop of getattr and setattr costs several times more, and
+    ``legal_entries`` copies the machine for every candidate)."""
+    lists = {name for name in GameCore.__slots__ if isinstance(getattr(_EMPTY, name), list)}
+    lines = "".join(
+        f"    g.{name} = list(s.{name})\n" if name in lists or name == "_log" else
+        f"    g.{name} = s.{name}\n"
+        for cls in _Machine.__mro__ for name in getattr(cls, "__slots__", ()))
+    namespace: dict[str, Any] = {}
+    exec(f"def copy(g, s):\n{lines}", namespace)  # noqa: S102 - names from __slots__ only
+    copier: Callable[[_Machine, _Machine], None] = namespace["copy"]
+    return copier
+
+
+_EMPTY = _Machine(Rules(), ("a", "b"), 0)
+_copy_slots = _slot_copier()
+
+
 def _as_entry(entry: Entry | str) -> Entry:
     return entry if isinstance(entry, Entry) else Entry.parse(entry)
 
@@ -640,6 +662,7 @@ class Sheet:
         except EntryError as e:
             return Refusal("bad_action", {"seat": _seat_of(entry), "error": str(e)})
         try:
+            self._machine.precheck(parsed)
             self._machine.clone().enter(parsed)
         except IllegalEntry as e:
             return e.refusal
