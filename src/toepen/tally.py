@@ -3,11 +3,11 @@
 At a pub table the cards are real and toepen sees none of them. The table enters, hand
 by hand, only the public facts (who knocked, who stayed or folded, who claimed armoede or
 exchanged and how a challenge came out, who took the last trick) and the sheet applies
-the chosen :class:`~toepen.rules.Rules`: it refuses what the rules forbid, with the
-engine's :class:`~toepen.engine.Refusal` codes, and works out every payment, elimination,
-pelt opening, rubber, round of drinks and Toepkoning with the engine's own settlement
-(:mod:`toepen.engine.settle`), so a sheet and a game played through the engine agree to
-the life.
+the chosen :class:`~toepen.rules.Rules` by the engine itself: the sheet's machine is a
+:class:`~toepen.engine.Game` whose cards are not known, each entry is the engine's own
+actions (the passes nobody entered, then the decision), refused with the engine's
+:class:`~toepen.engine.Refusal`, and where the engine would read a hidden card the table's
+entry says what it was. So a sheet and a game played through the engine agree to the life.
 
 A :class:`Sheet` is event sourced: the rules, the players, the first dealer and the list of
 entries. Every state is the replay of its entries, so :meth:`Sheet.undo` goes back any
