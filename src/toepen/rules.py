@@ -289,20 +289,11 @@ class Rules:
             raise RulesError(
                 "option jack_last_trick: needs last_trick wins (under loses the taker pays)"
             )
-        if self.blind_knock:
-            if self.max_stake is not None and self.max_stake < 3:
-                raise RulesError(
-                    f"option blind_knock: raises the stake to 3, but max_stake is {self.max_stake}"
-                )
-            if self.armoede:
-                raise RulesError(
-                    "option blind_knock: cannot be combined with armoede "
-                    "(a redeal would undo the blind knock)"
-                )
-            if self.pelt:
-                raise RulesError(
-                    "option blind_knock: cannot be combined with pelt (both open the stake)"
-                )
+        # blind_knock combines with armoede and pelt (docs/rules.md, H6)
+        if self.blind_knock and self.max_stake is not None and self.max_stake < 3:
+            raise RulesError(
+                f"option blind_knock: raises the stake to 3, but max_stake is {self.max_stake}"
+            )
 
     def check_table(self, players: int) -> None:
         """Refuse a table size these rules cannot be played by."""

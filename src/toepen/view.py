@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import HIGH_CARDS_MASK, card_str, cards_of, mask_of
-from .engine.actions import CHALLENGE, CLAIM, PASS, Action, format_move
+from .engine.actions import CHALLENGE, CLAIM, KNOCK, PASS, Action, format_move
 from .engine.core import order_table
 from .engine.events import Event, redact
 from .engine.phase import Phase
@@ -206,10 +206,22 @@ class View:
         return start
 
     @property
+    def blind_knocker(self) -> int:
+        """``blind_knock``: the seat that knocked blind this hand, else -1 (a blind knock
+        stands through an armoede redeal: it is the hand's, not the deal's)."""
+        if not self.rules.blind_knock:
+            return -1
+        for i, (seat, act) in enumerate(self.hand_actions):
+            if act is KNOCK and self.round_of(i) is Phase.BLIND:
+                return seat
+        return -1
+
+    @property
     def pelt_opener(self) -> int:
         """Under ``pelt``: the seat that opens this deal at stake 2, the first active
-        seat after the dealer with one life left; -1 when there is none (or no pelt)."""
-        if not self.rules.pelt:
+        seat after the dealer with one life left; -1 when there is none (or no pelt), and
+        when a blind knock opened the stake this hand (it is the pelt's opening knock)."""
+        if not self.rules.pelt or self.blind_knocker >= 0:
             return -1
         n = len(self.players)
         for i in range(n):

@@ -44,11 +44,8 @@ PLAIN = {"armoede": False}
     ({"armoede": False, "exchange": True, "vuile_was": True},
      "option vuile_was: cannot be combined with exchange"),
     ({"jack_last_trick": "winner_gains"}, "option jack_last_trick: needs last_trick wins"),
-    ({"blind_knock": True}, "option blind_knock: cannot be combined with armoede"),
-    ({"blind_knock": True, "armoede": False, "max_stake": 2},
+    ({"blind_knock": True, "max_stake": 2},
      "option blind_knock: raises the stake to 3, but max_stake is 2"),
-    ({"blind_knock": True, "armoede": False, "pelt": True},
-     "option blind_knock: cannot be combined with pelt"),
     ({"edge": "sharp"}, "option edge: must be one of normal, no_fold, plays_dead"),
     ({"count": "up"}, "option count: must be one of lives_down, points_up"),
     ({"double_knock": 1}, "option double_knock: must be true or false"),
@@ -339,6 +336,79 @@ def test_a_blind_knock_on_the_edge_under_no_fold() -> None:
     assert legal(g) == ["stay"]
 
 
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_every_preset_can_play_blind_knock(preset: str) -> None:
+    base = Rules.preset(preset)
+    if base.max_stake is not None and base.max_stake < 3:  # gezinstoepen 2, no-knock 1
+        with pytest.raises(RulesError, match="raises the stake to 3, but max_stake is "
+                                             f"{base.max_stake}"):
+            Rules.preset(preset, blind_knock=True)
+        return
+    r = Rules.preset(preset, blind_knock=True)  # with armoede, pelt, exchange, teams...
+    n = r.allowed_table_sizes()[0]
+    g = Game(r, n, seed=11)
+    assert g.phase is Phase.BLIND
+    g.apply(g.turn, KNOCK)
+    assert g.stake == 3 and g.phase is Phase.BLIND_ANSWER
+
+
+BLIND_ARMOEDE = {"blind_knock": True, "lives": 3}
+
+
+def test_the_blind_stake_stands_through_an_armoede_redeal() -> None:
+    # H6: seat 1 knocks blind, 3 folds to it; seat 2 then claims armoede, unchallenged
+    d1 = deck_for(4, 0, {2: "Ac Kc Qc Jc"})
+    d2 = deck_for(3, 0, {1: "Tc Td Th Ts"})
+    g = game(rules("rulebook", **BLIND_ARMOEDE), 4, d1, d2, dealer=0)
+    play(g, "1 knock", "2 stay", "3 fold", "0 stay")
+    assert g.phase is Phase.CLAIM and g.lives_by_seat() == [3, 3, 3, 2]
+    ev = play(g, "1 pass", "2 claim", "0 pass", "1 pass")
+    assert of_kind(ev, E.CLAIM_RESULT)[0].detail == "unchallenged" and of_kind(ev, E.REDEAL)
+    # the stake, who accepted it and who folded to it stand; no second blind round
+    assert g.stake == 3 and list(g.accepted) == [3, 3, 3, 1]
+    assert g.last_knocker == 1
+    assert sorted(e.seat for e in of_kind(ev, E.HAND)) == [0, 1, 2]  # seat 3 is out of it
+    assert hand_str(g, 1) == "Tc Td Th Ts" and g.hand_mask(3) == 0
+    assert g.phase is Phase.CLAIM and g.turn == 1  # the cards are seen: the claim round
+    assert g.card_accounting() == FULL_MASK
+    view = observe(g, 0)
+    assert not view.cards_unseen and view.hand and view.active == (True, True, True, False)
+    assert view.stake == 3 and view.blind_knocker == 1 and view.hand_sizes == (4, 4, 4, 0)
+    play(g, "1 pass", "0 pass")  # seat 2 claimed this hand, seat 3 is out of it
+    assert g.phase is Phase.PLAY and g.turn == 1
+    assert "knock" not in legal(g)  # the blind knocker is still the latest knocker
+    record = to_record(g)
+    assert snapshot(replay(record)) == snapshot(g)
+
+
+def test_a_pass_in_the_blind_round_is_not_offered_again_after_a_redeal() -> None:
+    d1 = deck_for(4, 0, {2: "Ac Kc Qc Jc"})
+    g = game(rules("rulebook", **BLIND_ARMOEDE), 4, d1, deck_for(4, 0, {}), dealer=0)
+    play(g, "1 pass", "2 pass", "3 pass", "0 pass", "1 pass", "2 claim", "3 pass", "0 pass",
+         "1 pass")
+    assert g.stake == 1 and g.phase is Phase.CLAIM and observe(g, 3).hand  # cards seen
+
+
+def _blind_pelt(*moves: str) -> tuple[Game, list[Any]]:
+    r = rules("rulebook", blind_knock=True, pelt=True, lives=1, knock_limit="none", **PLAIN)
+    g = game(r, 4, deck_for(4, 0, {}), dealer=0)
+    return g, play(g, *moves)
+
+
+def test_a_blind_knock_is_the_pelts_opening_knock() -> None:
+    # everyone on one life: without a blind knock seat 1 (the dealer's left) pelts at 2
+    g, ev = _blind_pelt("1 pass", "2 pass", "3 pass", "0 pass")
+    assert of_kind(ev, E.PELT)[0][1:3] == (1, 2) and g.stake == 2
+    assert observe(g, 0).pelt_opener == 1
+    # seat 2 knocks blind: the stake is open at 3, nobody pelts, the play starts as usual
+    g, ev = _blind_pelt("1 pass", "2 knock", "3 stay", "0 stay", "1 stay")
+    assert not of_kind(ev, E.PELT)
+    assert g.stake == 3 and g.phase is Phase.PLAY and g.turn == 1 and g.leader == 1
+    view = observe(g, 1)
+    assert view.pelt_opener == -1 and view.first_leader == 1 and view.blind_knocker == 2
+    assert "knock" in legal(g) and "knock" not in g.legal(2)  # 2 knocked last
+
+
 # -- knock at any moment -------------------------------------------------------------------
 
 
@@ -405,7 +475,7 @@ def house_tables(draw: st.DrawFn) -> tuple[Rules, int]:
         options["jack_last_trick"] = draw(st.sampled_from(["off", "others_pay_more",
                                                             "winner_gains"]))
     if draw(st.booleans()):
-        options.update(blind_knock=True, armoede=False)
+        options.update(blind_knock=True, armoede=draw(st.booleans()), pelt=draw(st.booleans()))
     if draw(st.booleans()):
         options["tells"] = "tens_and_jacks"
     if draw(st.booleans()):

@@ -46,8 +46,8 @@ def test_a_rules_file_is_played_with_options_on_top(
     ("{nope", "cannot read the rules (Expecting property name"),
     ('{"preset": "kroeg-huisregels", "edge": "sharp"}',
      "option edge: must be one of normal, no_fold, plays_dead"),
-    ('{"preset": "rulebook", "blind_knock": true}',
-     "option blind_knock: cannot be combined with armoede"),
+    ('{"preset": "gezinstoepen", "blind_knock": true}',
+     "option blind_knock: raises the stake to 3, but max_stake is 2"),
 ])
 def test_a_bad_rules_file_is_refused_naming_what_is_wrong(
     tmp_path: Path, text: str | None, message: str

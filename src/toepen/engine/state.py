@@ -791,11 +791,13 @@ class Game(Declarations, Settlement, Refusals):
         self._deal(redeal=False)
 
     def _deal(self, redeal: bool) -> None:
-        # A new deal: the hand starts over (a redeal too).
-        self._stake = 1
-        self._accepted = [1] * self._n
-        self._last_knocker = -1
-        self._knock_bar = -1
+        # A new deal: the hand starts over, but an armoede redeal keeps what the blind
+        # round settled (H6): the blind stake, who accepted it and who folded to it.
+        if not redeal:
+            self._stake = 1
+            self._accepted = [1] * self._n
+            self._last_knocker = -1
+            self._knock_bar = -1
         self._trick = []
         self._played_mask = 0
         self._led = -1
@@ -812,13 +814,15 @@ class Game(Declarations, Settlement, Refusals):
         self._plays = []
         self._revealed = []  # hands shown before a redeal are no longer held
         self._hands = [0] * self._n
-        self._active = 0
-        order = self._order_from((self._dealer + 1) % self._n, self._in_session)
+        # who is dealt: everyone in the session; a redeal, those still in the hand
+        members = self._active & self._in_session if redeal else self._in_session
+        self._active = members if redeal else 0
+        order = self._order_from((self._dealer + 1) % self._n, members)
         if not self._deal_cards(order, redeal):
             return
         self._stock_pos = 4 * len(order)
-        self._active = self._in_session
-        if self._blind_on:
+        self._active = members
+        if self._blind_on and not redeal:  # one blind round a hand, on its first deal
             self._marks = (*self._marks, (len(self._actions), _P_BLIND))
             self._queue = list(order)
             self._phase = _P_BLIND
@@ -857,7 +861,7 @@ class Game(Declarations, Settlement, Refusals):
         ev = self._ev
         ev.append(_new(Event, (_REDEAL if redeal else _DEAL, self._dealer, self._hand_no, (), "",
                                False)))
-        blind = self._blind_on
+        blind = self._blind_on and not redeal  # one blind round a hand, on its first deal
         dealt: list[Event] = [] if blind else ev
         # Seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck.
         quarters = deck, deck[m:], deck[2 * m:], deck[3 * m:]  # the stock runs past the order
@@ -953,7 +957,7 @@ class Game(Declarations, Settlement, Refusals):
         if (self._active_sides() if self._teams else active.bit_count()) <= 1:
             self._end_hand_by_folds()
             return
-        if self._pelt:
+        if self._pelt and self._last_knocker < 0:  # a blind knock opened the stake (H6)
             for seat in self._order_from((self._dealer + 1) % self._n, active):
                 if self._pools[self._team_of[seat]] == 1:
                     self._stake = 2
