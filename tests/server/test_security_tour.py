@@ -126,12 +126,12 @@ def tournament_seats(db: str, request: pytest.FixtureRequest, tmp_path: Path) ->
         tid, tkey, table = online_round(srv)
         base, table_id = f"/api/tournaments/{tid}", table["table_id"]
         seats = table["seats"]
-        public = ok(srv.get(base))
-        assert "code" not in public["rounds"][0]["tables"][0]
         # the name of a drawn player is not enough, and nothing changes
         for name in seats:
             refused(srv.post(f"{base}/seat", {"round": 1, "table": 1, "name": name}), 401,
                     "seat_key_needed", "web.club.error.seat_key_needed")
+        public = ok(srv.get(base))
+        assert "code" not in public["rounds"][0]["tables"][0]
         # nor is the table's id or its code (the lobby says both)
         code = ok(srv.get(f"/api/tables/{table_id}"))["code"]
         refused(srv.post(f"/api/tables/{table_id}/join", {"name": "Eve"}), 403, "forbidden",
@@ -210,9 +210,11 @@ def test_or_by_the_account_the_player_is_registered_with(server: Server) -> None
         ok(wim.post(f"{base}/players", {"name": n}))
     state = ok(wim.post(f"{base}/rounds", {"mode": "online"}))
     table = state["rounds"][0]["tables"][0]
+    where = {"round": 1, "table": 1}
+    refused(guest.post(f"{base}/seat", {**where, "name": "Bas"}), 401, "seat_key_needed",
+            "web.club.error.seat_key_needed")
     players = {p["name"]: p["account"] for p in state["players"]}
     assert players == {"jokeseat": "jokeseat", "Bas": None, "Cor": None}
-    where = {"round": 1, "table": 1}
     # the logged-in club admin sees the keys without one (the session and its CSRF token)
     assert len(ok(wim.http.get(f"{base}/seats", headers={"X-CSRF-Token": wim.csrf}))[
         "tables"][0]["seats"]) == 3
