@@ -14,8 +14,10 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
 FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
                                                                   "rules_cmd.py")]
 NARRATION = SRC / "narration.py"
-SERVER = sorted((SRC / "server").rglob("*.py"))
-"""The server's own messages (``error.*``, ``hint.*``, ``react.*``): string constants."""
+SERVER = [*sorted((SRC / "server").rglob("*.py")), SRC / "bots" / "reasons.py",
+          SRC / "bots" / "pimc.py"]
+"""The server's own messages (``error.*``, ``hint.*``, ``react.*``) and the hints' reasons
+(``bots/reasons.py``, a bot's own explanation in ``bots/pimc.py``): string constants."""
 SERVER_PREFIXES = ("error.", "hint.", "react.")
 AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py"))}
 """Server areas whose catalog ids are string constants in their code, by id prefix."""

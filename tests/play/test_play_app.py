@@ -205,7 +205,7 @@ async def test_hint_and_rules(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("question_mark")
-        prefix = app.t("hint.result", bot="X", action="", key="").split("(")[0]
+        prefix = app.t("hint.result_why", bot="X", action="", key="", why="").split("(")[0]
         deadline = asyncio.get_running_loop().time() + 60
         while not app.message.startswith(prefix):
             assert asyncio.get_running_loop().time() < deadline, app.message
@@ -213,6 +213,16 @@ async def test_hint_and_rules(tmp_path: Path) -> None:
         assert app.message.startswith(prefix), app.message
         labels = [app.key_for(a) for a in session.view().legal]
         assert any(f"[{k}]" in app.message for k in labels), app.message
+        # the reason is the browser's (bots/reasons.py), in Italian: no English, no card codes
+        import re
+
+        from toepen.bots.reasons import REASON_IDS
+
+        why = app.hint_reason
+        assert why is not None and why.id in REASON_IDS
+        assert why.render(app.t, app.names) in app.message
+        assert "expected lives" not in app.message
+        assert not re.search(r"\b[TJQKA987][cdhs]\b", app.message), app.message
         before = list(session.game.actions)
         await pilot.press("r")
         await pilot.pause()

@@ -7,7 +7,6 @@ import pytest
 from toepen.engine import KNOCK, STAY, Action, Event, EventKind, Game
 from toepen.i18n import LANGUAGES, Translator
 from toepen.rules import Rules
-from toepen.tui.app import _bot_explanation
 from toepen.tui.narrate import explain_refusal, narrate, rules_summary
 from toepen.view import View, observe
 
@@ -126,29 +125,6 @@ def test_rules_summary_follows_the_options() -> None:
     assert t("rules.armoede") in lines and t("rules.exchange") not in lines
     teams = rules_summary(t, Rules.preset("teams", tells="tens_and_jacks"), 4)
     assert t("rules.teams") in teams and t("rules.tells.tens_and_jacks") in teams
-
-
-def test_a_bot_explanation_is_used_where_the_bot_offers_one() -> None:
-    game = Game.new("rulebook", 4, seed=1)
-    view = observe(game, game.turn)
-
-    class Talks:
-        name = "talks"
-
-        def act(self, view: View) -> Action:
-            return view.legal[0]
-
-        def explain(self, view: View, act: Action, lang: str = "en") -> str:
-            return f"{act} because ({lang})"
-
-    class Silent:
-        name = "silent"
-
-        def act(self, view: View) -> Action:
-            return view.legal[0]
-
-    assert _bot_explanation(Talks(), view, view.legal[0], "it") == f"{view.legal[0]} because (it)"
-    assert _bot_explanation(Silent(), view, view.legal[0], "it") is None
 
 
 # The parameters the engine gives each refusal (toepen.engine.refusal).

@@ -47,6 +47,7 @@ from ..engine.actions import (
 )
 from ..engine.declare import laundry_word, three_of_a_kind
 from ..engine.phase import Phase
+from ..narration import Message, action_message
 from ..seeds import derive_seed
 from ..view import View
 from .knowledge import (
@@ -143,17 +144,24 @@ class PimcBot:
         self.last_values = dict(values)
         self._last_state = view.action_count
 
-    def explain(self, view: View, act: Action) -> str | None:
-        """Why ``act``: the value of each option weighed, best first, in one line.
+    def explain(self, view: View, act: Action) -> Message | None:
+        """Why ``act``, as a message (``hint.reason.sampled``): of the options weighed at
+        this decision it loses the fewest lives on average over the sampled deals, and
+        the next best of them. None when ``act`` was not this decision's choice.
 
         A value is the expected change of the bot's lives (negative: lives lost), with a
-        small credit for what the others lose (which only breaks near-ties).
+        small credit for what the others lose (which only breaks near-ties); the message
+        names the moves and counts, never a value in one language's number format.
         """
         if self._last_state != view.action_count or act not in self.last_values:
             return None
-        ranked = sorted(self.last_values.items(), key=lambda kv: -kv[1])[:4]
-        options = ", ".join(f"{a} {v:+.2f}" for a, v in ranked)
-        return f"{act}: expected lives {options} ({self.samples_for(view)} sampled deals)"
+        ranked = sorted(self.last_values.items(), key=lambda kv: -kv[1])
+        others = [a for a, _ in ranked if a != act]
+        if not others:
+            return Message("hint.reason.only", {"action": action_message(act)})
+        return Message("hint.reason.sampled", {
+            "action": action_message(act), "other": action_message(others[0]),
+            "k": len(ranked), "n": self.samples_for(view)})
 
     # -- plumbing ------------------------------------------------------------------------
 

@@ -14,13 +14,13 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ..bots.reasons import reason
 from ..cards import card_str, cards_of
 from ..engine import Game
 from ..i18n import catalog_json
 from ..narration import action_message
 from ..seeds import derive_seed
 from ..view import observe
-from .advice import reason
 from .botpool import default_bot
 from .protocol import Refused, events_json
 from .routes import Authorization, LobbyDep

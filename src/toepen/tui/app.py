@@ -7,7 +7,6 @@ the human seat; the bots think in Textual thread workers and their moves are pac
 
 from __future__ import annotations
 
-import inspect
 import io
 import secrets
 import time
@@ -26,6 +25,7 @@ from textual.widgets import RichLog, Static
 
 from ..bots import Bot, make_bot
 from ..bots.base import DEFAULT
+from ..bots.reasons import reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
@@ -185,6 +185,8 @@ class PlayApp(App[None]):
             n for n in hint_notices if n not in session.notices)]
         self._mounted = False
         self.narrow = False
+        self.hint_reason: Message | None = None
+        """The reason of the last hint shown (:func:`toepen.bots.reasons.reason`)."""
         self.log_lines: list[str] = []
         """Every line written to the log (for tests and the end of game summary)."""
         self.summary: list[Message] = []
@@ -377,21 +379,20 @@ class PlayApp(App[None]):
     def _hint(self, bot: Bot, view: View, token: int) -> None:
         try:
             act = bot.act(view)
-            why = _bot_explanation(bot, view, act, self.lang)
+            why = reason(view, act)  # the same reason as the browser's hint
         except Exception as e:  # a broken bot must not take the game down
             self.call_from_thread(self._say, self.t("hint.failed", reason=str(e)))
             return
         self.call_from_thread(self._hint_done, act, why, token)
 
-    def _hint_done(self, act: Action, why: str | None, token: int) -> None:
+    def _hint_done(self, act: Action, why: Message, token: int) -> None:
         if token != len(self.session.game.actions):
             return
         key = self.key_for(act)
         label = action_label(self.t, act)
-        if why:
-            self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key, why=why))
-        else:
-            self._say(self.t("hint.result", bot=self._hint_bot, action=label, key=key))
+        self.hint_reason = why
+        self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key,
+                         why=why.render(self.t, self.names)))
 
     def action_log_scroll(self, pages: int) -> None:
         """Scroll the log (PgUp, PgDn, Home, End); the hand's summary gives it its place."""
@@ -774,22 +775,6 @@ class PlayApp(App[None]):
         text.append("[q] ", style="bold cyan")
         text.append(t("keys.quit"))
         return text
-
-
-def _bot_explanation(bot: Bot, view: View, act: Action, lang: str) -> str | None:
-    """A bot's own explanation of its choice, where it offers one (``explain``)."""
-    explain = getattr(bot, "explain", None)
-    if not callable(explain):
-        return None
-    try:
-        params = inspect.signature(explain).parameters
-    except (TypeError, ValueError):
-        return None
-    kwargs: dict[str, object] = {"lang": lang} if "lang" in params else {}
-    positional = [p for p in params.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "lang"]
-    result = explain(view, act, **kwargs) if len(positional) >= 2 else explain(view, **kwargs)
-    return result if isinstance(result, str) and result else None
 
 
 __all__ = ["PlayApp", "RulesScreen", "TrickTracker", "card_text"]
