@@ -16,6 +16,7 @@ Bots, the terminal UI, the server and the RL adapters all read games through it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -307,8 +308,8 @@ def observe(game: Game, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"no seat {seat} at this table of {n}")
     played = tuple([(s, c) for s, c, _ in game.plays])
-    unseen = game.phase is Phase.BLIND or game.phase is Phase.BLIND_ANSWER
-    hand = cards_of(game.hand_mask(seat)) if seat is not None and not unseen else ()
+    unseen = cards_unseen(game)
+    hand = cards_of(own_cards(game, seat)) if seat is not None else ()
     start = game.hand_start
     seats = order_table(n)  # index mask << 3: the seats of mask from seat 0, in order
     return View(
@@ -357,6 +358,70 @@ def observe(game: Game, seat: int | None) -> View:
         hand_marks=tuple([(i - start, p) for i, p in game.marks]),
         cards_unseen=unseen,
     )
+
+
+def cards_unseen(game: Game) -> bool:
+    """``blind_knock``: the deal's cards are not looked at yet (the blind round)."""
+    return game.phase is Phase.BLIND or game.phase is Phase.BLIND_ANSWER
+
+
+def own_cards(game: Game, seat: int) -> int:
+    """The mask of the cards ``seat`` may see in its own hand: none while they are unseen."""
+    return 0 if cards_unseen(game) else game.hand_mask(seat)
+
+
+PRIVATE_FIELDS = ("seat", "legal", "hand")
+"""The fields of ``observe(game, seat).to_json()`` that depend on the seat; every other
+field is the spectator's (tests/server/test_cluster_views.py holds that for every seat
+of many games)."""
+
+Dumps = Callable[[Any], bytes]
+"""A JSON encoder to bytes (the server's is ``orjson.dumps``)."""
+
+
+def encoded_views(game: Game, seats: Iterable[int | None],
+                  dumps: Dumps) -> dict[int | None, bytes]:
+    """``dumps(observe(game, seat).to_json())`` for each of ``seats`` (None: a
+    spectator), as JSON of the same content: the fast door for a server that tells many
+    seats at once. The public part is observed and encoded once; each seat's own fields
+    (:data:`PRIVATE_FIELDS`: its legal actions and :func:`own_cards`) go in front of it,
+    each set of legal actions and each hand encoded once per encoder and kept."""
+    public = observe(game, None).to_json()
+    for name in PRIVATE_FIELDS:
+        del public[name]
+    tail = dumps(public)[1:]  # '"rules":...}', never empty: the view has many fields
+    out: dict[int | None, bytes] = {}
+    for seat in seats:
+        if seat is None:
+            out[None] = _SPECTATOR + tail
+            continue
+        if not 0 <= seat < game.n:
+            raise ValueError(f"no seat {seat} at this table of {game.n}")
+        out[seat] = (b'{"seat":%d,"legal":%b,"hand":%b,'
+                     % (seat, _legal_json(dumps, game.legal(seat)),
+                        _hand_json(dumps, own_cards(game, seat)))) + tail
+    return out
+
+
+_SPECTATOR = b'{"seat":null,"legal":[],"hand":[],'
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal_json(dumps: Dumps, legal: tuple[Action, ...]) -> bytes:
+    """``legal`` of a view, encoded (the same few hundred sets come back all the time)."""
+    return _kept(dumps([str(a) for a in legal]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_json(dumps: Dumps, mask: int) -> bytes:
+    """``hand`` of a view holding the cards of ``mask``, encoded."""
+    return _kept(dumps([card_str(c) for c in cards_of(mask)]))
+
+
+def _kept(data: bytes) -> bytes:
+    """A copy of the encoder's output the size of its text, to keep (what orjson returns
+    may hold on to the larger buffer it was written in)."""
+    return bytes(memoryview(data))
 
 
 _move = functools.cache(format_move)

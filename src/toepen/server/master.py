@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -28,10 +27,9 @@ from typing import Any
 
 import orjson
 
-from ..cards import card_str, cards_of
 from ..engine import Action, ActionError, Event, EventKind, Game
 from ..narration import refusal_message
-from ..view import observe
+from ..view import encoded_views, observe
 from . import protocol
 from .ports import ClusterPort, Hold, MetricsPort
 from .protocol import Closing, Limits, Refused
@@ -337,53 +335,10 @@ def _seating(table: Table) -> tuple[Any, ...]:
             table.row.status, tuple(table.row.players or ()))
 
 
-PRIVATE_FIELDS = ("seat", "legal", "hand")
-"""The fields of ``observe(game, seat).to_json()`` that depend on the seat; every other
-field is the spectator's (tests/server/test_cluster_views.py holds that for every seat
-of many games)."""
-
-
-@functools.lru_cache(maxsize=8192)
-def _legal_json(legal: tuple[Action, ...]) -> bytes:
-    """``legal`` of a view, encoded (the same few hundred sets come back all the time)."""
-    return _kept(orjson.dumps([str(a) for a in legal]))
-
-
-@functools.lru_cache(maxsize=8192)
-def _hand_json(mask: int) -> bytes:
-    """``hand`` of a view holding the cards of ``mask``, encoded."""
-    return _kept(orjson.dumps([card_str(c) for c in cards_of(mask)]))
-
-
-def _kept(data: bytes) -> bytes:
-    """A copy of orjson's output the size of its text, to keep (what orjson returns may
-    hold on to the larger buffer it was written in)."""
-    return bytes(memoryview(data))
-
-
-_SPECTATOR = b'{"seat":null,"legal":[],"hand":[],'
-
-
 def view_bytes(game: Game, seats: set[int | None]) -> dict[int | None, bytes]:
     """The JSON of ``observe(game, seat).to_json()`` for each of ``seats`` (None: a
-    spectator): the public part encoded once, each seat's own fields
-    (:data:`PRIVATE_FIELDS`, none while the cards are unseen, as
-    :func:`~toepen.view.observe` says; each set of legal actions and each hand encoded
-    once and kept) put in front of it."""
-    public = observe(game, None).to_json()
-    unseen = public["cards_unseen"]
-    for name in PRIVATE_FIELDS:
-        del public[name]
-    tail = orjson.dumps(public)[1:]  # '"rules":...}', never empty: the view has many fields
-    out: dict[int | None, bytes] = {}
-    for seat in seats:
-        if seat is None:
-            out[None] = _SPECTATOR + tail
-            continue
-        hand = b"[]" if unseen else _hand_json(game.hand_mask(seat))
-        out[seat] = (b'{"seat":%d,"legal":%b,"hand":%b,'
-                     % (seat, _legal_json(game.legal(seat)), hand)) + tail
-    return out
+    spectator), through observe's own fast door (:func:`toepen.view.encoded_views`)."""
+    return encoded_views(game, seats, orjson.dumps)
 
 
 def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
