@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from .common import make_rules, progress_bar
+from .extras import require
 
 FLAGS = {
     "bots": "--bots", "baseline": "--baseline", "players": "--players", "format": "--format",
@@ -96,6 +97,7 @@ def arena_cmd(
     bootstrap intervals, the paired difference to the baseline, sessions won and
     OpenSkill ratings from whole sessions.
     """
+    require("arena", "toepen arena")
     from ..tools import arena
 
     names = _bot_list(bots, bot)

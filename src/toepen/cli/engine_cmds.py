@@ -23,6 +23,7 @@ from ..engine import Game
 from ..record import RecordError, load, replay, summary
 from ..rules import RulesError
 from .common import make_rules, progress_bar
+from .extras import require
 
 console = Console()
 
@@ -154,6 +155,8 @@ def bench_cmd(
         "interleaved in one run, and report the ratios.")] = None,
 ) -> None:
     """Measure the engine against a bare reference loop run alongside it."""
+    if server:
+        require("server", "toepen bench --server")
     if server and paced:
         _bench_paced(processes or [1], tables, pace, window, as_json)
         return

@@ -14,6 +14,7 @@ from ..bots.base import BUILTIN, CMD_PREFIX, DEFAULT
 from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
 from ..rules import Rules, RulesError
 from .common import parse_options
+from .extras import require
 from .rules_cmd import PRESETS_HELP, Refused
 
 BOTS_HELP = ", ".join([*(spec.name for spec in BUILTIN), CMD_PREFIX + "COMMAND"])
@@ -86,6 +87,7 @@ def play_cmd(
                      "take per decision (default 5, as toepen serve).")] = None,
 ) -> None:
     """Play Toepen in the terminal against bots; the game is saved as you play."""
+    require("tui", "toepen play")
     from ..tui.session import PlayError, PlaySession, default_path
 
     try:

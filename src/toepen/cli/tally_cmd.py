@@ -16,6 +16,7 @@ from ..rules import Rules, RulesError
 from ..tally import DISPLAYS, IllegalEntry, Sheet, refusal_message
 from ..tui.session import reserve_file
 from .common import parse_options
+from .extras import require
 from .rules_cmd import PRESETS_HELP, Refused
 
 
@@ -99,6 +100,7 @@ def tally_cmd(
             save(sheet.to_record(), path)
         _print(t, sheet, as_json)
         return
+    require("tui", "toepen tally", t)
     from ..tui.tally import TallyApp
 
     if path is None:
@@ -111,6 +113,7 @@ def tally_cmd(
 
 
 def _print(t: Translator, sheet: Sheet, as_json: bool) -> None:
+    require("tui", "toepen tally", t)
     from ..tui.tally import sheet_table, status_line
 
     if as_json:
