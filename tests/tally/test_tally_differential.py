@@ -85,6 +85,10 @@ def _directed() -> list[tuple[str, Rules, int]]:
                     break
             else:
                 raise AssertionError(f"no preset takes {name}={value!r}")
+    for preset in ("classic", "kroeg-huisregels", "teams"):  # the blind knock with every
+        rules = _rules(preset, lives=3, blind_knock=True)  # preset's pelt, armoede, laundry
+        if rules is not None:
+            out.append((f"{preset}-blind_knock=True", rules, 4))
     return out
 
 
