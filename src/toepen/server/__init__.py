@@ -90,5 +90,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 log_config=log_config,
                 ws_max_size=config.limits.max_frame, timeout_graceful_shutdown=3,
+                proxy_headers=bool(config.trusted_proxies),  # else none is believed
+                forwarded_allow_ips=list(config.trusted_proxies) or None,
                 ws_per_message_deflate=config.ws_deflate,
                 ws=wire.PROTOCOL or "auto")  # uvicorn's own, with the game's side door

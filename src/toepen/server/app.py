@@ -17,14 +17,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import accounts, clubs, connection, extras, metrics, routes, sheets
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
+from .guard import RequestGuard, validation_error
 from .lobby import Lobby
 from .metrics import Metrics
 from .protocol import PROTOCOL, Refused
@@ -105,7 +106,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.external = ExternalBots(dict(cfg.external_bots), cfg.bot_timeout)  # checked now
     app.add_exception_handler(Refused, refused)
-    app.add_middleware(BodyLimit, limit=cfg.limits.max_body)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_middleware(RequestGuard, limit=cfg.limits.max_body)
     for module in (routes, extras, connection, metrics):
         app.include_router(module.router)
     accounts.install(app)
@@ -115,21 +117,3 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
 
-
-class BodyLimit:
-    """Refuse HTTP bodies over ``limit`` bytes with 413 (a plain ASGI middleware)."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"content-length" and (not value.isdigit()
-                                                  or int(value) > self.limit):
-                    response = JSONResponse(
-                        {"detail": f"body larger than {self.limit} bytes"}, status_code=413)
-                    await response(scope, receive, send)
-                    return
-        await self.app(scope, receive, send)

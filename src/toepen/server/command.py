@@ -53,6 +53,11 @@ def serve_cmd(
     redis: Annotated[str | None, typer.Option(
         "--redis", help="Redis URL (redis://HOST:PORT/N): run as one of many processes "
         "sharing --db (PostgreSQL) and this Redis (docs/deploy.md).")] = None,
+    trust_proxy: Annotated[list[str] | None, typer.Option(
+        "--trust-proxy", metavar="ADDRESS",
+        help="A reverse proxy (an IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8) "
+        "whose X-Forwarded-For and X-Forwarded-Proto name the client; from anyone else "
+        "they are ignored (repeatable; default: none is trusted).")] = None,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
     log_format: Annotated[str, typer.Option(
         "--log-format", help="text, or json: one JSON object per line (for a log "
@@ -60,7 +65,7 @@ def serve_cmd(
 ) -> None:
     """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
     from . import serve
-    from .config import ServerConfig
+    from .config import ServerConfig, check_proxies
     from .external import parse_bot_options
     from .protocol import Limits
 
@@ -72,6 +77,10 @@ def serve_cmd(
         raise typer.BadParameter("a URL such as redis://127.0.0.1:6379/0",
                                  param_hint="'--redis'")
     try:
+        proxies = check_proxies(trust_proxy or [])
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="'--trust-proxy'") from None
+    try:
         external = parse_bot_options(bot or [])
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="'--bot'") from None
@@ -81,7 +90,7 @@ def serve_cmd(
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,
-                          bot_timeout=bot_timeout, redis=redis)
+                          bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies)
     serve(config, host=host, port=port, log_level=log_level, log_format=log_format)
 
 

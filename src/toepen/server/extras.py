@@ -93,7 +93,7 @@ async def replay(table_id: str, lobby: LobbyDep, seat: str | None = None) -> dic
                       "cards", 409)
     if seat is None or seat == "all":
         who: int | None = None
-    elif seat.isdigit() and int(seat) < game.n:
+    elif seat.isascii() and seat.isdigit() and len(seat) < 3 and int(seat) < game.n:
         who = int(seat)
     else:
         raise Refused("bad_message", f"seat: a seat from 0 to {game.n - 1} or 'all', "

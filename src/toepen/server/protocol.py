@@ -187,6 +187,33 @@ def check_seat(seat: Any, size: int, what: str = "seat") -> int:
 # -- reading -------------------------------------------------------------------------
 
 
+def lone_surrogate(doc: Any) -> bool:
+    """Whether a parsed JSON document holds a lone surrogate (``"\\ud800"``) in any
+    string, key or value: JSON can write one, but it is no Unicode text (it cannot be
+    encoded, stored or sent back), so no message or body may carry it.
+
+    >>> lone_surrogate(json.loads('{"a": ["ok", {"b": "\\\\ud800"}]}'))
+    True
+    >>> lone_surrogate(json.loads('{"a": "\\\\ud83c\\\\udf7a"}'))  # a pair: one emoji
+    False
+    """
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode()
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def parse(text: str, limits: Limits) -> dict[str, Any]:
     """A client message: JSON, an object, version 1 and a known ``type`` (else Refused)."""
     if len(text.encode()) > limits.max_message:
@@ -197,6 +224,9 @@ def parse(text: str, limits: Limits) -> dict[str, Any]:
         raise Refused("bad_json", "the message is not JSON") from None
     if not isinstance(msg, dict):
         raise Refused("bad_json", "the message must be a JSON object")
+    if "\\u" in text and lone_surrogate(msg):
+        raise Refused("bad_message", "text with a lone surrogate (such as \\ud800) is not "
+                      "Unicode text", say=Message("error.unicode"))
     if msg.get("v") != PROTOCOL:
         raise Refused("unsupported_version", f"v: this server speaks version {PROTOCOL}, "
                       f"not {msg.get('v')!r}")

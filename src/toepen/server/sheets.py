@@ -25,7 +25,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import DateTime, Integer, String, Text, update
@@ -349,8 +349,9 @@ async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/sheets/{sheet_id}")
-async def read_sheet(sheet_id: str, request: Request, after: int | None = None,
-                     wait: float = 0.0) -> dict[str, Any]:
+async def read_sheet(sheet_id: str, request: Request,
+                     after: Annotated[int | None, Query(ge=0, le=2**53)] = None,
+                     wait: Annotated[float, Query(ge=0.0, le=3600.0)] = 0.0) -> dict[str, Any]:
     """The sheet; with ``after=VERSION`` and ``wait=S`` (at most 30), wait until it is
     at another revision than ``after`` or ``S`` seconds have passed."""
     sheets = sheets_of(request)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -344,11 +344,10 @@ async def profile(name: str, accounts: AccountsDep) -> dict[str, Any]:
 
 
 @router.get("/api/players/{name}/history")
-async def history(name: str, accounts: AccountsDep, limit: int = 50,
-                  offset: int = 0) -> dict[str, Any]:
+async def history(name: str, accounts: AccountsDep,
+                  limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                  offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict[str, Any]:
     """A player's finished games, newest first (``limit`` 1 to 200)."""
-    if not 1 <= limit <= 200 or offset < 0:
-        raise Refused("bad_message", "limit: 1 to 200; offset: 0 or more")
     games = await accounts.run(accounts.db.history, name[:64], limit, offset)
     if games is None:
         raise AccountError(404, "account.error.no_player", f"no player {name!r}", name=name[:64])
@@ -357,7 +356,7 @@ async def history(name: str, accounts: AccountsDep, limit: int = 50,
 
 @router.get("/api/leaderboard")
 async def leaderboard(accounts: AccountsDep, preset: str = "rulebook",
-                      size: int = 4) -> dict[str, Any]:
+                      size: Annotated[int, Query(ge=2, le=64)] = 4) -> dict[str, Any]:
     """The ratings of one preset and table size, best first (at most 100)."""
     players = await accounts.run(accounts.db.leaderboard, preset[:40], size)
     boards = await accounts.run(accounts.db.boards)

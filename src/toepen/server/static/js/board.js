@@ -11,11 +11,21 @@ export function phaseText(view) {
 }
 
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
- * The stylesheet turns it into a place (its radii differ between desktop and phone). */
+ * The stylesheet turns it into a place (its radii differ between desktop and phone).
+ * Written as data attributes that {@link placeSeats} makes the custom properties --c and
+ * --s: the Content-Security-Policy allows no style attribute in markup. */
 function dir(seat, me, n) {
   const rel = (seat - (me ?? 0) + n) % n;
   const a = Math.PI / 2 + (rel * 2 * Math.PI) / n;
-  return `--c:${Math.cos(a).toFixed(4)};--s:${Math.sin(a).toFixed(4)}`;
+  return `data-c="${Math.cos(a).toFixed(4)}" data-s="${Math.sin(a).toFixed(4)}"`;
+}
+
+/** The directions of {@link dir} as custom properties (through the CSSOM, which the CSP allows). */
+function placeSeats(root) {
+  for (const el of root.querySelectorAll("[data-c]")) {
+    el.style.setProperty("--c", el.dataset.c);
+    el.style.setProperty("--s", el.dataset.s);
+  }
 }
 
 function knockedThisHand(view, seat) {
@@ -74,7 +84,7 @@ function seatBox(view, table, s, me, opts) {
   const clock = opts.clock && opts.clock.seat === s
     ? `<span class="clock" data-clock="${s}" title="${esc(t("web.clock_title"))}"></span>` : "";
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
-  return `<div class="${cls}" data-seat="${s}" style="${dir(s, me, n)}" ${toAct ? 'aria-current="true"' : ""}>` +
+  return `<div class="${cls}" data-seat="${s}" ${dir(s, me, n)} ${toAct ? 'aria-current="true"' : ""}>` +
     `<div class="seat-name">${name}</div><div class="seat-lives">${lives}${clock}</div>` +
     `<div class="badges">${badges.join("")}</div>` +
     `<div class="seat-cards" aria-label="${esc(t("web.cards_n", { n: view.hand_sizes[s] || 0 }))}">${cards}</div>` +
@@ -94,12 +104,12 @@ export function renderBoard(root, view, opts) {
   const seats = view.players.map((_, s) => seatBox(view, opts.table, s, me, opts)).join("");
   let trick = view.trick.map(([s, c]) => {
     const anim = opts.animate && opts.animate.plays.has(`${s}${c}`) ? " enter" : "";
-    return `<div class="trick-card${anim}" data-card="${c}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`;
+    return `<div class="trick-card${anim}" data-card="${c}" ${dir(s, me, n)}>${cardSVG(c)}</div>`;
   }).join("");
   if (!trick && opts.lastTrick) {
     // the trick just taken stays until the next card: who played what, the winner's card marked
     const lt = opts.lastTrick;
-    trick = lt.cards.map(([s, c]) => `<div class="trick-card taken${s === lt.winner ? " winning" : ""}" data-card="${c}" data-seat="${s}" style="${dir(s, me, n)}">${cardSVG(c)}</div>`).join("") +
+    trick = lt.cards.map(([s, c]) => `<div class="trick-card taken${s === lt.winner ? " winning" : ""}" data-card="${c}" data-seat="${s}" ${dir(s, me, n)}>${cardSVG(c)}</div>`).join("") +
       "";
   }
   const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
@@ -143,6 +153,7 @@ export function renderBoard(root, view, opts) {
     `<div class="actions">${buttons}${hintBtn}</div>` +
     // always there for a player (empty when you hold no cards), so that nothing moves between clicks
     (me !== null && me !== undefined ? `<div class="hand" role="group" aria-label="${esc(t("web.your_hand"))}">${handHtml}</div>` : "");
+  placeSeats(root);
   for (const b of root.querySelectorAll("[data-action]")) {
     b.addEventListener("click", () => { if (!b.disabled && opts.onAction) opts.onAction(b.dataset.action); });
   }
