@@ -68,6 +68,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await accounts.stop(app)
         if cluster is not None:
             await cluster.close()
         await lobby.close()

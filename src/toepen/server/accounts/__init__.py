@@ -21,7 +21,7 @@ from .core import Accounts, accounts_of
 from .routes import AccountError, account_error, router
 from .service import User
 
-__all__ = ["Accounts", "User", "accounts_of", "install", "start"]
+__all__ = ["Accounts", "User", "accounts_of", "install", "start", "stop"]
 
 
 def install(app: FastAPI) -> None:
@@ -31,8 +31,22 @@ def install(app: FastAPI) -> None:
 
 
 async def start(app: FastAPI, lobby: Lobby) -> Accounts:
-    """The accounts of the running server, on ``app.state.accounts``."""
-    accounts = Accounts(lobby)
+    """The accounts of the running server, on ``app.state.accounts``; with ``--redis``
+    their rate limits are kept in Redis (one limit for every process)."""
+    url = app.state.config.redis
+    redis = None
+    if url:  # the Redis client is imported only for a cluster
+        import redis.asyncio as aioredis
+
+        redis = aioredis.from_url(url, decode_responses=True)
+    accounts = Accounts(lobby, redis)
     app.state.accounts = accounts
     await accounts.attach()
     return accounts
+
+
+async def stop(app: FastAPI) -> None:
+    """Close what :func:`start` opened."""
+    accounts: Accounts | None = getattr(app.state, "accounts", None)
+    if accounts is not None and accounts.redis is not None:
+        await accounts.redis.aclose()

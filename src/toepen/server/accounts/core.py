@@ -18,8 +18,8 @@ from ..lobby import Lobby
 from ..master import past
 from ..protocol import Refused
 from ..table import Table
+from .limits import MemoryWindow, RedisWindow, Window
 from .results import seat_results
-from .security import Attempts
 from .service import AccountStore, SeatEntry, User
 
 log = logging.getLogger("toepen.server")
@@ -29,14 +29,25 @@ T = TypeVar("T")
 class Accounts:
     """Accounts, ratings and results of one server (``app.state.accounts``)."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, redis: Any = None) -> None:
         self.lobby = lobby
         self.db = AccountStore(lobby.storage.store.engine)
-        self.failed_names = Attempts(5, 300.0)
+        self.redis = redis
+        """The cluster's Redis client (``--redis``), which keeps the limits, or None."""
+
+        def window(name: str, most: int, seconds: float) -> Window:
+            if redis is None:
+                return MemoryWindow(most, seconds)
+            return RedisWindow(redis, name, most, seconds)
+
+        self.failed_names = window("login-name", 5, 300.0)
         """Failed logins per user name: 5 in 5 minutes."""
-        self.failed_addresses = Attempts(20, 300.0)
+        self.failed_addresses = window("login-address", 20, 300.0)
         """Failed logins per client address: 20 in 5 minutes."""
-        self.registrations = Attempts(30, 3600.0)
+        self.failed_passwords = window("password", 5, 300.0)
+        """Wrong passwords of a logged-in account (changing the password, deleting the
+        account): 5 in 5 minutes."""
+        self.registrations = window("register", 30, 3600.0)
         """New accounts per client address: 30 an hour."""
         self._background: set[asyncio.Task[None]] = set()
         self.ready = asyncio.Event()

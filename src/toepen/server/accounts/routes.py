@@ -222,7 +222,8 @@ async def register(body: Credentials, request: Request, response: Response,
         password = check_password(body.password, name)
     except Refused as e:
         raise _refused(e) from None
-    wait = accounts.registrations.wait(_address(request))
+    address = _address(request)
+    wait = await accounts.registrations.take(address)  # counted now: see .limits
     if wait:
         raise AccountError(429, "account.error.rate_limited",
                            "too many new accounts from here: try again later",
@@ -230,8 +231,8 @@ async def register(body: Credentials, request: Request, response: Response,
     hashed = await asyncio.to_thread(hash_password, password)
     user = await accounts.run(accounts.db.register, name, hashed)
     if user is None:
+        await accounts.registrations.give_back(address)
         raise AccountError(409, "account.error.name_taken", f"name: {name!r} is taken")
-    accounts.registrations.fail(_address(request))
     response.status_code = 201
     return await _log_in(request, response, accounts, user)
 
@@ -244,15 +245,21 @@ async def login(body: Credentials, request: Request, response: Response,
     address = _address(request)
     name = body.name.strip()
     key = name_key(name)
-    wait = max(accounts.failed_names.wait(key), accounts.failed_addresses.wait(address))
+    # Checked and counted in one step before the argon2 check, so that parallel guesses
+    # cannot all pass the check before any is counted; a success is given back.
+    wait = await accounts.failed_names.take(key)
     if wait:
+        raise _limited(wait)
+    wait = await accounts.failed_addresses.take(address)
+    if wait:
+        await accounts.failed_names.give_back(key)
         raise _limited(wait)
     user, stored = await accounts.run(accounts.db.password_hash, name)
     ok = await asyncio.to_thread(verify_password, stored, body.password)
     if not ok or user is None:
-        accounts.failed_names.fail(key)
-        accounts.failed_addresses.fail(address)
         raise AccountError(401, "account.error.bad_login", BAD_LOGIN)
+    await accounts.failed_names.give_back(key)
+    await accounts.failed_addresses.give_back(address)
     return await _log_in(request, response, accounts, user)
 
 
@@ -274,9 +281,19 @@ async def _need(request: Request, accounts: Accounts) -> tuple[User, str]:
 
 
 async def _check_password(accounts: Accounts, user: User, password: str) -> None:
+    """The account's own password, or 403; 429 after 5 wrong ones in 5 minutes (counted
+    before the check, as a login's)."""
+    key = str(user.id)
+    wait = await accounts.failed_passwords.take(key)
+    if wait:
+        seconds = max(1, int(wait + 0.999))
+        raise AccountError(429, "account.error.rate_limited",
+                           f"too many wrong passwords: try again in {seconds} s",
+                           seconds=seconds)
     stored = await accounts.run(accounts.db.password_hash_of, user.id)
     if not await asyncio.to_thread(verify_password, stored, password):
         raise AccountError(403, "account.error.wrong_password", "wrong password")
+    await accounts.failed_passwords.give_back(key)
 
 
 @router.post("/api/account/password")

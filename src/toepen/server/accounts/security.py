@@ -1,4 +1,4 @@
-"""Passwords, user names, session tokens, CSRF tokens and the login rate limit.
+"""Passwords, user names, session tokens and CSRF tokens (the rate limits: :mod:`.limits`).
 
 Passwords are hashed with argon2id (``argon2-cffi``'s :class:`PasswordHasher`, its
 default parameters); a session cookie is 43 URL-safe random characters of which the
@@ -22,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 import unicodedata
-from collections import deque
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -127,34 +125,3 @@ def csrf_of(token: str) -> str:
 def same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
-
-class Attempts:
-    """Failed logins in a sliding window, by key (a name, an address): at most ``most``
-    in ``window`` seconds; beyond that, every attempt is refused until old ones age out."""
-
-    def __init__(self, most: int, window: float) -> None:
-        self.most = most
-        self.window = window
-        self.seen: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        stamps = self.seen.setdefault(key, deque())
-        while stamps and now - stamps[0] >= self.window:
-            stamps.popleft()
-        return stamps
-
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: now)."""
-        now = time.monotonic()
-        stamps = self._recent(key, now)
-        if len(stamps) < self.most:
-            if not stamps:
-                self.seen.pop(key, None)
-            return 0.0
-        return self.window - (now - stamps[0])
-
-    def fail(self, key: str) -> None:
-        self._recent(key, time.monotonic()).append(time.monotonic())
-        if len(self.seen) > 100_000:  # bounded memory: forget the oldest keys
-            for old in list(self.seen)[:50_000]:
-                del self.seen[old]
