@@ -52,7 +52,7 @@ def test_seat_views_are_the_views_observe_gives(preset: str) -> None:
                 plain = observe(game, seat)
                 assert views[seat] == plain.to_json(), (preset, seat, len(game.actions))
                 fast = protocol.state_of(views[seat], seat, events, (0, "x", "player"),
-                                         closing=ends)
+                                         closing=ends, prompt=protocol.prompt_json(plain))
                 slow = protocol.state(plain, events, (0, "x", "player"), closing=ends)
                 assert json.loads(fast) == json.loads(slow)
 

@@ -249,7 +249,7 @@ class Master:
                           "its maximum", 429)
         table.clients.add(client)
         table.seen = time.monotonic()
-        client.send(protocol.welcome(table.info(), client.seat, client.host))
+        client.send(protocol.welcome(table.info(), client.seat, client.host, self.limits))
         if table.game is not None:
             # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
             view = observe(table.game, client.seat)
@@ -350,6 +350,8 @@ def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
     views = view_bytes(game, seats)
     n, players = len(game.actions), game.n
     shared = protocol.shared_events(events, players) if len(seats) > 1 else None
-    return {seat: protocol.state_frame(view, seat, events, last, n, players, closing=ends,
-                                       events_part=shared)
+    acting = set(game.to_act) if game.winner is None else set()
+    return {seat: protocol.state_frame(
+                view, seat, events, last, n, players, closing=ends, events_part=shared,
+                prompt=protocol.prompt_json(observe(game, seat)) if seat in acting else None)
             for seat, view in views.items()}

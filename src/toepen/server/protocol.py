@@ -31,7 +31,7 @@ import regex
 from .. import __version__
 from ..cards import card_str
 from ..engine import Event, redact
-from ..narration import Message, describe, hand_summary, standings
+from ..narration import Message, describe, hand_summary, standings, turn_prompt
 from ..view import View
 
 PROTOCOL = 1
@@ -342,16 +342,29 @@ def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None
     ``closing``: the hand's ``summary`` (:func:`toepen.narration.hand_summary`) and, when
     the session is over, its ``standings``, as messages for this receiver.
     """
-    return state_of(view.to_json(), view.seat, events, last, history, history_max, closing)
+    return state_of(view.to_json(), view.seat, events, last, history, history_max, closing,
+                    prompt_json(view))
+
+
+def prompt_json(view: View) -> dict[str, Any] | None:
+    """``prompt`` of a ``state``: what the receiving seat must decide now, naming only its
+    legal moves (:func:`toepen.narration.turn_prompt`), or None when it has nothing to
+    decide (not to act, a spectator, the session over). The browser shows it as it is."""
+    seat = view.seat
+    if seat is None or seat not in view.to_act or not view.legal:
+        return None
+    return turn_prompt(view).to_json()
 
 
 def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
              last: tuple[int, str, str] | None, history: Sequence[Event] | None = None,
-             history_max: int = 300, closing: Closing | None = None) -> str:
-    """:func:`state` of a view already in JSON (``View.to_json()`` of ``seat``'s view)."""
+             history_max: int = 300, closing: Closing | None = None,
+             prompt: dict[str, Any] | None = None) -> str:
+    """:func:`state` of a view already in JSON (``View.to_json()`` of ``seat``'s view);
+    ``prompt``: the seat's decision in words (:func:`prompt_json`)."""
     msg = {"v": PROTOCOL, "type": "state", "view": view,
            "events": events_json(events, seat), "last": last_json(last),
-           "state": view["action_count"]}
+           "state": view["action_count"], "prompt": prompt}
     if history is not None:
         msg["history"] = events_json(history[-history_max:], seat)
     if closing is not None and closing.hand is not None:
@@ -366,7 +379,8 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
 def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
                 last: tuple[int, str, str] | None, state_no: int, players: int,
                 closing: Closing | None = None,
-                events_part: orjson.Fragment | None = None) -> bytes:
+                events_part: orjson.Fragment | None = None,
+                prompt: dict[str, Any] | None = None) -> bytes:
     """:func:`state_of` of a view already encoded (``view``: the JSON of
     ``observe(game, seat).to_json()``, ``state_no`` its ``action_count`` and ``players``
     its number of players): the same message, its parts encoded once and spliced, as
@@ -376,7 +390,7 @@ def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
         events_part = events_fragment(events, seat)
     msg: dict[str, Any] = {"v": PROTOCOL, "type": "state", "view": orjson.Fragment(view),
                            "events": events_part, "last": last_json(last),
-                           "state": state_no}
+                           "state": state_no, "prompt": prompt}
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
@@ -391,10 +405,14 @@ def table(info: dict[str, Any]) -> str:
     return dumps({"v": PROTOCOL, "type": "table", "table": info})
 
 
-def welcome(info: dict[str, Any], seat: int | None, host: bool) -> str:
-    """The ``welcome`` message, the answer to ``hello``."""
+def welcome(info: dict[str, Any], seat: int | None, host: bool,
+            limits: Limits | None = None) -> str:
+    """The ``welcome`` message, the answer to ``hello``; ``limits``: the server's bounds
+    a page must know to draw its fields (``chat_length``), so that it holds none itself."""
+    bounds = limits or Limits()
     return dumps({"v": PROTOCOL, "type": "welcome", "table": info, "seat": seat,
                   "host": host, "server": server_version(),
+                  "limits": {"chat_length": bounds.chat_length},
                   "reactions": [{"name": name, "say": {"id": say, "params": {}}}
                                 for name, say in REACTIONS.items()]})
 

@@ -3,13 +3,6 @@ import { t, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys 
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
 
-/** What the seat to act must decide, in words (view.target: who the decision is about). */
-export function phaseText(view) {
-  // playing with no knock among the legal actions (a knock limit, or knocked already): only a card
-  if (view.phase === "play" && !view.legal.includes("knock")) return t("phase.play.card");
-  return t(`phase.${view.phase}`, { name: view.players[view.target] ?? "" });
-}
-
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
  * The stylesheet turns it into a place (its radii differ between desktop and phone).
  * Written as data attributes that {@link placeSeats} makes the custom properties --c and
@@ -95,6 +88,7 @@ function seatBox(view, table, s, me, opts) {
 /**
  * Draw the board.
  * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat},
+ *   prompt: the server's words for this seat's decision (the state message's prompt, {id, params}),
  *   rubbers: the rules play rubbers (the rubber number and rubbers won are shown),
  *   pointsLimit: the rules count penalty points up to this limit (scoresheet.pointsLimit)}
  */
@@ -126,7 +120,8 @@ export function renderBoard(root, view, opts) {
   if (view.phase === "over") {
     prompt = view.winner !== null ? t("web.game_over_winner", { name: view.players[view.winner] }) : t("phase.over");
   } else if (myTurn) {
-    prompt = `${t("web.your_turn")} ${phaseText(view)}`;
+    // what the server says this seat must decide (narration.turn_prompt: only its legal moves)
+    prompt = `${t("web.your_turn")} ${say(opts.prompt, view.players) || ""}`.trim();
   } else {
     const names = view.to_act.map((s) => view.players[s]).join(", ");
     prompt = names ? t("web.waiting_for", { names }) : "";

@@ -35,7 +35,7 @@ export async function showTable(app, tableId, setConn) {
       <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat" data-i18n="web.chat"></h2>
         <div class="reactions" id="reactions"></div>
         <ol id="chat" class="chat" aria-live="polite"></ol>
-        <form id="chat-form" class="chat-form"><input id="chat-text" maxlength="400" autocomplete="off" data-i18n-placeholder="web.chat_placeholder" data-i18n-label="web.chat"><button class="small" id="chat-send" data-i18n="web.chat_send"></button></form>
+        <form id="chat-form" class="chat-form"><input id="chat-text" autocomplete="off" data-i18n-placeholder="web.chat_placeholder" data-i18n-label="web.chat"><button class="small" id="chat-send" data-i18n="web.chat_send"></button></form>
       </section>
       <section class="log-box" aria-labelledby="h-log"><h2 id="h-log" data-i18n="web.log"></h2><ol id="log" class="log" aria-live="polite"></ol></section>
     </aside>
@@ -119,6 +119,8 @@ export async function showTable(app, tableId, setConn) {
       st.host = msg.host;
       st.pending = false;
       st.reactions = msg.reactions || [];
+      // the server's bounds (protocol.Limits): the chat field is as long as the server allows
+      if (msg.limits && msg.limits.chat_length) els.chatForm.querySelector("#chat-text").maxLength = msg.limits.chat_length;
       delete els.reactions.dataset.built;
       drawAll();
     } else if (msg.type === "table") {
@@ -159,6 +161,7 @@ export async function showTable(app, tableId, setConn) {
       st.animate = { plays, knock };
       const wasMine = st.view && st.seat !== null && st.view.to_act.includes(st.seat);
       st.view = msg.view;
+      st.prompt = msg.prompt ?? null;
       keepState(tableId, msg.view.seat ?? "spectator", msg);
       st.pending = false;
       st.hint = null;
@@ -373,7 +376,7 @@ export async function showTable(app, tableId, setConn) {
       me: st.seat, table: st.table, pending: st.pending, hint: st.hint, hintAvailable: st.hintAvailable && !!st.token,
       onAction: act, onHint: hint, animate: st.animate, rubbers: sessionKind(st.view.rules, st.meta) === "rubber", knockSeat: st.animate ? st.animate.knock : null,
       pointsLimit: pointsLimit(st.view.rules, st.meta),
-      lastTrick: st.view.trick.length ? null : st.lastTrick, clock: st.clock, subline,
+      lastTrick: st.view.trick.length ? null : st.lastTrick, clock: st.clock, subline, prompt: st.prompt,
     });
     st.animate = null;
     tickClock();

@@ -1,0 +1,41 @@
+"""The browser holds no prompt and no server limit of its own (issue 22, point 4): a static
+check of ``src/toepen/server/static``. The prompt of a decision is the server's
+(``state.prompt``, :func:`toepen.narration.turn_prompt`); the chat field's length is the
+server's (``welcome.limits``)."""
+
+from __future__ import annotations
+
+import re
+
+from toepen.narration import PROMPT_VERBS
+
+from .test_catalogs import STATIC
+
+
+def _js() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").glob("*.js"))}
+
+
+def test_no_page_works_out_a_prompt() -> None:
+    js = _js()
+    text = "\n".join(js.values())
+    decisions = [ident for ident, verbs in PROMPT_VERBS.items() if verbs]
+    for ident in decisions:  # no prompt of a decision written out (it comes with the state)
+        assert not re.search(rf"""["'`]{re.escape(ident)}["'`]""", text), ident
+    # no prompt built from the phase, except the rules page's glossary of the decisions
+    built = [name for name, src in js.items() if re.search(r"`phase\.\$\{", src)]
+    assert built == ["rules.js"], built
+    assert "phase.${view.phase}" not in text
+    # no page decides from the legal moves what to say ("may knock?"): it draws the buttons
+    assert not re.search(r"legal\.includes\(\s*[\"']knock[\"']\s*\)", text)
+    assert "function phaseText" not in text
+    board = js["board.js"]
+    assert re.search(r"say\(\s*opts\.prompt\b", board)
+
+
+def test_no_page_holds_the_servers_limits() -> None:
+    html = "\n".join(p.read_text(encoding="utf-8") for p in sorted(STATIC.rglob("*"))
+                     if p.suffix in (".js", ".html"))
+    chat = re.findall(r"<input[^>]*id=\"chat-text\"[^>]*>", html)
+    assert chat and all("maxlength" not in tag for tag in chat), chat
+    assert "msg.limits.chat_length" in _js()["tablepage.js"]
