@@ -22,6 +22,7 @@ from ..rules import Rules, RulesError
 from .botpool import BotPool
 from .external import ExternalBots
 from .master import Master
+from .names import skeleton
 from .ports import ClusterPort
 from .protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .scheduler import Scheduler
@@ -433,7 +434,7 @@ class Lobby:
             new = Seat(seat, "human", name=name, token_hash=token_hash(token))
             changed: dict[int, Seat] = {}
             for s in table.seats:  # a bot with the newcomer's name takes another
-                if s.kind == "bot" and s.name and s.name.casefold() == name.casefold():
+                if s.kind == "bot" and s.name and skeleton(s.name) == skeleton(name):
                     changed[s.seat] = Seat(s.seat, "bot", name=table.bot_name(s.seat, but=name),
                                            bot=s.bot)
             changed[seat] = new

@@ -33,6 +33,7 @@ from ..cards import card_str
 from ..engine import Event, redact
 from ..narration import Message, describe, hand_summary, standings, turn_prompt
 from ..view import View
+from .names import invisible, misplaced_emoji_part
 
 PROTOCOL = 1
 """The protocol version: ``"v"`` of every message, both ways."""
@@ -128,9 +129,12 @@ _GRAPHEME = regex.compile(r"\X")
 def _name_char(ch: str) -> bool:
     """Letters, accents, digits, the punctuation of names, and emoji (symbols of the
     category ``So`` with their joiners, selectors, skin tones and tags); never a control
-    or formatting character, a line break or markup such as ``<``."""
+    or formatting character, a line break, markup such as ``<``, or a character that
+    shows nothing (``names.invisible``: the combining grapheme joiner, a Hangul filler...)."""
     if ch in NAME_PUNCTUATION or _emoji_part(ch):
         return True
+    if invisible(ch):
+        return False
     category = unicodedata.category(ch)
     return category[0] in "LMN" or category == "So"
 
@@ -155,6 +159,13 @@ def check_name(name: Any, limit: int, what: str = "name") -> str:
     Traceback (most recent call last):
     ...
     toepen.server.protocol.Refused: name: letters, digits, emoji, ... (not U+202E)
+    >>> check_name("Ann\u200d", 24)
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: name: U+200D only inside an emoji sequence
+    >>> england = "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    >>> check_name(f"Jan 👨\u200d👩\u200d👧 {england}", 24) == f"Jan 👨\u200d👩\u200d👧 {england}"
+    True
     """
     if not isinstance(name, str):
         raise Refused("bad_message", f"{what}: must be text", say=Message("error.name.text"))
@@ -174,6 +185,11 @@ def check_name(name: Any, limit: int, what: str = "name") -> str:
         raise Refused("bad_message",
                       f"{what}: letters, digits, emoji, space and ' - _ . only (not {shown})",
                       say=Message("error.name.chars", {"chars": shown}))
+    part = misplaced_emoji_part(name)
+    if part is not None:
+        code = f"U+{ord(part):04X}"
+        raise Refused("bad_message", f"{what}: {code} only inside an emoji sequence",
+                      say=Message("error.name.emoji_part", {"char": code}))
     return name
 
 

@@ -179,6 +179,10 @@ def _limited(wait: float) -> AccountError:
 def _refused(e: Refused) -> AccountError:
     """A name or password refusal of the checks, with its catalog message."""
     text = e.message
+    if text.startswith("name: ") and " looks like " in text:
+        fake, like = text[len("name: "):].split(" looks like ", 1)
+        return AccountError(e.status, "account.error.name_lookalike", text,
+                            char=fake.strip("'\""), like=like.split(":", 1)[0].strip("'\""))
     if text.startswith("name: ") and "bot" in text:
         return AccountError(e.status, "account.error.name_bot", text)
     if text.startswith("name: ") and "reserved" in text:

@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ...bots.base import RESERVED
+from ..names import lookalike
 from ..protocol import Refused
 from ..table import BOT_NAMES
 
@@ -58,7 +59,10 @@ def _latin_letter(ch: str) -> bool:
 
 def check_username(name: object, bots: tuple[str, ...] = ()) -> str:
     """A user name, or Refused naming what is wrong: 3 to 20 characters, Latin letters
-    (with their accents: Zoë, Bjørn), digits and ``_ - .``, starting with a letter; not a
+    (with their accents: Zoë, Bjørn), digits and ``_ - .``, starting with a letter; no
+    letter made to look like another (``names.lookalike``: ``ı``, ``ɑ``, ``ɢ``, ``ᴏ``...),
+    so that two names one cannot tell apart (``names.skeleton``) have one ``name_key``
+    and the second is taken; not a
     bot's name or kind (built-in, a seat's bot name such as ``Fien``, or one of
     ``bots``, the operator's external bots) nor a word of the server, letter case ignored."""
     if not isinstance(name, str):
@@ -74,6 +78,11 @@ def check_username(name: object, bots: tuple[str, ...] = ()) -> str:
         raise Refused("bad_message", f"name: Latin letters, digits and _ - . only (not {shown})")
     if not _latin_letter(name[0]):
         raise Refused("bad_message", "name: must start with a letter")
+    fakes = sorted({ch for ch in name if lookalike(ch) is not None})
+    if fakes:  # so that no two names that look alike ever both pass: see names.skeleton
+        ch = fakes[0]
+        raise Refused("bad_message", f"name: {ch!r} looks like {lookalike(ch)!r}: "
+                      "write the letter itself")
     key = name_key(name)
     stem = key.rstrip("0123456789_-.")
     bot_words = {name_key(n) for n in (*BOTS, *BOT_NAMES, *bots)}
