@@ -55,6 +55,8 @@ from typing import Any, Protocol, TypeAlias
 
 from .cards import card_str, local_card_str, parse_card
 from .engine import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action, Event, EventKind
+from .engine.settle import Place
+from .rules import Rules
 from .view import View
 
 __all__ = [
@@ -456,48 +458,70 @@ def hand_summary(events: Sequence[Event], viewer: int | None = None) -> list[Mes
     return [in_second_person(m, viewer) for m in out]
 
 
-def standings(events: Sequence[Event], winner: int, players: int) -> list[Message]:
-    """The final standings from a whole session's events: the winner first, then the
-    others from the last one out to the first (players never out follow in seat order),
-    each with the lives lost, the hands played and the hand they went out in.
+def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> list[Message]:
+    """The standings as lines: a title, then one line per place of the engine's
+    finishing order (:func:`toepen.engine.settle.finishing_order`, e.g. ``view.places``)
+    with the figures that decided it: under rubbers the rounds owed and the rubbers won
+    (and, before the session's end, the lives of the rubber being played); under
+    elimination the last one in with their lives, the others by the hand they went out
+    in. Where two places are level on every figure the line says what put the first
+    above: the lower seat, or going out later in the same hand. Lives are shown as
+    penalty points towards ``lives`` under ``count: points_up``. A pair in teams is one
+    line (``name``: both seats). ``over``: the session has ended (the title says final).
 
-    >>> from toepen.engine import Event, EventKind as K
-    >>> game = [Event(K.DEAL, 0, 1), Event(K.LIVES, 1, 2, (), "stake"), Event(K.ELIMINATED, 1, 0),
-    ...         Event(K.DEAL, 2, 2), Event(K.LIVES, 2, 1, (), "fold"), Event(K.LIVES, 2, 1),
-    ...         Event(K.ELIMINATED, 2, 0), Event(K.SESSION_RESULT, 0, 0)]
-    >>> for m in standings(game, winner=0, players=3):
-    ...     m
-    Message('standings.title')
-    Message('standings.row', place=1, name=Seat(0), lost=0, hands=2)
-    Message('standings.row_out', place=2, name=Seat(2), lost=2, hands=2, out=2)
-    Message('standings.row_out', place=3, name=Seat(1), lost=2, hands=1, out=1)
+    >>> from toepen.engine.settle import finishing_order
+    >>> from toepen.rules import Rules
+    >>> order = finishing_order(rubber=False, team_of=(0, 1, 2), pools=(3, 0, 0),
+    ...     in_session=1, eliminated=(2, 1), out_hands=(4, 4), drinks=(0, 0, 0),
+    ...     rubbers_won=(0, 0, 0), winner=0)
+    >>> lines = standings(order, Rules.preset("rulebook"))
+    >>> [m.id for m in lines]
+    ['standings.title', 'standings.row', 'standings.row_why', 'standings.row']
+    >>> lines[1].params["figures"]
+    Message('standings.fig.winner', lives=3)
+    >>> lines[2].params["why"], lines[3].params["figures"]
+    (Message('standings.why.same_hand', name=Seat(2)), Message('standings.fig.out', hand=4))
     """
-    k = EventKind
-    lost = [0] * players
-    hands = [0] * players
-    gone: dict[int, int] = {}
-    hand_no = 0
-    for e in events:
-        if e.kind is k.DEAL:
-            hand_no = e.value
-            for s in range(players):
-                if s not in gone:
-                    hands[s] += 1
-        elif e.kind is k.LIVES and 0 <= e.seat < players:
-            lost[e.seat] += e.value
-        elif e.kind is k.ELIMINATED and 0 <= e.seat < players:
-            gone.setdefault(e.seat, hand_no)
-    order = [winner, *(s for s in reversed(gone) if s != winner)]
-    order += [s for s in range(players) if s not in order]
-    out = [Message("standings.title")]
-    for place, s in enumerate(order, 1):
-        row: dict[str, Param] = {"place": place, "name": Seat(s), "lost": lost[s],
-                                 "hands": hands[s]}
-        if s in gone and s != winner:
-            row["out"] = gone[s]
-            out.append(Message("standings.row_out", row))
+    points = rules.count == "points_up"
+    limit = rules.lives
+    rubber = rules.session == "rubber"
+
+    def lives(p: Place) -> dict[str, Param]:
+        if points:
+            return {"points": rules.sheet_value(p.lives), "limit": limit}
+        return {"lives": p.lives}
+
+    def who(p: Place) -> Param:
+        return Seat(p.seat) if len(p.seats) == 1 else Seats(p.seats)
+
+    out = [Message("standings.title" if over else "standings.title_now")]
+    for i, p in enumerate(places):
+        if rubber:
+            figs: dict[str, Param] = {"drinks": p.drinks, "rubbers": p.rubbers_won}
+            if over:
+                figures = Message("standings.fig.rubber", figs)
+            else:
+                figures = Message("standings.fig.rubber_now_points" if points
+                                  else "standings.fig.rubber_now", {**figs, **lives(p)})
+        elif p.out:
+            figures = Message("standings.fig.out", {"hand": p.out_hand})
+        elif over and i == 0:
+            figures = Message("standings.fig.winner_points" if points
+                              else "standings.fig.winner", lives(p))
         else:
+            figures = Message("standings.fig.in_points" if points else "standings.fig.in",
+                              lives(p))
+        nxt = places[i + 1] if i + 1 < len(places) else None
+        why: Message | None = None
+        if nxt is not None and p.by == "seat":
+            why = Message("standings.why.seat", {"name": who(nxt)})
+        elif nxt is not None and p.by == "out" and p.out and p.out_hand == nxt.out_hand:
+            why = Message("standings.why.same_hand", {"name": who(nxt)})
+        row: dict[str, Param] = {"place": p.place, "name": who(p), "figures": figures}
+        if why is None:
             out.append(Message("standings.row", row))
+        else:
+            out.append(Message("standings.row_why", {**row, "why": why}))
     return out
 
 

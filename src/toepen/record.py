@@ -27,6 +27,7 @@ from .engine.actions import Action, ActionError, format_move, parse_move
 from .engine.deck import DeckError, check_deck
 from .engine.phase import Phase
 from .engine.refusal import IllegalAction
+from .engine.settle import Place
 from .engine.state import Game
 from .rules import Rules, RulesError
 
@@ -40,7 +41,8 @@ class RecordError(ValueError):
 def to_record(
     game: Game, *, meta: dict[str, Any] | None = None, use_seed: bool = False
 ) -> dict[str, Any]:
-    """The record of a game so far.
+    """The record of a game so far; once the session is over, with its finishing order
+    (``places``: ``game.places()``, which :func:`replay` checks).
 
     With ``use_seed`` (a seeded game only) the record stores the seed instead of the
     decks, so that it can be continued past the last deal; it then replays only on
@@ -59,6 +61,8 @@ def to_record(
     else:
         rec["decks"] = [[card_str(c) for c in deck] for deck in game.dealt_decks()]
     rec["actions"] = [format_move(s, a) for s, a in game.actions]
+    if game.is_over:
+        rec["places"] = [p.to_json() for p in game.places()]
     if meta:
         rec["meta"] = meta
     return rec
@@ -178,6 +182,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     may end anywhere; it may not go on once its game is over or awaits a deck.
     """
     game, actions = start(record)
+    places = _places_of(record)
     for i, (seat, act) in enumerate(actions[:upto] if upto is not None else actions, start=1):
         if game.phase is Phase.DEAL:
             raise RecordError(f"action {i}: a new deal needs a deck that is not in the record")
@@ -185,7 +190,37 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             game.apply(seat, act)
         except IllegalAction as e:
             raise RecordError(f"action {i}: {e}") from None
+    if places is not None and upto is None:
+        if not game.is_over:
+            raise RecordError("places: the record has a finishing order, but its actions "
+                              "do not finish the session")
+        found = game.places()
+        if found != places:
+            raise RecordError(f"places: the record says {_seats_text(places)}, its actions "
+                              f"finish {_seats_text(found)}")
     return game
+
+
+def _places_of(record: dict[str, Any]) -> tuple[Place, ...] | None:
+    """The record's ``places`` (optional; records before it have none), checked."""
+    raw = record.get("places")
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise RecordError("places: must be a list of places")
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(Place.from_json(item))
+        except ValueError as e:
+            raise RecordError(f"places[{i}]: {e}") from None
+    return tuple(out)
+
+
+def _seats_text(places: tuple[Place, ...]) -> str:
+    """A finishing order in a line: ``1: seat 2, 2: seats 0+3``."""
+    return ", ".join(f"{p.place}: seat{'s' if len(p.seats) > 1 else ''} "
+                     f"{'+'.join(map(str, p.seats))}" for p in places)
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -202,6 +237,7 @@ def summary(game: Game) -> dict[str, Any]:
         "phase": str(game.phase),
         "actions": len(game.actions),
     }
+    out["places"] = [p.to_json() for p in game.places()]
     if game.phase is Phase.DEAL:
         out["stopped"] = "a new deal needs a deck that is not in the record"
     if game.rules.session == "rubber":

@@ -59,6 +59,7 @@ from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
 from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
+from .engine.settle import Place
 from .engine.state import Game
 from .narration import Message
 from .record import FORMAT, RecordError
@@ -857,33 +858,20 @@ class Sheet:
         """The sheet's rows, one per hand (the last one may be in progress)."""
         return self._machine.rows()
 
+    def places(self) -> tuple[Place, ...]:
+        """The finishing order as it stands: the engine's own
+        (:func:`toepen.engine.settle.finishing_order`), the same as a game's."""
+        return self._machine.places()
+
     def standings(self) -> list[Standing]:
-        """Places: an elimination session's winner first, then the last one out to the
-        first (those still in by lives); a rubber session by fewest rounds of drinks,
-        then most rubbers won, then seat, as the engine settles its winner."""
+        """Each seat by its place in :meth:`places` (partners share theirs)."""
         m = self._machine
-        n = m._n
         lives = self.lives
-        out_hand: dict[int, int] = {}
-        hand = 0
-        for _, e in m._log:
-            if e.kind is EventKind.DEAL:
-                hand = e.value
-            elif e.kind is EventKind.ELIMINATED:
-                out_hand.setdefault(e.seat, hand)
-        if self.rules.session == "rubber":
-            order = sorted(range(n), key=lambda s: (m._drinks[s], -m._rubbers_won[s], s))
-            if m._winner is not None:
-                order.remove(m._winner)
-                order.insert(0, m._winner)
-        else:
-            still = [s for s in range(n) if s not in out_hand]
-            still.sort(key=lambda s: (s != m._winner, -lives[s], s))
-            order = still + [s for s in reversed(m._eliminated) if s not in still]
+        out_hand = dict(zip(m._eliminated, m._out_hands, strict=True))
         return [
-            Standing(place, s, self.players[s], lives[s], m._lives_lost[s], out_hand.get(s),
+            Standing(p.place, s, self.players[s], lives[s], m._lives_lost[s], out_hand.get(s),
                      m._drinks[s], m._rubbers_won[s])
-            for place, s in enumerate(order, 1)
+            for p in self.places() for s in p.seats
         ]
 
     # -- records and JSON ----------------------------------------------------------------
@@ -966,6 +954,7 @@ class Sheet:
             "rules": self.rules.to_json(),
             "lives": self.rules.lives,
             "display": self.display,
+            "count": self.rules.count,
             "session": self.rules.session,
             "players": list(self.players),
             "seats": seats,
@@ -985,6 +974,9 @@ class Sheet:
             "legal": [str(e) for e in self.legal_entries()],
             "hands": [dataclasses.asdict(r) for r in self.hands()],
             "standings": [dataclasses.asdict(s) for s in self.standings()],
+            "places": [p.to_json() for p in self.places()],
+            "standings_say": [m.to_json() for m in narration.standings(
+                self.places(), self.rules, over=self.is_over)],
         }
 
     def __repr__(self) -> str:

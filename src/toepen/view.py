@@ -25,6 +25,7 @@ from .engine.actions import CHALLENGE, CLAIM, KNOCK, PASS, Action, format_move
 from .engine.core import order_table
 from .engine.events import Event, redact
 from .engine.phase import Phase
+from .engine.settle import Place, finishing_order
 from .engine.state import Game
 from .rules import TELL_WORDS, Rules
 
@@ -102,6 +103,24 @@ class View:
     cards_unseen: bool = False
     """``blind_knock``: the deal's cards are not looked at yet (the blind round), so the
     seat's own hand is not in :attr:`hand` either."""
+    out_hands: tuple[int, ...] = field(default=())
+    """By entry of :attr:`eliminated`: the number of the hand it went out in."""
+
+    @property
+    def places(self) -> tuple[Place, ...]:
+        """The session's finishing order as it stands, with what decided each place:
+        the engine's :func:`~toepen.engine.settle.finishing_order` of this view's public
+        facts (the same as ``game.places()``)."""
+        teams = self.teams or tuple(range(len(self.players)))
+        sides = max(teams) + 1
+        pools = [0] * sides
+        for s, t in enumerate(teams):
+            pools[t] = self.lives[s]
+        in_session = sum(1 << s for s, flag in enumerate(self.in_session) if flag)
+        return finishing_order(
+            rubber=self.rules.session == "rubber", team_of=teams, pools=pools,
+            in_session=in_session, eliminated=self.eliminated, out_hands=self.out_hands,
+            drinks=self.drinks, rubbers_won=self.rubbers_won, winner=self.winner)
 
     def round_of(self, index: int) -> Phase | None:
         """The round (a phase of :attr:`hand_marks`) the hand's action ``index`` was
@@ -299,6 +318,8 @@ class View:
             "deal_start": self.deal_start,
             "pelt_opener": self.pelt_opener,
             "first_leader": self.first_leader,
+            "out_hands": list(self.out_hands),
+            "places": [p.to_json() for p in self.places],
         }
 
 
@@ -357,6 +378,7 @@ def observe(game: Game, seat: int | None) -> View:
         kans=seats[game.kans_drawn << 3],
         hand_marks=tuple([(i - start, p) for i, p in game.marks]),
         cards_unseen=unseen,
+        out_hands=game.out_hands,
     )
 
 

@@ -200,10 +200,18 @@ async def test_a_summary_between_hands_and_the_final_standings(tmp_path: Path,
         assert seat_of(rows[0]) == winner and rows[0].id == "standings.row"
         assert sorted(seat_of(m) for m in rows) == [0, 1, 2, 3]
         assert [m.params["place"] for m in rows] == [1, 2, 3, 4]
-        assert rows[0].params["hands"] == view.hand_no
+        # the engine's finishing order, each line with what decided it: the winner's
+        # lives, the others the hand they went out in (the last out first)
+        assert [seat_of(m) for m in rows] == [p.seat for p in view.places]
+        assert rows[0].params["figures"] == Message("standings.fig.winner",
+                                                    {"lives": view.lives[winner]})
+        hands = []
+        for m in rows[1:]:
+            figures = m.params["figures"]
+            assert isinstance(figures, Message) and figures.id == "standings.fig.out"
+            hands.append(figures.params["hand"])
+        assert hands == sorted(hands, reverse=True) and hands[0] <= view.hand_no
         for m in rows:
-            seat = seat_of(m)
-            assert m.params["lost"] == lives - view.lives[seat], (m, view.lives)
             assert flat(m.render(t, view.players)) in flat(text)
             assert flat(m.render(t, view.players)) in [flat(x) for x in app.log_lines]
         await pilot.press("q")

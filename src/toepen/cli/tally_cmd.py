@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from ..i18n import I18nError, Translator, check_lang, detect_lang
+from ..narration import standings
 from ..record import RecordError, load, save
 from ..rules import Rules, RulesError
 from ..tally import DISPLAYS, IllegalEntry, Sheet, refusal_message
@@ -122,8 +123,8 @@ def _print(t: Translator, sheet: Sheet, as_json: bool) -> None:
     console = Console()
     console.print(sheet_table(t, sheet))
     console.print(status_line(t, sheet))
-    for s in sheet.standings():
-        console.print(t("tally.standing", place=s.place, name=s.name, lives=s.lives))
+    for line in standings(sheet.places(), sheet.rules, over=sheet.is_over):
+        console.print(line.render(t, sheet.players))
 
 
 def register(app: typer.Typer) -> None:

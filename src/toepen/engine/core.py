@@ -85,7 +85,7 @@ class GameCore:
         "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
         "_next_dealer", "_marks", "_no_fold", "_double", "_anytime", "_blind_on", "_dead",
         "_jack", "_each", "_seen_rules", "_after", "_loses", "_beer", "_elim", "_rubber",
-        "_pelt", "_dealer_rule", "_orders",
+        "_pelt", "_dealer_rule", "_orders", "_out_hands",
     )
 
     # -- the table and the session (public) --
@@ -97,6 +97,7 @@ class GameCore:
     _pools: list[int]  # lives by side (a seat, or a pair of partners)
     _in_session: int  # mask of seats still in the session
     _eliminated: list[int]
+    _out_hands: tuple[int, ...]  # by entry of _eliminated: the hand it went out in
     _dealer: int
     _first_dealer: int
     _hand_no: int

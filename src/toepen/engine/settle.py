@@ -8,12 +8,153 @@ of lives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 from ..cards import JACK, RANK_MASKS
 from .core import GameCore
 from .events import Event, EventKind
 from .phase import Phase
 
-__all__ = ["Settlement"]
+__all__ = ["DECIDERS", "Place", "Settlement", "finishing_order"]
+
+DECIDERS = ("out", "lives", "drinks", "rubbers", "seat")
+"""What may put a side above the next one in the finishing order (:attr:`Place.by`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One side's place in the finishing order, with the figures that decided it.
+
+    A side is one seat, or in teams the pair (its seats share the place).
+    """
+
+    place: int
+    """1 = the winner; the next side 2, and so on."""
+    seats: tuple[int, ...]
+    """The side's seats, lowest first."""
+    by: str
+    """What put this side above the next one (one of :data:`DECIDERS`); ``""`` for the
+    last side. ``out``: it went out later (or is still in); ``lives``: more lives left;
+    ``drinks``: fewer rounds owed; ``rubbers``: more rubbers won; ``seat``: level on
+    everything, the lower seat goes first."""
+    lives: int
+    """The side's lives now (its pool); under rubbers, the lives of the rubber being
+    played (after the last rubber: the lives every rubber starts with)."""
+    out: int
+    """Elimination: the side was the ``out``-th to go out (1 = the first); 0 while in."""
+    out_hand: int
+    """Elimination: the number of the hand it went out in; 0 while in."""
+    drinks: int
+    """Rubbers: the rounds of drinks the side owes (partners owe alike)."""
+    rubbers_won: int
+
+    @property
+    def seat(self) -> int:
+        """The side's lowest seat (the seat that stands for a pair)."""
+        return self.seats[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"place": self.place, "seats": list(self.seats), "by": self.by,
+                "lives": self.lives, "out": self.out, "out_hand": self.out_hand,
+                "drinks": self.drinks, "rubbers_won": self.rubbers_won}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Place:
+        """The inverse of :meth:`to_json`; ValueError naming the field that is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("a place is an object")
+        ints = ("place", "lives", "out", "out_hand", "drinks", "rubbers_won")
+        for name in ints:
+            v = data.get(name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ValueError(f"{name}: must be an integer, not {v!r}")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not seats or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in seats):
+            raise ValueError(f"seats: must be a list of seats, not {seats!r}")
+        by = data.get("by")
+        if by != "" and by not in DECIDERS:
+            raise ValueError(f"by: must be one of {', '.join(DECIDERS)} or '', not {by!r}")
+        return cls(data["place"], tuple(seats), by, data["lives"], data["out"],
+                   data["out_hand"], data["drinks"], data["rubbers_won"])
+
+
+def finishing_order(
+    *,
+    rubber: bool,
+    team_of: Sequence[int],
+    pools: Sequence[int],
+    in_session: int,
+    eliminated: Sequence[int],
+    out_hands: Sequence[int],
+    drinks: Sequence[int],
+    rubbers_won: Sequence[int],
+    winner: int | None,
+) -> tuple[Place, ...]:
+    """The finishing order of a session, finished or not, best side first: the one
+    function behind every standings, rating, club result and arena score.
+
+    - **Elimination** (rules.md, "Lives, elimination and the winner"): the winner
+      first, then the sides still in by most lives left, then those out from the last
+      one out to the first (the order out: sides out in the same hand in the order the
+      engine took them out, i.e. the order of payment), the lower seat last of all.
+    - **Rubbers** (D16): the fewest rounds of drinks, then the most rubbers won, then
+      (a session still being played: an open-ended one, or one stopped) the most lives
+      in the rubber being played, then the lower seat. A finished session's winner is
+      first by the same rule, since every rubber starts with the same lives.
+    - **Teams**: a pair is one side; its seats share the place.
+
+    >>> [(p.place, p.seats, p.by) for p in finishing_order(rubber=True, team_of=(0, 1, 2),
+    ...  pools=(10, 10, 10), in_session=7, eliminated=(), out_hands=(), drinks=(1, 0, 1),
+    ...  rubbers_won=(1, 1, 1), winner=1)]
+    [(1, (1,), 'drinks'), (2, (0,), 'seat'), (3, (2,), '')]
+    >>> [(p.place, p.seats, p.by, p.out_hand) for p in finishing_order(rubber=False,
+    ...  team_of=(0, 1, 2), pools=(3, 0, -1), in_session=1, eliminated=(2, 1),
+    ...  out_hands=(4, 9), drinks=(0, 0, 0), rubbers_won=(0, 0, 0), winner=0)]
+    [(1, (0,), 'out', 0), (2, (1,), 'out', 9), (3, (2,), '', 4)]
+    """
+    sides: dict[int, list[int]] = {}
+    for s, t in enumerate(team_of):
+        sides.setdefault(t, []).append(s)
+    win_side = team_of[winner] if winner is not None else -1
+    gone: dict[int, tuple[int, int]] = {}  # side -> (rank out, hand), the latest entry
+    rank = 0
+    for i, s in enumerate(eliminated):
+        t = team_of[s]
+        if t not in gone or gone[t][0] != rank:
+            rank += 1
+        gone[t] = (rank, out_hands[i] if i < len(out_hands) else 0)
+    keys: dict[int, tuple[int, ...]] = {}
+    for t, seats in sides.items():
+        low = seats[0]
+        side_in = any(in_session >> s & 1 for s in seats) or t == win_side
+        if rubber:
+            keys[t] = (0, drinks[low], -rubbers_won[low], -pools[t], low)
+        elif side_in or t not in gone:
+            keys[t] = (0 if t == win_side else 1, 0, 0, -pools[t], low)
+        else:
+            keys[t] = (2, 0, 0, -gone[t][0], low)
+    ordered = sorted(sides, key=lambda t: keys[t])
+    out: list[Place] = []
+    for place, t in enumerate(ordered, 1):
+        by = ""
+        if place < len(ordered):
+            a, b = keys[t], keys[ordered[place]]
+            i = next(i for i in range(5) if a[i] != b[i])
+            if i == 3:
+                by = "out" if a[0] == 2 else "lives"
+            else:
+                by = ("out", "drinks", "rubbers", "lives", "seat")[i]
+        side = tuple(sides[t])
+        low = side[0]
+        rank_out, hand = gone.get(t, (0, 0)) if not rubber else (0, 0)
+        if t == win_side or any(in_session >> s & 1 for s in side):
+            rank_out, hand = 0, 0
+        out.append(Place(place, side, by, pools[t], rank_out, hand, drinks[low],
+                         rubbers_won[low]))
+    return tuple(out)
 
 _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer
 _E = EventKind
@@ -26,6 +167,14 @@ class Settlement(GameCore):
     """Lives, hand results, elimination, rubbers and the session's end."""
 
     __slots__ = ()
+
+    def places(self) -> tuple[Place, ...]:
+        """The session's finishing order as it stands (:func:`finishing_order`)."""
+        return finishing_order(
+            rubber=self._rubber, team_of=self._team_of, pools=self._pools,
+            in_session=self._in_session, eliminated=self._eliminated,
+            out_hands=self._out_hands, drinks=self._drinks, rubbers_won=self._rubbers_won,
+            winner=self._winner)
 
     def _settle(self, last: int, card: int = -1) -> None:
         """The last trick went to ``last`` (with ``card``): the hand's stake is paid."""
@@ -103,8 +252,10 @@ class Settlement(GameCore):
 
     def _lose(self, seat: int, amount: int, reason: str) -> None:
         team = self._team_of[seat]
-        if self._dead and self._pools[team] > 0:
-            amount = min(amount, self._pools[team])  # voor dood: never more than is left
+        if self._dead:  # voor dood (H2): never more than is left, nothing below 0
+            amount = min(amount, max(self._pools[team], 0))
+            if amount <= 0:
+                return
         self._pools[team] -= amount
         self._lives_lost[seat] += amount
         if self._beer:
@@ -116,6 +267,7 @@ class Settlement(GameCore):
                     self._leave_hand(s)
                     self._in_session &= ~(1 << s)
                     self._eliminated.append(s)
+                    self._out_hands += (self._hand_no,)
                     self._ev.append(_new(Event, (_ELIM, s, 0, (), "", False)))
             self._check_session_over()
 
@@ -144,7 +296,9 @@ class Settlement(GameCore):
         for s in range(self._n):
             if self._team_of[s] in tied:
                 mask |= 1 << s
-                self._eliminated.remove(s)
+                i = self._eliminated.index(s)
+                del self._eliminated[i]
+                self._out_hands = self._out_hands[:i] + self._out_hands[i + 1:]
         for t in tied:
             self._pools[t] = 1
         self._in_session = mask

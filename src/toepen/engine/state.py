@@ -174,6 +174,7 @@ class Game(Declarations, Settlement, Refusals):
         self._pools = [rules.lives] * (half if rules.teams else n)
         self._in_session = (1 << n) - 1
         self._eliminated = []
+        self._out_hands = ()
         self._active = 0
         self._hands = [0] * n
         self._out = 0
@@ -366,6 +367,11 @@ class Game(Declarations, Settlement, Refusals):
     def eliminated(self) -> Sequence[int]:
         """Seats eliminated, in order."""
         return self._eliminated
+
+    @property
+    def out_hands(self) -> tuple[int, ...]:
+        """By entry of :attr:`eliminated`: the number of the hand it went out in."""
+        return self._out_hands
 
     @property
     def active(self) -> int:

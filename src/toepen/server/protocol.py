@@ -31,7 +31,9 @@ import regex
 from .. import __version__
 from ..cards import card_str
 from ..engine import Event, redact
+from ..engine.settle import Place
 from ..narration import Message, describe, hand_summary, standings, turn_prompt
+from ..rules import Rules
 from ..view import View
 from .names import invisible, misplaced_emoji_part
 
@@ -341,11 +343,14 @@ def last_json(last: tuple[int, str, str] | None) -> dict[str, Any] | None:
 @dataclass(frozen=True)
 class Closing:
     """What a ``state`` that ends a hand (or the session) sums up: the hand's events from
-    its deal, and at the end of the session all of them with the winner."""
+    its deal, and at the end of the session all of them with the winner, the finishing
+    order (``game.places()``) and the rules (the standings are said from these)."""
 
     hand: Sequence[Event] | None = None
     session: Sequence[Event] | None = None
     winner: int | None = None
+    places: tuple[Place, ...] = ()
+    rules: Rules | None = None
 
 
 def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None,
@@ -386,9 +391,9 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
-    if closing is not None and closing.session is not None and closing.winner is not None:
-        msg["standings"] = [say_json(m) for m in standings(
-            redact(list(closing.session), seat), closing.winner, len(view["players"]))]
+    if closing is not None and closing.session is not None and closing.winner is not None \
+            and closing.rules is not None:
+        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules)]
     return dumps(msg)
 
 
@@ -410,9 +415,9 @@ def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
-    if closing is not None and closing.session is not None and closing.winner is not None:
-        msg["standings"] = [say_json(m) for m in standings(
-            redact(list(closing.session), seat), closing.winner, players)]
+    if closing is not None and closing.session is not None and closing.winner is not None \
+            and closing.rules is not None:
+        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules)]
     return orjson.dumps(msg)
 
 

@@ -537,7 +537,8 @@ class PlayApp(App[None]):
         if over or (e.kind is EventKind.DEAL and settled):
             self.summary = hand_summary(hand, self.human)
             if over:
-                self.summary += standings(self._events, e.seat, len(self.names))
+                final = self.session.view()
+                self.summary += standings(final.places, final.rules)
             told = {line for x in hand if x.kind in _TOLD
                     and (line := narrate(self.t, x, self.names, self.human)) is not None}
             for m in self.summary:

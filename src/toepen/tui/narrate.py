@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from ..cards import LOCAL_RANKS
 from ..engine import Action, Event
+from ..engine.settle import Place
 from ..i18n import N_, Translator
 from ..narration import (
     VERB_KEYS,
@@ -121,20 +122,25 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
 def session_winner_reason(t: Translator, view: View) -> str | None:
     """Why the winner of a finished rubber session won, in words; None otherwise.
 
-    The engine's tie-break (:meth:`toepen.engine.settle.Settlement._end_rubber`, rules.md
-    D16): the fewest drinks (rounds owed), then the most rubbers won, then the lowest
-    seat (the player listed first). This only says which of the three decided.
+    Read from the engine's finishing order (:attr:`View.places`, rules.md D16): what put
+    the first place above the second, the fewest drinks (rounds owed), then the most
+    rubbers won, then the lowest seat (the player listed first).
     """
-    win = view.winner
-    if win is None or view.rules.session != "rubber":
+    places = view.places
+    if view.winner is None or view.rules.session != "rubber" or len(places) < 2:
         return None
-    names, drinks, won = view.players, view.drinks, view.rubbers_won
-    level = [s for s in range(len(names)) if drinks[s] == drinks[win]]
-    if len(level) == 1:
-        return t("screen.why.drinks", name=names[win], n=drinks[win])
-    same = [s for s in level if won[s] == won[win]]
-    if len(same) == 1:
-        return t("screen.why.rubbers", names=", ".join(names[s] for s in level),
-                 drinks=drinks[win], name=names[win], n=won[win])
-    return t("screen.why.seat", names=", ".join(names[s] for s in same), drinks=drinks[win],
-             rubbers=won[win], name=names[win])
+    names = view.players
+
+    def name(p: Place) -> str:
+        return " & ".join(names[s] for s in p.seats)
+
+    top = places[0]
+    if top.by == "drinks":
+        return t("screen.why.drinks", name=name(top), n=top.drinks)
+    level = sorted((p for p in places if p.drinks == top.drinks), key=lambda p: p.seat)
+    if top.by == "rubbers":
+        return t("screen.why.rubbers", names=", ".join(name(p) for p in level),
+                 drinks=top.drinks, name=name(top), n=top.rubbers_won)
+    same = [p for p in level if p.rubbers_won == top.rubbers_won]
+    return t("screen.why.seat", names=", ".join(name(p) for p in same), drinks=top.drinks,
+             rubbers=top.rubbers_won, name=name(top))

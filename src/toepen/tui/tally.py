@@ -50,7 +50,7 @@ _REFUSALS = (  # the sheet's own refusals (narration has the engine's)
 
 COMMAND_MESSAGES = (  # what toepen tally (cli/tally_cmd.py) says around the screen
     N_("tally.cli.open"), N_("tally.cli.players"), N_("tally.cli.names"), N_("tally.cli.bad"),
-    N_("tally.cli.entry"), N_("tally.cli.saved"), N_("tally.standing"),
+    N_("tally.cli.entry"), N_("tally.cli.saved"),
 )
 
 
@@ -119,8 +119,10 @@ def strokes(n: int) -> str:
 
 
 def sheet_table(t: Translator, sheet: Sheet) -> Table:
-    """The sheet: a row per hand, a column per player; lives lost in strokes or points."""
-    points = sheet.display == "points"
+    """The sheet: a row per hand, a column per player; lives lost in strokes or points.
+    Under ``count: points_up`` the sheet counts penalty points only (no row of lives)."""
+    up = sheet.rules.count == "points_up"
+    points = sheet.display == "points" or up
     table = Table(show_footer=False, expand=False, pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column(t(N_("tally.dealer")))
@@ -143,7 +145,8 @@ def sheet_table(t: Translator, sheet: Sheet) -> Table:
     table.add_section()
     table.add_row("", t(N_("tally.points") if points else N_("tally.lost")), "",
                   *(str(n) if points else strokes(n) for n in lost), style="bold")
-    table.add_row("", t(N_("tally.lives")), "", *(str(v) for v in lives), style="bold")
+    if not up:
+        table.add_row("", t(N_("tally.lives")), "", *(str(v) for v in lives), style="bold")
     if sheet.rules.session == "rubber":
         kings = set(sheet.toepkoning)
         table.add_row("", t(N_("tally.rubbers_won")), "",
@@ -236,7 +239,8 @@ class TallyApp(App[None]):
         t, sheet = self.t, self.sheet
         rules = sheet.rules
         self.query_one("#title", Static).update(t(
-            N_("tally.title"), rules=t(f"preset.{rules.name}"), lives=rules.lives))
+            N_("tally.title_points") if rules.count == "points_up" else N_("tally.title"),
+            rules=t(f"preset.{rules.name}"), lives=rules.lives))
         self.query_one("#sheet", Static).update(Group(sheet_table(t, sheet)))
         self.query_one("#status", Static).update(status_line(t, sheet))
         self.query_one("#legal", Static).update(legal_line(t, sheet))

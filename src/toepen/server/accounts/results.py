@@ -52,24 +52,13 @@ class SeatResult:
 
 
 def places(game: Game, events: Sequence[Event] | None = None) -> list[int]:
-    """Each seat's place (1 = the winner; seats never out share the place after it), from
-    the game's events (``events``: the same, already replayed)."""
-    out_order: list[int] = []
-    for e in history(game) if events is None else events:
-        if e.kind is EventKind.ELIMINATED and 0 <= e.seat < game.n and e.seat not in out_order:
-            out_order.append(e.seat)
-    winner = game.winner
+    """Each seat's place (1 = the winner; partners share their pair's place): the
+    engine's finishing order (``game.places()``, rules.md D16 for rubbers). ``events``
+    is not needed any more and is ignored (kept for callers that pass it)."""
     place = [0] * game.n
-    if winner is not None:
-        place[winner] = 1
-    rest = [s for s in range(game.n) if s != winner and s not in out_order]
-    for s in rest:
-        place[s] = 2
-    nxt = 2 + (1 if rest else 0)
-    for s in reversed(out_order):
-        if s != winner:
-            place[s] = nxt
-            nxt += 1
+    for p in game.places():
+        for s in p.seats:
+            place[s] = p.place
     return place
 
 

@@ -425,14 +425,10 @@ async def organiser(clubs: Clubs, row: TournamentRow, authorization: str | None,
 
 
 def finishing_order(game: Game) -> list[int]:
-    """The seats of a finished game in finishing order: the winner, then the last out
-    to the first out, then any still in by lives left."""
-    order = [game.winner] if game.winner is not None else []
-    order += [s for s in reversed(game.eliminated) if s not in order]
-    lives = game.lives_by_seat()
-    order += sorted((s for s in range(len(game.players)) if s not in order),
-                    key=lambda s: -lives[s])
-    return order
+    """The seats of a finished game in finishing order: the engine's
+    (``game.places()``: the order out, or under rubbers rules.md D16), partners of a
+    pair next to each other, the lower seat first."""
+    return [s for p in game.places() for s in p.seats]
 
 
 async def sync(clubs: Clubs, doc: Tournament) -> bool:

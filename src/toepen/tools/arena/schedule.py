@@ -186,43 +186,22 @@ def play_session(
 ) -> SessionOutcome:
     """Play a whole session from ``seed`` (dealer 0); the finishing order.
 
-    Elimination sessions rank by the order of elimination (the winner first);
-    rubber sessions by fewest rounds of drinks, then most rubbers won. Partners in
-    teams share their place. A session past ``max_hands`` is ranked by lives.
+    The places are the engine's finishing order (``game.places()``): the order out,
+    or under rubbers the fewest rounds of drinks, then the most rubbers won (rules.md
+    D16); partners in teams share their place; a session past ``max_hands`` is ranked
+    as it stands (lives left; under rubbers the lives of the rubber being played after
+    drinks and rubbers won), the lower seat breaking a tie.
     """
     game = Game(rules, len(seats), seed=seed, dealer=0)
     limit = max_hands
     play_game(game, seats, stop=lambda g: g.hand_no > limit, seeds=bot_seeds)
     n = game.n
-    team = game.team_of
-    if game.is_over and rules.session == "elimination":
-        assert game.winner is not None
-        order = [game.winner]
-        for s in reversed(game.eliminated):
-            if s not in order:
-                order.append(s)
-        key = {s: i for i, s in enumerate(order)}
-        # Partners share the better place of their pair.
-        score = [float(min(key.get(t, n) for t in range(n) if team[t] == team[s]))
-                 for s in range(n)]
-    elif game.is_over:
-        score = [float(game.drinks[s] * 1000 - game.rubbers_won[s]) for s in range(n)]
-    else:
-        lives = game.lives_by_seat()
-        score = [float(-lives[s]) for s in range(n)]
-    places = _places(score)
-    best = min(places)
-    winners = tuple(s for s in range(n) if places[s] == best)
+    places = [0.0] * n
+    for p in game.places():
+        for s in p.seats:
+            places[s] = float(p.place)
+    winners = tuple(s for s in range(n) if places[s] == 1.0)
     return SessionOutcome(winners, tuple(places), game.hand_no, game.is_over)
-
-
-def _places(score: Sequence[float]) -> list[float]:
-    """1-based places from scores (lower is better); ties share the best place.
-
-    >>> _places([3.0, 1.0, 1.0])
-    [3.0, 1.0, 1.0]
-    """
-    return [1.0 + sum(1 for t in score if t < x) for x in score]
 
 
 # -- tasks ------------------------------------------------------------------------------

@@ -75,16 +75,20 @@ export function lostFromEvents(events, n) {
   return lost;
 }
 
-/** The score sheet as an HTML table: lives lost in strokes, or (``points``: the rules
- * count penalty points up) the penalty points taken, as numbers. */
+/** The score sheet as an HTML table, a row per seat in the server's finishing order
+ * (``view.places``): lives lost in strokes, or (``points``: the rules count penalty
+ * points up) the penalty points taken, as numbers. */
 export function scoreSheetHTML(view, lostBySeat, start, points = false) {
   const strokes = strokesOf(view, lostBySeat, start);
   const showDrinks = view.drinks.some((d) => d > 0);
   const showRubbers = view.rubbers_won.some((r) => r > 0);
-  const order = view.players.map((_, s) => s).sort((a, b) => strokes[a] - strokes[b] || a - b);
+  // the rows in the engine's finishing order (view.places), as the standings above
+  const placeOf = {};
+  for (const p of view.places) for (const s of p.seats) placeOf[s] = p.place;
+  const order = view.places.flatMap((p) => p.seats);
   const rows = order.map((s) => {
     const mark = view.winner === s ? ` <span class="badge winner">${esc(t("web.winner"))}</span>` : "";
-    return `<tr data-seat="${s}"><th scope="row">${esc(view.players[s])}${mark}</th>` +
+    return `<tr data-seat="${s}" data-place="${placeOf[s]}"><th scope="row">${esc(view.players[s])}${mark}</th>` +
       (points ? `<td class="points"><span class="num">${strokes[s]}</span></td>`
         : `<td class="strokes">${tallySVG(strokes[s])}<span class="num">${strokes[s]}</span></td>`) +
       (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +

@@ -79,7 +79,8 @@ export async function showSheet(app, sheetId) {
       `<td class="dealer">${esc(s.players[h.dealer])}</td><td class="stake">${esc(String(h.stake))}</td>` +
       h.paid.map((p, seat) => (h.last === seat || h.left === seat
         ? `<td class="took" title="${esc(t("web.tally.took"))}">${cell(p)}</td>` : `<td>${cell(p)}</td>`)).join("") + "</tr>").join("");
-    const total = s.seats.map((x) => `<td>${s.display === "points" ? esc(String(s.lives - x.lives)) : strokes(x.lost)}</td>`).join("");
+    const points = s.display === "points" || s.count === "points_up"; // count: points_up counts penalty points only
+    const total = s.seats.map((x) => `<td>${points ? esc(String(s.lives - x.lives)) : strokes(x.lost)}</td>`).join("");
     const left = s.seats.map((x) => `<td class="lives">${esc(String(x.lives))}</td>`).join("");
     let extra = "";
     if (s.session === "rubber") {
@@ -114,9 +115,11 @@ export async function showSheet(app, sheetId) {
       <div class="tally-scroll"><table class="tally-table">
         <thead><tr><th scope="col">#</th><th scope="col">${esc(t("web.tally.dealer"))}</th><th scope="col">${esc(t("web.tally.stake"))}</th>${head}</tr></thead>
         <tbody>${rows}</tbody>
-        <tfoot><tr><th scope="row" colspan="3">${esc(t(s.display === "points" ? "web.tally.points" : "web.tally.lost"))}</th>${total}</tr>
-        <tr><th scope="row" colspan="3">${esc(t("web.tally.lives"))}</th>${left}</tr>${extra}</tfoot>
+        <tfoot><tr><th scope="row" colspan="3">${esc(t(points ? "web.tally.points" : "web.tally.lost"))}</th>${total}</tr>
+        ${s.count === "points_up" ? "" : `<tr><th scope="row" colspan="3">${esc(t("web.tally.lives"))}</th>${left}</tr>`}${extra}</tfoot>
       </table></div>
+      ${s.over && s.standings_say ? `<section class="standings tally-standings"><h2>${esc(say(s.standings_say[0], names()))}</h2><ol>` +
+        s.standings_say.slice(1).map((m) => `<li>${esc(say(m, names()))}</li>`).join("") + "</ol></section>" : ""}
       <ol class="tally-log" aria-label="${esc(t("web.tally.log"))}">${log}</ol>
       <p class="tally-follow no-print">${esc(t("web.tally.follow"))} <a id="tally-follow" href="${esc(follow)}">${esc(follow)}</a></p>
       ${keeper ? `<details class="tally-follow no-print"><summary>${esc(t("web.tally.hand_over"))}</summary><a id="tally-keep" href="${esc(`${follow}#key=${encodeURIComponent(key)}`)}">${esc(`${follow}#key=${key}`)}</a></details>` : ""}
