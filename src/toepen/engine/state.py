@@ -1036,6 +1036,8 @@ class Game(Declarations, Settlement, Refusals):
     def _fold(self, seat: int) -> None:
         ev = self._ev
         paid = self._accepted[seat]
+        if self._dead:  # voor dood (H2): the fold costs at most what is left
+            paid = min(paid, max(self._pools[self._team_of[seat]], 0))
         ev.append(_new(Event, (_FOLD, seat, paid, (), "", False)))
         self._leave_hand(seat)
         self._hands_lost[seat] += 1
