@@ -12,7 +12,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
 FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
-                                                                  "rules_cmd.py")]
+                                                                  "rules_cmd.py", "extras.py")]
 NARRATION = SRC / "narration.py"
 SERVER = [*sorted((SRC / "server").rglob("*.py")), SRC / "bots" / "reasons.py",
           SRC / "bots" / "pimc.py"]
