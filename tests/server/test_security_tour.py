@@ -231,3 +231,31 @@ def test_or_by_the_account_the_player_is_registered_with(server: Server) -> None
     assert joined["seat"] == seat
     assert ok(server.get(f"/api/tables/{table['table_id']}"))["seats"][seat]["account"] == (
         "jokeseat")
+
+
+def test_an_online_table_drawn_before_seat_keys_gets_them(tmp_path: Path) -> None:
+    """A tournament stored without a seat secret (drawn by an older server): its keys are
+    made once, kept, and take the seats."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite3"
+    srv = Server(f"sqlite:///{db}").start()
+    try:
+        tid, tkey, table = online_round(srv)
+        srv.stop()
+        with sqlite3.connect(db) as conn:
+            (text,) = conn.execute("SELECT state FROM toepen_tournaments WHERE id = ?",
+                                   (tid,)).fetchone()
+            state = json.loads(text)
+            del state["seat_secret"]
+            conn.execute("UPDATE toepen_tournaments SET state = ? WHERE id = ?",
+                         (json.dumps(state), tid))
+        srv.start()
+        base = f"/api/tournaments/{tid}"
+        first = ok(httpx.get(f"{srv.url}{base}/seats", timeout=10, **auth(tkey)))
+        again = ok(httpx.get(f"{srv.url}{base}/seats", timeout=10, **auth(tkey)))
+        assert first == again
+        joined = ok(srv.post(f"{base}/seat", {"key": first["tables"][0]["seats"][2]["key"]}))
+        assert joined["seat"] == 2 and joined["table"]["id"] == table["table_id"]
+    finally:
+        srv.stop()

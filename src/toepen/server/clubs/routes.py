@@ -687,6 +687,13 @@ async def seat_keys(tournament_id: str, request: Request,
     row = await tournament_or_404(clubs, tournament_id)
     await organiser(clubs, row, authorization, request)
     _row, doc = await current(clubs, tournament_id)
+    if "seat_secret" not in doc.state and doc.online_tables():  # drawn by an older server
+        async with clubs.lock(tournament_id):
+            row = await tournament_or_404(clubs, tournament_id)
+            doc = Tournament(row.state)
+            if "seat_secret" not in doc.state:
+                doc.seat_secret()
+                await clubs.db(store.save_tournament, row.id, doc.state, status_of(doc))
     tables = []
     for r, no, t in doc.online_tables():
         seats = []
