@@ -100,6 +100,9 @@ class View:
     hand_marks: tuple[tuple[int, Phase], ...] = field(default=())
     """Where each round of this hand began in :attr:`hand_actions`: (index, phase) of the
     blind round, each declaration round (its declaring phase) and the play."""
+    lives_lost: tuple[int, ...] = field(default=())
+    """Lives each seat has lost over the whole session, rubbers included (the engine's
+    :attr:`Game.lives_lost`: the strokes of the score sheet)."""
     cards_unseen: bool = False
     """``blind_knock``: the deal's cards are not looked at yet (the blind round), so the
     seat's own hand is not in :attr:`hand` either."""
@@ -305,6 +308,7 @@ class View:
             "beers": list(self.beers),
             "rubber_no": self.rubber_no,
             "rubbers_won": list(self.rubbers_won),
+            "lives_lost": list(self.lives_lost),
             "toepkoning": list(self.toepkoning),
             "sudden_death": self.sudden_death,
             "winner": self.winner,
@@ -367,6 +371,7 @@ def observe(game: Game, seat: int | None) -> View:
         beers=tuple(game.beers),
         rubber_no=game.rubber_no,
         rubbers_won=tuple(game.rubbers_won),
+        lives_lost=tuple(game.lives_lost),
         toepkoning=tuple(game.toepkoning),
         sudden_death=game.sudden_death,
         winner=game.winner,

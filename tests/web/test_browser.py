@@ -147,7 +147,7 @@ def test_person_plays_a_session_against_three_bots(browser: Browser, server: Ser
         expect(result).to_be_visible()
         winner = final["players"][final["winner"]]
         expect(result.locator("h1")).to_have_text(f"{winner} wins the game!")
-        rows = result.locator(".scoresheet[data-source='events'] tbody tr")
+        rows = result.locator(".scoresheet tbody tr")
         expect(rows).to_have_count(4)
         record = server.get(f"/api/tables/{table_id}/record")
         lost = lives_lost(record)

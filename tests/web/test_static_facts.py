@@ -39,3 +39,14 @@ def test_no_page_holds_the_servers_limits() -> None:
     chat = re.findall(r"<input[^>]*id=\"chat-text\"[^>]*>", html)
     assert chat and all("maxlength" not in tag for tag in chat), chat
     assert "msg.limits.chat_length" in _js()["tablepage.js"]
+
+
+def test_no_page_sums_lives_lost() -> None:
+    """The score sheet's strokes are the server's (``view.lives_lost``, the engine's count
+    over the whole session), not a sum of the replay's ``lives`` events."""
+    js = _js()
+    text = "\n".join(js.values())
+    assert not re.search(r"""kind\s*===?\s*["']lives["']""", text)
+    assert "lostFromEvents" not in text
+    assert "/replay`" not in js["tablepage.js"]
+    assert "view.lives_lost" in js["scoresheet.js"]

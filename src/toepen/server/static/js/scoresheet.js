@@ -58,28 +58,12 @@ export function tallySVG(strokes) {
     `stroke="currentColor" stroke-width="2.2" stroke-linecap="round">${body}</svg>`;
 }
 
-/**
- * Strokes by seat. `lostBySeat` (lives lost over the whole session, from the events) wins;
- * without it the final view tells how many lives each seat lacks.
- */
-export function strokesOf(view, lostBySeat, start) {
-  if (lostBySeat) return lostBySeat;
-  const most = Math.max(...view.lives, 0);
-  return view.lives.map((l) => Math.max(0, (start ?? most) - Math.max(l, 0)));
-}
-
-/** Lives lost by seat, summed over "lives" events (folds included). */
-export function lostFromEvents(events, n) {
-  const lost = Array(n).fill(0);
-  for (const e of events) if (e.kind === "lives" && e.seat >= 0 && e.seat < n) lost[e.seat] += e.value;
-  return lost;
-}
-
 /** The score sheet as an HTML table, a row per seat in the server's finishing order
  * (``view.places``): lives lost in strokes, or (``points``: the rules count penalty
- * points up) the penalty points taken, as numbers. */
-export function scoreSheetHTML(view, lostBySeat, start, points = false) {
-  const strokes = strokesOf(view, lostBySeat, start);
+ * points up) the penalty points taken, as numbers. The lives each seat lost over the
+ * whole session are the server's (``view.lives_lost``, the engine's). */
+export function scoreSheetHTML(view, points = false) {
+  const strokes = view.lives_lost;
   const showDrinks = view.drinks.some((d) => d > 0);
   const showRubbers = view.rubbers_won.some((r) => r > 0);
   // the rows in the engine's finishing order (view.places), as the standings above
@@ -94,7 +78,7 @@ export function scoreSheetHTML(view, lostBySeat, start, points = false) {
       (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +
       (showDrinks ? `<td>${view.drinks[s]}</td>` : "") + `</tr>`;
   }).join("");
-  return `<table class="scoresheet" data-source="${lostBySeat ? "events" : "lives"}" data-count="${points ? "points" : "lives"}"><caption>${esc(t("web.score_sheet"))}</caption>` +
+  return `<table class="scoresheet" data-count="${points ? "points" : "lives"}"><caption>${esc(t("web.score_sheet"))}</caption>` +
     `<thead><tr><th scope="col">${esc(t("web.player"))}</th><th scope="col">${esc(t(points ? "web.penalty_points" : "web.lives_lost"))}</th>` +
     (showRubbers ? `<th scope="col">${esc(t("web.rubbers"))}</th>` : "") +
     (showDrinks ? `<th scope="col">${esc(t("web.drinks"))}</th>` : "") +

@@ -2,10 +2,10 @@
 import { t, say, has, translateStatic } from "./i18n.js";
 import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, lostFromEvents, startLives, sessionKind, pointsLimit } from "./scoresheet.js";
+import { scoreSheetHTML, sessionKind, pointsLimit } from "./scoresheet.js";
 import { rulesList } from "./rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
-import { keepState, keptStates } from "./store.js";
+import { keepState } from "./store.js";
 import { esc } from "./util.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
 
@@ -23,7 +23,7 @@ export async function showTable(app, tableId, setConn) {
   const st = {
     table: null, view: null, seat: mine ? mine.seat : null, host: mine ? mine.host : false,
     token: mine ? mine.token : null, pending: false, hint: null, hintAvailable: true,
-    events: loadLog(tableId), animate: null, lost: null, bots: ["random"], defaultBot: "random", meta: null,
+    events: loadLog(tableId), animate: null, points: null, bots: ["random"], defaultBot: "random", meta: null,
     queue: [], holdUntil: 0, lastTrick: null, summary: null, standings: null, clock: null,
     chat: [], reactions: [], guide: localStorage.getItem("toepen.guide") !== "0",
   };
@@ -415,14 +415,12 @@ export async function showTable(app, tableId, setConn) {
   async function drawResult() {
     const v = st.view;
     if (!v || v.phase !== "over") { els.result.hidden = true; return; }
-    if (st.resultClosed || st.lostLoading) return;
-    if (st.lost === null) {
-      st.lostLoading = true;
-      st.lost = await lostInSession(tableId, st.seat, v.players.length);
+    if (st.resultClosed || st.metaLoading) return;
+    if (st.points === null) {
+      st.metaLoading = true;
       const meta = await presets().catch(() => null);
-      if (!st.lost) st.start = startLives(v.rules, meta);
       st.points = pointsLimit(v.rules, meta) !== null; // the sheet counts penalty points up
-      st.lostLoading = false;
+      st.metaLoading = false;
     }
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
     els.result.dataset.lang = document.documentElement.lang;
@@ -430,7 +428,7 @@ export async function showTable(app, tableId, setConn) {
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
       standingsHTML() +
-      scoreSheetHTML(v, st.lost, st.start, st.points) +
+      scoreSheetHTML(v, st.points) +
       rematchHTML() +
       `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
@@ -485,21 +483,6 @@ export async function showTable(app, tableId, setConn) {
     relabel: () => { translateStatic(app); els.result.hidden = true; st.resultClosed = false; drawAll(); },
     state: st,
   };
-}
-
-/**
- * Lives lost by seat over the whole session, from the events: the server's replay if it
- * has one, else the states this browser kept if it saw every one of them; else undefined
- * (the score sheet then counts from the final lives).
- */
-async function lostInSession(tableId, seat, n) {
-  try {
-    const r = await api("GET", `/api/tables/${tableId}/replay`);
-    return lostFromEvents(r.steps.flatMap((x) => x.events), n);
-  } catch { /* no replay endpoint */ }
-  const kept = (await keptStates(tableId))[seat ?? "spectator"] || [];
-  const complete = kept.length > 0 && kept[0].state === 0 && kept.length === kept[kept.length - 1].state + 1;
-  return complete ? lostFromEvents(kept.flatMap((x) => x.events), n) : undefined;
 }
 
 function loadLog(tableId) {
