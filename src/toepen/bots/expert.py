@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import log
 from pathlib import Path
 
 from ..cards import HIGH_CARDS_MASK
@@ -131,8 +132,10 @@ class ExpertBot(PimcBot):
     def _mode(self, view: View) -> str:
         return "W" if view.rules.last_trick_wins else "L"
 
-    def likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int]) -> float:
-        """How likely the observed decisions are with the opponents holding ``hands``.
+    def log_likelihood(self, view: View, obs: Sequence[Observed],
+                       hands: Sequence[int]) -> float:
+        """The log of how likely the observed decisions are with the opponents holding
+        ``hands``.
 
         Each decision's likelihood is a mixture of two kinds of player: one who plays
         the self-play policy (balanced, bluffing) and pimc's plain reader (a knock
@@ -140,7 +143,7 @@ class ExpertBot(PimcBot):
         """
         mode = self._mode(view)
         want = mode == "W"
-        w = 1.0
+        w = 0.0
         for seat, kind, action, tricks, stake, later, gone in obs:
             held = hands[seat] | later
             if not held:
@@ -148,14 +151,15 @@ class ExpertBot(PimcBot):
             key = decision_key(mode, kind, tricks, stake, held, gone)
             plain = threshold_likelihood(action, strength(held, gone, want))
             mixed = POLICY_SHARE * self.policy.prob(key, action) + (1 - POLICY_SHARE) * plain
-            w *= max(LIKELIHOOD_FLOOR, mixed)
+            w += log(max(LIKELIHOOD_FLOOR, mixed))
         return w
 
-    def candidate_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
-                          cands: Sequence[Sequence[int]]) -> list[float]:
-        """:meth:`likelihood` of what was seen, times the reading table's weight of each
-        opponent (its bets read through the solve of the candidate deal from its side)."""
-        weights = super().candidate_weights(view, know, obs, cands)
+    def candidate_log_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
+                              cands: Sequence[Sequence[int]]) -> list[float]:
+        """:meth:`log_likelihood` of what was seen, plus the log of the reading table's
+        weight of each opponent (its bets read through the solve of the candidate deal
+        from its side)."""
+        weights = super().candidate_log_weights(view, know, obs, cands)
         mode = self._mode(view)
         factor: dict[int, float] = {}
         for seat, kind, action, _tricks, stake, _later, _before in obs:
@@ -178,7 +182,7 @@ class ExpertBot(PimcBot):
                 leader, trick = next_to_play(view)
                 for f, solver in solvers:
                     if solver.try_solve(hands, leader, trick, led) is False:
-                        weights[i] *= f
+                        weights[i] += log(f)
         return weights
 
     def answer_folds(

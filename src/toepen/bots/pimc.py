@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, exp, isfinite, log
 
 from ..cards import FULL_MASK, HIGH_CARDS_MASK, RANK_MASKS, SEVEN, TEN
 from ..engine.actions import (
@@ -116,6 +116,21 @@ def threshold_likelihood(action: str, st: float) -> float:
     return 0.8 if ok else 0.2
 
 
+def relative_weights(logs: Sequence[float]) -> list[float]:
+    """Weights proportional to ``exp(logs)``, the largest 1 (so they never all underflow
+    to zero, however many decisions were read); all equal when no log is finite.
+
+    >>> [round(w, 6) for w in relative_weights([-2000.0, -2000.0 + log(4)])]
+    [0.25, 1.0]
+    >>> relative_weights([float("-inf"), float("-inf")])
+    [1.0, 1.0]
+    """
+    top = max(logs, default=0.0)
+    if not isfinite(top):
+        return [1.0] * len(logs)
+    return [exp(x - top) for x in logs]
+
+
 # -- the bot ---------------------------------------------------------------------------------
 
 
@@ -181,19 +196,22 @@ class PimcBot:
         seat = -1 if view.seat is None else view.seat
         return random.Random(derive_seed(self.name, self.seed, seat, view.action_count))
 
-    def likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int]) -> float:
-        """How likely the observed decisions are with the opponents holding ``hands``.
+    def log_likelihood(self, view: View, obs: Sequence[Observed],
+                       hands: Sequence[int]) -> float:
+        """The log of how likely the observed decisions are with the opponents holding
+        ``hands`` (in logs: a product of hundreds of factors, as a knocking war under
+        ``knock_limit: none`` observes, would underflow to zero).
 
         pimc's threshold model: a knock is made with a hand of :func:`strength` at
         least ``KNOCK_ABOVE``, a stay with one at least ``FOLD_BELOW``, a fold with one
         below ``FOLD_ABOVE`` - each four times likelier than the opposite.
         """
         want = view.rules.last_trick_wins
-        w = 1.0
+        w = 0.0
         for seat, _kind, action, _tricks, _stake, later, gone in obs:
             held = hands[seat] | later
             if held:
-                w *= threshold_likelihood(action, strength(held, gone, want))
+                w += log(threshold_likelihood(action, strength(held, gone, want)))
         return w
 
     def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
@@ -204,14 +222,15 @@ class PimcBot:
         if not obs:
             return [World(know.sample(rng)) for _ in range(k)]
         cands = [know.sample(rng) for _ in range(CANDIDATES * k)]
-        weights = self.candidate_weights(view, know, obs, cands)
-        picked = rng.choices(range(len(cands)), weights=weights, k=k)
+        picked = rng.choices(range(len(cands)),
+                             weights=relative_weights(self.candidate_log_weights(
+                                 view, know, obs, cands)), k=k)
         return [World(list(cands[i])) for i in picked]
 
-    def candidate_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
-                          cands: Sequence[Sequence[int]]) -> list[float]:
-        """The weight of each candidate deal: :meth:`likelihood` of what was seen."""
-        return [self.likelihood(view, obs, h) for h in cands]
+    def candidate_log_weights(self, view: View, know: Knowledge, obs: Sequence[Observed],
+                              cands: Sequence[Sequence[int]]) -> list[float]:
+        """The log weight of each candidate deal: :meth:`log_likelihood` of what was seen."""
+        return [self.log_likelihood(view, obs, h) for h in cands]
 
     def side_solver(self, view: View, side: int) -> Solver:
         """The solver from ``side``'s point of view, one per side for the whole decision
