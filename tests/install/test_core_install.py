@@ -85,3 +85,30 @@ def test_the_rl_extra_alone_runs_the_pettingzoo_environment(tmp_path: Path) -> N
     assert "pettingzoo ok" in done.stdout
     gone = subprocess.run([str(python), "-c", "import fastapi"], capture_output=True)
     assert gone.returncode != 0  # [rl] brings no server
+
+
+def test_serve_without_the_postgres_or_redis_extra_names_it(tmp_path: Path) -> None:
+    """``[server]`` alone: ``--db postgresql://...`` and ``--redis`` say which extra they
+    need (in the user's language, exit 2) instead of failing inside the server."""
+    python = _venv(tmp_path, f"{ROOT}[server]")
+    gone = subprocess.run([str(python), "-c", "import psycopg"], capture_output=True)
+    assert gone.returncode != 0  # [server] brings no PostgreSQL driver
+    gone = subprocess.run([str(python), "-c", "import redis"], capture_output=True)
+    assert gone.returncode != 0  # nor a Redis client
+    toepen = python.parent / "toepen"
+    db = ["--db", "postgresql://toepen@127.0.0.1:1/toepen"]
+    redis = ["--redis", "redis://127.0.0.1:1/0"]
+    for argv, extra, lang, says in [
+        (db, "postgres", "en", "needs the [postgres] extra"),
+        (["--db", "postgres://u@h/db"], "postgres", "nl", "heeft de extra [postgres]"),
+        (redis, "redis", "de", "braucht das Extra [redis]"),
+        ([*db, *redis], "postgres", "nb", "trenger tillegget [postgres]"),
+    ]:
+        out = subprocess.run([str(toepen), "serve", "--port", "0", *argv],
+                             capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "LANG": f"{lang}_XX.UTF-8", "LANGUAGE": lang,
+                                  "LC_ALL": "", "COLUMNS": "200"})
+        text = " ".join(re.sub("[│╭╮╰╯─]", " ", out.stdout + out.stderr).split())
+        assert out.returncode == 2, text
+        assert says in text and f"pip install 'toepen[{extra}]'" in text, text
+        assert "Traceback" not in text and "Uvicorn running" not in text, text

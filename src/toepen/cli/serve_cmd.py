@@ -1,12 +1,29 @@
 """``toepen serve``: the multiplayer server (its command is the server's own,
 :mod:`toepen.server.command`, which ``python -m toepen.server`` runs too). Without the
-``[server]`` extra the command is still there and says what to install."""
+``[server]`` extra the command is still there and says what to install; so does
+``--db postgresql://...`` without ``[postgres]`` and ``--redis`` without ``[redis]``
+(checked here, before the server is started: the server package does not import the
+CLI)."""
 
 from __future__ import annotations
+
+import functools
+from typing import Any
 
 import typer
 
 from .extras import missing, require
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+"""``--db`` URLs served by PostgreSQL (psycopg 3, the ``[postgres]`` extra)."""
+
+
+def require_serve_extras(db: str | None, redis: str | None) -> None:
+    """Refuse (exit 2, ``error.extra``) a ``--db``/``--redis`` whose extra is missing."""
+    if db is not None and db.startswith(POSTGRES_SCHEMES):
+        require("postgres", "toepen serve --db postgresql://...")
+    if redis is not None:
+        require("redis", "toepen serve --redis")
 
 
 def register(app: typer.Typer) -> None:
@@ -19,4 +36,9 @@ def register(app: typer.Typer) -> None:
         return
     from ..server.command import serve_cmd
 
-    app.command("serve")(serve_cmd)
+    @functools.wraps(serve_cmd)
+    def serve(**options: Any) -> None:
+        require_serve_extras(options.get("db"), options.get("redis"))
+        serve_cmd(**options)
+
+    app.command("serve")(serve)
