@@ -137,7 +137,7 @@ def test_no_fold_on_the_edge_is_respected_by_every_bot() -> None:
 
 def test_bots_are_offered_a_knock_out_of_turn_and_answer_knock_or_pass() -> None:
     from toepen.engine import KNOCK
-    from toepen.match import BotError, knock_window
+    from toepen.match import Incident, knock_window
 
     rules = Rules.preset("rulebook", knock_anytime=True, armoede=False, lives=4)
     windows = 0
@@ -148,7 +148,9 @@ def test_bots_are_offered_a_knock_out_of_turn_and_answer_knock_or_pass() -> None
             for seat in game.knockers():
                 for bot in (make_bot("random", seed=1), make_bot("heuristic"),
                             PimcBot(seed=1, samples=3), ExpertBot(seed=1, samples=3)):
-                    knock_window(bot, game, seat)  # knock or pass, else BotError
+                    seen: list[Incident] = []
+                    knock_window(bot, game, seat, report=seen.append)
+                    assert seen == [], seen  # knock or pass, never the fallback's
                 windows += 1
             game.apply(game.turn, rng.choice(game.legal_actions()))
     assert windows > 20
@@ -162,8 +164,11 @@ def test_bots_are_offered_a_knock_out_of_turn_and_answer_knock_or_pass() -> None
     game = Game(rules, 4, seed=1)
     while not game.knockers():
         game.apply(game.turn, game.legal_actions()[-1])
-    with pytest.raises(BotError, match="knock window"):
-        knock_window(Stubborn(), game, game.knockers()[0])  # type: ignore[arg-type]
+    seen = []
+    knock_window(Stubborn(), game, game.knockers()[0], seed=4,  # type: ignore[arg-type]
+                 report=seen.append)
+    assert [(i.kind, i.window, i.fallback) for i in seen] == [("illegal", True, "random")]
+    assert seen[0].action in (KNOCK, KNOCK.__class__.parse("pass"))
 
 
 def test_whole_sessions_with_knocks_at_any_moment() -> None:

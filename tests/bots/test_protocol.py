@@ -22,7 +22,6 @@ from toepen.bots.base import (
     LAST_RESORT,
     RESERVED,
     Bot,
-    BotError,
     bot_names,
     bot_spec,
     check_bot_name,
@@ -34,7 +33,6 @@ from toepen.cli.play_cmd import play_cmd
 from toepen.engine import Game, Phase
 from toepen.engine.actions import Action
 from toepen.match import hand_over, play_game
-from toepen.record import to_record
 from toepen.rules import Rules
 from toepen.server import external as server_external
 from toepen.server.accounts import security
@@ -342,12 +340,19 @@ class IllegalBot:
             Action.parse("pass")
 
 
-def test_the_driver_refuses_an_illegal_action_and_leaves_the_game_unchanged() -> None:
-    game = Game(Rules.preset("rulebook"), 4, seed=3)
-    before = to_record(game)
-    with pytest.raises(BotError, match="not one of"):
-        play_game(game, [IllegalBot()] * 4)
-    assert to_record(game) == before
+def test_the_driver_plays_the_fallback_for_an_illegal_answer_and_reports_it() -> None:
+    from toepen.match import Incident
+
+    game = Game(Rules.preset("rulebook", lives=2), 4, seed=3)
+    seen: list[Incident] = []
+    play_game(game, [IllegalBot()] * 4, seeds=[1, 2, 3, 4], report=seen.append)
+    assert game.is_over  # every decision was the fallback's, each one legal
+    assert len(seen) == len(game.actions) and {i.kind for i in seen} == {"illegal"}
+    assert {i.fallback for i in seen} == {"random"} and "not one of" in seen[0].detail
+    assert [(i.seat, i.action) for i in seen] == list(game.actions)
+    again = Game(Rules.preset("rulebook", lives=2), 4, seed=3)
+    play_game(again, [IllegalBot()] * 4, seeds=[1, 2, 3, 4])
+    assert list(again.actions) == list(game.actions)  # the fallback is seeded: the same game again
 
 
 def test_hand_over_stops_at_the_end_of_the_hand() -> None:

@@ -107,7 +107,7 @@ async def test_the_suit_led_stays_when_the_leader_folds(tmp_path: Path) -> None:
 
 
 async def test_a_claimed_armoede_mark_leaves_with_the_redeal(tmp_path: Path) -> None:
-    session = make_session(tmp_path, "rulebook", lives=9, seed=2, lang="en")
+    session = make_session(tmp_path, "rulebook", lives=9, seed=15, lang="en")
     app = PlayApp(session, lang="en", delay=0.0, strict=True)
     t = app.t
     stood = (t("log.you.claim.genuine"), t("log.you.claim.unchallenged"))
@@ -161,7 +161,7 @@ async def test_your_own_actions_are_told_in_the_second_person(tmp_path: Path,
 @pytest.mark.parametrize("lang", ["en", "it"])
 async def test_a_summary_between_hands_and_the_final_standings(tmp_path: Path,
                                                                lang: str) -> None:
-    session = make_session(tmp_path, "rulebook", players=4, lives=3, seed=14, lang=lang)
+    session = make_session(tmp_path, "rulebook", players=4, lives=3, seed=16, lang=lang)
     app = PlayApp(session, lang=lang, delay=0.0, strict=True)
     t = app.t
     lives = session.game.rules.lives

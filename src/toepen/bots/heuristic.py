@@ -43,6 +43,7 @@ from ..cards import HIGH_CARDS_MASK, RANK_MASKS, SEVEN, SUIT_MASKS
 from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.declare import laundry_word
 from ..engine.phase import Phase
+from ..seeds import derive_seed
 from ..view import View
 
 _FULL = (1 << 32) - 1
@@ -193,7 +194,13 @@ class HeuristicBot:
     the pool of losers; wins: the knocker's chance to take the last trick grows)."""
 
     def __init__(self, seed: int | None = None, time_budget: float | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._seed = random.getrandbits(64) if seed is None else seed
+
+    def _draw(self, view: View, what: str) -> float:
+        """A number in [0, 1) for one bluff of one decision: a function of the seed and
+        the view only (so a bot built per decision plays as one built per game)."""
+        return random.Random(derive_seed("heuristic", self._seed, what, view.seat or 0,
+                                         view.action_count)).random()
 
     # -- the decision ------------------------------------------------------------------
 
@@ -329,7 +336,7 @@ class HeuristicBot:
             view.trick_no == 0
             and view.stake == 1
             and p <= base * 1.3
-            and self._rng.random() < (
+            and self._draw(view, "knock") < (
                 self.bluff_knock_wins if view.rules.last_trick_wins else self.bluff_knock)
         )
 
@@ -393,7 +400,7 @@ class HeuristicBot:
             return verb if worse > 0 else PASS
         # Bluff: a false claim costs a life when challenged, so only a hand far worse
         # than average (relative to the room the mode leaves) is bluffed away.
-        if worse > 0.5 * min(avg, 1.0 - avg) and self._rng.random() < self.bluff_claim:
+        if worse > 0.5 * min(avg, 1.0 - avg) and self._draw(view, "claim") < self.bluff_claim:
             return verb
         return PASS
 

@@ -61,6 +61,7 @@ from ..cards import card_str, cards_of
 from ..engine.actions import ACTIONS, NUM_ACTIONS, PASS
 from ..engine.events import Event, EventKind, redact
 from ..engine.state import Game, Phase
+from ..match import Incident, ask
 from ..record import to_record
 from ..rules import TELL_WORDS, Rules, RulesError
 from ..view import View
@@ -742,7 +743,11 @@ class ToepenBot(pyspiel.Bot):  # type: ignore[misc]
     ) -> None:
         pyspiel.Bot.__init__(self)
         self.bot = make_bot(name, seed=seed, time_budget=time_budget)
+        self.name = name
+        self.seed = seed
         self.player_id = player_id
+        self.incidents: list[Incident] = []
+        """Answers of the bot that the fallback replaced (:func:`toepen.match.ask`)."""
 
     def restart_at(self, state: Any) -> None:
         pass
@@ -758,7 +763,8 @@ class ToepenBot(pyspiel.Bot):  # type: ignore[misc]
                 f"ToepenBot for player {self.player_id} asked to act for "
                 f"{state.current_player()}"
             )
-        return int(self.bot.act(state.view(self.player_id)))
+        return int(ask(self.bot, state.view(self.player_id), self.seed, self.incidents.append,
+                       self.name))
 
 
 def make_bots(

@@ -2,7 +2,9 @@
 
 A policy is called as ``policy(env, agent)`` and returns an action id. A bot policy asks
 the environment for ``env.unwrapped.view(agent)`` (``observe(game, seat)``: the seat's
-own cards and everything public) and lets the bot (``make_bot(name)``) decide.
+own cards and everything public) and asks the bot (``make_bot(name)``) as every venue
+does (:func:`toepen.match.ask`: an answer that cannot be played is the fallback bot's,
+logged and kept in :attr:`BotPolicy.incidents`).
 
 >>> from toepen.rl.pettingzoo import env
 >>> e = env(preset="rulebook", players=3, lives=2)
@@ -18,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..bots import make_bot
+from ..match import Incident, ask
 
 __all__ = ["BotPolicy", "Policy", "play_episode"]
 
@@ -33,12 +36,15 @@ class BotPolicy:
     ) -> None:
         self.bot = make_bot(name, seed=seed, time_budget=time_budget)
         self.name = name
+        self.seed = seed
+        self.incidents: list[Incident] = []
+        """Answers of the bot that the fallback replaced, in order."""
 
     def __call__(self, env: Any, agent: str) -> int:
         view = env.unwrapped.view(agent)
         if not view.legal:
             raise ValueError(f"{agent} has no decision to make now")
-        return int(self.bot.act(view))
+        return int(ask(self.bot, view, self.seed, self.incidents.append, self.name))
 
 
 def play_episode(

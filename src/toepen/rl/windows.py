@@ -3,8 +3,8 @@
 Under ``knock_anytime`` the engine awaits several seats at once during the play
 (``Game.to_act``: the player to play, then every seat that may knock out of turn). An AEC
 environment or an OpenSpiel state asks exactly one seat at a time, so the decision point
-before each card is split into knock windows, as the match driver does
-(:func:`toepen.match.knock_window`): each seat of ``Game.knockers()``, in that order, is
+before each card is split into knock windows, as every venue does
+(:func:`toepen.match.asked`): each seat of ``Game.knockers()``, in that order, is
 asked alone with the legal actions ``knock`` and ``pass`` (:data:`toepen.match.KNOCK_OR_PASS`);
 the first knock interrupts (the engine then asks the answers), and when every one of
 them has passed the player to play decides. After every decision the windows open again
@@ -34,7 +34,7 @@ import dataclasses
 from ..engine.actions import KNOCK, PASS, Action
 from ..engine.events import Event
 from ..engine.state import Game
-from ..match import KNOCK_OR_PASS
+from ..match import KNOCK_OR_PASS, window_view
 from ..view import View, observe
 
 __all__ = ["KNOCK_OR_PASS", "KnockWindows"]
@@ -89,7 +89,9 @@ class KnockWindows:
 
     def view(self, seat: int | None) -> View:
         """``observe(game, seat)`` with ``legal`` as :meth:`legal` says (what a bot sees in
-        a knock window, as in :func:`toepen.match.knock_window`)."""
+        a knock window: :func:`toepen.match.window_view`)."""
+        if seat is not None and self.pending and seat == self.pending[0]:
+            return window_view(self.game, seat)
         v = observe(self.game, seat)
         if seat is None:
             return v

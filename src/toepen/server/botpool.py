@@ -3,13 +3,16 @@
 A decision is a pure function of the bot's name, a seed and the view, so it can run in
 another process: a slow bot never stalls the event loop or other tables, and the same
 table replays the same bot decisions. Views travel by pickle; actions are re-interned
-on arrival (the engine compares actions by identity).
+on arrival (the engine compares actions by identity). A bot is asked as everywhere else
+(:func:`toepen.match.ask`): an answer that cannot be played is its fallback's, and the
+:class:`~toepen.match.Incident` comes back with it.
 
 >>> from toepen.engine import Game
 >>> from toepen.view import observe
 >>> g = Game.new("rulebook", 4, seed=1)
->>> decide("random", 3, observe(g, g.turn)) in g.legal_actions()
-True
+>>> act, incident = decide("random", 3, observe(g, g.turn))
+>>> act in g.legal_actions(), incident
+(True, None)
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import concurrent.futures
 import copyreg
 import functools
+import logging
 import multiprocessing
 import os
 import threading
@@ -26,6 +30,7 @@ from typing import Any
 
 from ..bots.base import CMD_PREFIX, DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
 from ..engine.actions import Action, action
+from ..match import Incident, Report, ask, fall_back
 from ..view import View
 
 PREFERRED = fallback_chain(DEFAULT)
@@ -71,23 +76,31 @@ def resolve_bot(name: str) -> str:
     return name
 
 
-def decide(name: str, seed: int, view: View) -> Action:
-    """One decision of bot ``name`` (seeded) for ``view``; always one of ``view.legal``.
+def decide(name: str, seed: int, view: View) -> tuple[Action, Incident | None]:
+    """One decision of bot ``name`` (seeded) for ``view``, always one of ``view.legal``
+    (:func:`toepen.match.ask`), and the incident if the fallback made it.
 
     A built-in bot only: the pool never starts a program, whatever name reaches it (a
     stored table's seat included); ``cmd:...`` is refused with ValueError.
     """
     if name.startswith(CMD_PREFIX):
         raise ValueError("the bot pool plays built-in bots only, never a command")
-    bot = make_bot(name, seed=seed)
-    choice = bot.act(view)
-    return choice if choice in view.legal else view.legal[0]
+    got: list[Incident] = []
+    try:
+        bot = make_bot(name, seed=seed)
+    except Exception as e:  # noqa: BLE001 - a bot that cannot be built fails like any
+        incident = fall_back(view, name, "error", f"{type(e).__name__}: {e}", seed)
+        return incident.action, incident
+    act = ask(bot, view, seed, got.append, name)
+    return act, (got[0] if got else None)
 
 
 def _worker_init(parent: int) -> None:
     """In each worker: intern actions, and exit as soon as the server is gone (a killed
     server cannot tell its workers, and they would wait for work forever)."""
     copyreg.pickle(Action, _reduce_action)
+    # An incident comes back with the decision and the scheduler logs it with its table.
+    logging.getLogger("toepen.match").setLevel(logging.ERROR)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -122,10 +135,13 @@ class BotPool:
         first decision."""
         self.executor.submit(available_bots)
 
-    async def decide(self, name: str, seed: int, view: View) -> Action:
-        """The bot's action, computed in the pool."""
+    async def decide(self, name: str, seed: int, view: View,
+                     report: Report | None = None) -> Action:
+        """The bot's action, computed in the pool (an incident handed to ``report``)."""
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self.executor, decide, name, seed, view)
+        result, incident = await loop.run_in_executor(self.executor, decide, name, seed, view)
+        if incident is not None and report is not None:
+            report(incident)
         return action(int(result))
 
     def close(self) -> None:

@@ -3,8 +3,10 @@
 ``/api/health`` (in :mod:`~toepen.server.routes`) says the process answers;
 ``/api/ready`` that it can serve: its database answers and, in a cluster, its Redis.
 ``/metrics`` is the Prometheus text format (``prometheus_client``): tables by status,
-connections, actions, commit latency, the bot queue, and in a cluster the leases this
-process holds and the messages it exchanged. No metric carries a card, a name or a token.
+connections, actions, commit latency, the bot queue, bot incidents (an answer the
+fallback bot replaced, by kind: ``error``, ``illegal``, ``timeout``), and in a cluster
+the leases this process holds and the messages it exchanged. No metric carries a card,
+a name or a token.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ class Metrics:
             "toepen_commit_seconds", "From handing an action to storage to its commit.",
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=self.registry)
+        self.incidents = Counter(
+            "toepen_bot_incidents", "Bot answers that could not be played and were the "
+            "fallback bot's (toepen.match.ask), by kind.", ["kind"], registry=self.registry)
         self.lobby: Lobby | None = None
         self.cluster: Cluster | None = None
         """The cluster this process is part of (``--redis``), or None."""
@@ -49,6 +54,9 @@ class Metrics:
     def committed(self, seconds: float, by: str = "any") -> None:
         self.actions.labels(by).inc()
         self.commit.observe(seconds)
+
+    def bot_incident(self, kind: str) -> None:
+        self.incidents.labels(kind).inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

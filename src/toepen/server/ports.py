@@ -49,3 +49,6 @@ class MetricsPort(Protocol):
     """The metrics as the master uses them (:class:`~toepen.server.metrics.Metrics`)."""
 
     def committed(self, seconds: float, by: str = "any") -> None: ...
+
+    def bot_incident(self, kind: str) -> None:
+        """Count a bot answer that the fallback replaced (:class:`toepen.match.Incident`)."""

@@ -7,9 +7,14 @@ the idle clock of a human seat. A bot acts through the master like anyone else (
 committed, broadcast), with the state number it thought about: a move that arrives
 late is refused as ``stale`` and dropped.
 
-A bot's decision is seeded one way from the table's secret seed and the state number
-(:func:`toepen.seeds.derive_seed`), so a table rebuilt after a restart makes the same
-decisions.
+Bots are asked as in every other venue (:mod:`toepen.match`): under ``knock_anytime``
+each bot (or stand-in) that may knock out of turn is first offered a knock window
+(:func:`~toepen.match.asked`; a person knocks when they like), and an answer that cannot
+be played (the bot raised or chose an illegal action) is the fallback bot's, logged and
+counted in the metrics (``toepen_bot_incidents``). A seat's bot is seeded one way from
+the table's secret seed (:func:`toepen.match.seat_seed`) and decides from its view, so a
+table rebuilt after a restart makes the same decisions, and so does the same table in
+the arena or the terminal.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT
-from ..engine import Action, Game
+from ..engine import PASS, Action, Game
+from ..match import Incident, asked, fall_back, seat_seed, view_for
 from ..seeds import derive_seed
 from ..view import View, observe
 from .botpool import BotPool, available_bots, resolve_bot
@@ -122,14 +128,19 @@ class Scheduler:
             return
         if self.owns is not None and not self.owns(table.id):
             return  # another server of the cluster runs this table's bots and clocks
-        seat = table.seats[game.turn]
         state = len(game.actions)
+        if table.passed[0] != state:
+            table.passed = (state, set())
+        people = [s.seat for s in table.seats if s.kind != "bot" and not s.standin]
+        at, window = asked(game, table.passed[1], people)
+        seat = table.seats[at]
         if seat.kind == "bot":
             bot = seat.fallback or seat.bot or LAST_RESORT
-            table.pending = self.spawn(self._bot_move(table, seat.seat, bot, state, "bot"))
+            table.pending = self.spawn(self._bot_move(table, seat.seat, bot, state, "bot",
+                                                      window))
         elif seat.standin:
             table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(),
-                                                      state, "standin"))
+                                                      state, "standin", window))
         else:  # a timer, not a task: a person's every action re-arms it
             self.timers[table.id] = asyncio.get_running_loop().call_later(
                 table.row.idle_seconds, self._idle_fired, table, seat.seat, state)
@@ -138,28 +149,47 @@ class Scheduler:
         self.timers.pop(table.id, None)
         table.pending = self.spawn(self._idle(table, seat, state))
 
-    async def _bot_move(self, table: Table, seat: int, bot: str, state: int, by: str) -> None:
+    def incident(self, table: Table, incident: Incident) -> None:
+        """A bot's answer the fallback replaced: logged with the table (in a thread pool
+        :func:`toepen.match.fall_back` has logged it already) and counted."""
+        if self.pool.kind == "process":
+            log.warning("table %s: %s", table.id, incident)
+        if self.master.metrics is not None:
+            self.master.metrics.bot_incident(incident.kind)
+
+    async def _bot_move(self, table: Table, seat: int, bot: str, state: int, by: str,
+                        window: bool = False) -> None:
         game = table.game
         if game is None:
             return
         if self.delay:
             await asyncio.sleep(self.delay)
-        view = observe(game, seat)
+        view = view_for(game, seat, window)
+        seed = seat_seed(table.row.seed, seat)
         try:
             if by == "bot" and bot in self.external:
                 got = await self._external_move(table, seat, bot, game, view)
                 if got is None:  # the seat was closed meanwhile (the server stops)
                     return
                 choice = got
+                if choice not in view.legal:
+                    choice = await self._failed(table, view, bot, "illegal",
+                                                f"chose {choice!r}", seed)
             else:
-                seed = derive_seed(table.row.seed, "bot", state)
-                choice = await self.pool.decide(bot, seed, view)
+                choice = await self.pool.decide(bot, seed, view,
+                                                lambda i: self.incident(table, i))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("bot %s failed at table %s; playing its first legal action", bot,
-                          table.id)
-            choice = view.legal[0]
+        except Exception as e:  # the pool itself failed (a worker died): as match.ask does
+            choice = await self._failed(table, view, bot, "error", f"{type(e).__name__}: {e}",
+                                        seed)
+        if window and choice is PASS:  # not an action: the next seat's window, or the turn
+            if table.passed[0] == state and table.game is game:
+                table.passed[1].add(seat)
+                if table.pending is asyncio.current_task():
+                    table.pending = None
+                self.kick(table)
+            return
         try:
             await self.master.act(table, seat, str(choice), state, by)
         except Refused as e:
@@ -168,6 +198,14 @@ class Scheduler:
                 self.kick(table)
             elif e.code not in ("stale", "over"):
                 log.error("bot %s at table %s refused: %s", bot, table.id, e.message)
+
+    async def _failed(self, table: Table, view: View, bot: str, kind: str, detail: str,
+                      seed: int) -> Action:
+        """The fallback's decision when asking ``bot`` failed (:func:`toepen.match.fall_back`,
+        off the event loop), the incident reported."""
+        incident = await asyncio.to_thread(fall_back, view, bot, kind, detail, seed)
+        self.incident(table, incident)
+        return incident.action
 
     async def _idle(self, table: Table, seat: int, state: int) -> None:
         async with table.lock:

@@ -197,6 +197,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: asyncio.Task[None] | None = None
     """What happens next (a bot's move, an idle clock), cancelled by the next change."""
+    passed: tuple[int, set[int]] = (-1, set())
+    """``knock_anytime``: the state number and the seats whose bots passed in its knock
+    windows (:func:`toepen.match.asked`; a pass is not an action, so it is not stored)."""
     last_by: list[str] = field(default_factory=list)
     """Who made each action: ``player``, ``bot`` or ``standin``."""
     external: dict[int, ExternalSeat] = field(default_factory=dict)

@@ -27,11 +27,11 @@ from ..bots import Bot, make_bot
 from ..bots.base import DEFAULT
 from ..bots.reasons import reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
-from ..engine import Action, Event, EventKind, IllegalAction
+from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
 from ..narration import Message, hand_summary, standings
 from ..rules import TELL_WORDS
-from ..view import View, observe
+from ..view import View
 from .narrate import (
     VERB_KEYS_BY_KEY,
     action_label,
@@ -41,7 +41,7 @@ from .narrate import (
     rules_summary,
     session_winner_reason,
 )
-from .session import Notice, PlaySession, default_path, resolve_bot
+from .session import Notice, PlaySession, default_path, incident_notice, resolve_bot
 
 CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8")
 """Keys of the cards in the sorted hand, by position."""
@@ -196,6 +196,8 @@ class PlayApp(App[None]):
         """Every event the human saw (redacted), for the hand summaries and standings."""
         self._hand_start = 0
         """Where the hand in progress starts in :attr:`_events` (its deal)."""
+        self._incidents_seen = len(session.incidents)
+        """How many of the session's bot incidents have had their notice."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -260,7 +262,7 @@ class PlayApp(App[None]):
         if self.over:
             self._render()
             return
-        seat = game.turn
+        seat, window = self.session.asked()
         if seat == self.human:
             self.awaiting_human = True
             self._render()
@@ -268,44 +270,47 @@ class PlayApp(App[None]):
         if seat < 0:  # pragma: no cover - a seeded game always has the next deck
             self._render()
             return
-        self.thinking = seat
-        if self.delay > 0:  # with no delay the screen is drawn when the human is next
-            self._render()
-        view = observe(game, seat)
-        bot = self.session.bot_for(seat)
+        if not window:  # a knock window is asked without a pause or a "thinking" mark
+            self.thinking = seat
+            if self.delay > 0:  # with no delay the screen is drawn when the human is next
+                self._render()
         token = len(game.actions)
         self.run_worker(
-            lambda: self._think(bot, view, seat, token), thread=True, group="bots",
+            lambda: self._think(seat, window, token), thread=True, group="bots",
             exit_on_error=False,
         )
 
-    def _think(self, bot: Bot, view: View, seat: int, token: int) -> None:
-        """Worker thread: the bot decides from its own view only."""
+    def _think(self, seat: int, window: bool, token: int) -> None:
+        """Worker thread: the bot decides from its own view only (:func:`toepen.match.ask`:
+        an answer that cannot be played is its fallback's)."""
         start = time.perf_counter()
-        try:
-            act: Action | None = bot.act(view)
-        except Exception:  # a broken bot must not take the game down
-            act = None
+        act = self.session.ask_bot(seat, window)
         elapsed = time.perf_counter() - start
-        self.call_from_thread(self._bot_done, seat, act, token, elapsed)
+        self.call_from_thread(self._bot_done, seat, window, act, token, elapsed)
 
-    def _bot_done(self, seat: int, act: Action | None, token: int, elapsed: float) -> None:
+    def _bot_done(self, seat: int, window: bool, act: Action, token: int,
+                  elapsed: float) -> None:
         wait = self.delay - elapsed
-        if wait > 0:
-            self.set_timer(wait, lambda: self._apply_bot(seat, act, token))
+        if wait > 0 and not (window and act is PASS):
+            self.set_timer(wait, lambda: self._apply_bot(seat, window, act, token))
         else:
-            self._apply_bot(seat, act, token)
+            self._apply_bot(seat, window, act, token)
 
-    def _apply_bot(self, seat: int, act: Action | None, token: int) -> None:
+    def _apply_bot(self, seat: int, window: bool, act: Action, token: int) -> None:
         game = self.session.game
-        if self.quitting or len(game.actions) != token or game.turn != seat:
+        if self.quitting or len(game.actions) != token or self.session.asked() != (seat,
+                                                                                   window):
             return  # stale (the app is closing)
-        legal = game.legal(seat)
-        if act is None or act not in legal:
-            self._write_log(self.t("notice.bot_error", name=self.names[seat],
-                             action=action_label(self.t, legal[0])), style="yellow")
-            act = legal[0]
-        self._feed(self.session.apply(seat, act))
+        incidents = self.session.incidents
+        while self._incidents_seen < len(incidents):
+            notice = incident_notice(incidents[self._incidents_seen])
+            self._incidents_seen += 1
+            values = dict(notice.values)
+            values["name"] = self.names[seat]
+            values["why"] = self.t(str(values["why"]))
+            values["action"] = action_label(self.t, act)
+            self._write_log(self.t(notice.key, **values), style="yellow")
+        self._feed(self.session.answer(seat, window, act))
         self._advance()
 
     def _human_act(self, act: Action) -> None:

@@ -1,9 +1,15 @@
 """A game of ``toepen play``: one human seat, bots in the others, saved as it goes.
 
 Everything here is independent of the screen: the app drives a :class:`PlaySession`
-and the tests can too. Bots are rebuilt for every decision with a seed drawn from the
-session seed, the seat and the number of actions so far, so that a resumed game makes
-exactly the decisions the uninterrupted one would have made.
+and the tests can too. The bots are asked as in every other venue (:mod:`toepen.match`):
+:meth:`PlaySession.asked` says who is asked (under ``knock_anytime`` each bot that may
+knock out of turn is first offered a knock window; the human knocks on their own turn),
+:meth:`PlaySession.ask_bot` asks it (an answer that cannot be played is the fallback
+bot's, and the incident is kept for a notice) and :meth:`PlaySession.answer` plays the
+answer. Bots are rebuilt for every decision, seeded by :func:`toepen.match.seat_seed`
+from the session seed and the seat; a decision is a function of that seed and the view,
+so a resumed game makes exactly the decisions the uninterrupted one would have made, and
+so does the same table at the server or in the arena.
 
 >>> from toepen.rules import Rules
 >>> s = PlaySession.new(Rules.preset("rulebook", lives=2), players=3, bots=["random"],
@@ -12,6 +18,12 @@ exactly the decisions the uninterrupted one would have made.
 (('Ann', 'Bas', 'Cor'), ('', 'random', 'random'))
 >>> s.bot_seed(1) == s.bot_seed(1), s.bot_seed(1) == s.bot_seed(2)
 (True, False)
+>>> s.asked()
+(1, False)
+>>> act = s.ask_bot(1, False)
+>>> _ = s.answer(1, False, act)
+>>> len(s.game.actions), s.incidents
+(1, [])
 """
 
 from __future__ import annotations
@@ -36,9 +48,9 @@ from ..bots.base import (
 )
 from ..engine import Action, Event, Game, redact
 from ..i18n import N_, Translator
+from ..match import Incident, apply_answer, ask, asked, seat_seed, view_for
 from ..record import RecordError, load, replay, save, start, to_record
 from ..rules import Rules
-from ..seeds import derive_seed
 from ..view import View, observe
 
 CLIENT = "toepen play"
@@ -50,6 +62,23 @@ FALLBACKS: dict[str, tuple[str, ...]] = {
 }
 """Bots that may not be installed yet, and what plays instead (with a notice): the
 registry's fallbacks (``expert``, ``pimc``: ``heuristic``, then ``random``)."""
+
+
+INCIDENT_WHY: dict[str, str] = {
+    "error": N_("notice.bot_why.error"),
+    "illegal": N_("notice.bot_why.illegal"),
+    "timeout": N_("notice.bot_why.timeout"),
+}
+"""The catalog message of each kind of incident (:data:`toepen.match.INCIDENT_KINDS`)."""
+
+
+def incident_notice(incident: Incident) -> Notice:
+    """What the player is told when a bot's answer was replaced by its fallback's: the
+    seat (``name``, filled in by the app), why, and what the fallback played."""
+    return Notice(N_("notice.bot_fallback"), {
+        "seat": incident.seat, "bot": incident.bot, "fallback": incident.fallback,
+        "why": INCIDENT_WHY.get(incident.kind, INCIDENT_WHY["error"]),
+        "action": incident.action})
 
 
 class PlayError(ValueError):
@@ -173,6 +202,10 @@ class PlaySession:
         self.timeout = timeout
         """Seconds per decision of an external bot (None: the server's default, 5 s)."""
         self._persistent: dict[int, Bot] = {}
+        self.passed: set[int] = set()
+        """The bot seats that passed in the knock windows of this decision point."""
+        self.incidents: list[Incident] = []
+        """Every bot answer the fallback replaced in this sitting, in order."""
 
     # -- construction -------------------------------------------------------------------------
 
@@ -294,9 +327,31 @@ class PlaySession:
         return observe(self.game, self.human)
 
     def bot_seed(self, seat: int) -> int:
-        """The seed of ``seat``'s next decision: a function of the session seed, the seat
-        and the number of actions so far (so resumed games decide identically)."""
-        return derive_seed(self.seed, seat, len(self.game.actions)) >> 2  # 62 bits
+        """The seed of ``seat``'s bot: :func:`toepen.match.seat_seed` of the session seed
+        (a decision is a function of it and the view, so resumed games decide
+        identically)."""
+        return seat_seed(self.seed, seat)
+
+    def asked(self) -> tuple[int, bool]:
+        """The seat asked now and whether in a knock window (:func:`toepen.match.asked`;
+        the human is never offered a window: they knock on their own turn)."""
+        return asked(self.game, self.passed, (self.human,))
+
+    def ask_bot(self, seat: int, window: bool) -> Action:
+        """The decision of ``seat``'s bot now (:func:`toepen.match.ask`; safe in a worker
+        thread: it reads the game and changes nothing but :attr:`incidents`)."""
+        view = view_for(self.game, seat, window)
+        return ask(self.bot_for(seat), view, self.bot_seed(seat), self.incidents.append,
+                   self.lineup[seat])
+
+    def answer(self, seat: int, window: bool, act: Action) -> list[Event]:
+        """Play the answer of the seat asked (:meth:`asked`): a window's pass is noted
+        (no event), anything else is applied and saved; the events the human may see."""
+        events = apply_answer(self.game, seat, act, window, self.passed)
+        if events is None:
+            return []
+        self.save()
+        return redact(events, self.human)
 
     def bot_for(self, seat: int) -> Bot:
         """The bot for ``seat``'s next decision.
@@ -329,6 +384,7 @@ class PlaySession:
     def apply(self, seat: int, act: Action) -> list[Event]:
         """Apply a decision, save the record, and return the events as the human may see them."""
         events = self.game.apply(seat, act)
+        self.passed.clear()
         self.save()
         return redact(events, self.human)
 

@@ -97,10 +97,11 @@ def table(result: ArenaResult) -> Table:
 
 
 def incident_lines(result: ArenaResult, limit: int = 10) -> list[str]:
-    """A heading and the first ``limit`` incidents with external bots (none: no lines)."""
+    """A heading and the first ``limit`` bot incidents (an external bot's failures, and
+    answers the fallback bot replaced: :func:`toepen.match.ask`; none: no lines)."""
     if not result.incidents:
         return []
-    return [f"{len(result.incidents)} incident(s) with external bots:",
+    return [f"{len(result.incidents)} bot incident(s):",
             *(f"  {text}" for text in result.incidents[:limit])]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...bots.base import Bot, check_bot_name, close_bot, make_bot
 from ...engine import Game
-from ...match import hand_over, play_game
+from ...match import Incident, Report, hand_over, play_game
 from ...rules import Rules
 from ...seeds import derive_seed
 
@@ -160,10 +160,11 @@ def play_hand(
     seats: Sequence[Bot],
     seed: int,
     bot_seeds: Sequence[int] | None = None,
+    report: Report | None = None,
 ) -> list[int]:
     """Deal a fresh session from ``seed`` (dealer 0), play one hand: lives lost by seat."""
     game = Game(rules, len(seats), seed=seed, dealer=0)
-    play_game(game, seats, stop=hand_over(game), seeds=bot_seeds)
+    play_game(game, seats, stop=hand_over(game), seeds=bot_seeds, report=report)
     return list(game.lives_lost)
 
 
@@ -183,6 +184,7 @@ def play_session(
     seed: int,
     bot_seeds: Sequence[int] | None = None,
     max_hands: int = MAX_SESSION_HANDS,
+    report: Report | None = None,
 ) -> SessionOutcome:
     """Play a whole session from ``seed`` (dealer 0); the finishing order.
 
@@ -194,7 +196,7 @@ def play_session(
     """
     game = Game(rules, len(seats), seed=seed, dealer=0)
     limit = max_hands
-    play_game(game, seats, stop=lambda g: g.hand_no > limit, seeds=bot_seeds)
+    play_game(game, seats, stop=lambda g: g.hand_no > limit, seeds=bot_seeds, report=report)
     n = game.n
     places = [0.0] * n
     for p in game.places():
@@ -268,6 +270,10 @@ def run_task(task: Task) -> TaskResult:
     cache: dict[tuple[str, int], Bot] = {}
     incidents: list[str] = []
 
+    def report(incident: Incident) -> None:  # an answer the fallback replaced (match.ask)
+        incidents.append(f"{incident.bot} seat {incident.seat}: {incident.kind}: "
+                         f"{incident.detail}; {incident.fallback} played {incident.action}")
+
     def seat_bots(names: list[str], index: int, rotation: int) -> tuple[list[Bot], list[int]]:
         bots: list[Bot] = []
         seeds = [bot_seed(task.seed, task.kind, index, rotation, s) for s in range(n)]
@@ -290,10 +296,11 @@ def run_task(task: Task) -> TaskResult:
                 names = rotate(task.lineup, r)
                 bots, seeds = seat_bots(names, index, r)
                 if task.kind == "deal":
-                    per_rotation.append(play_hand(rules, bots, deal_seed(task.seed, index), seeds))
+                    per_rotation.append(play_hand(rules, bots, deal_seed(task.seed, index), seeds,
+                                                  report))
                 else:
-                    per_rotation.append(
-                        play_session(rules, bots, session_seed(task.seed, index), seeds))
+                    per_rotation.append(play_session(rules, bots, session_seed(task.seed, index),
+                                                     seeds, report=report))
             data[index] = per_rotation
     finally:
         for (name, seat), bot in cache.items():
