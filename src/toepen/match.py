@@ -39,7 +39,15 @@ import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from .bots.base import Bot, BotError, by_strength, end_game, fallback_chain, make_bot, start_game
+from .bots.base import (
+    LAST_RESORT,
+    Bot,
+    BotError,
+    end_game,
+    fallback_chain,
+    make_bot,
+    start_game,
+)
 from .engine.actions import KNOCK, PASS, Action
 from .engine.events import Event
 from .engine.phase import Phase
@@ -159,7 +167,8 @@ def apply_answer(game: Game, seat: int, act: Action, window: bool,
 
 def fallback_for(name: str) -> str:
     """The bot that decides when ``name``'s answer cannot be played: the next bot of its
-    fallback chain (:func:`~toepen.bots.base.fallback_chain`), else the weakest bot.
+    fallback chain (:func:`~toepen.bots.base.fallback_chain`), else the last resort
+    (:data:`~toepen.bots.base.LAST_RESORT`).
 
     >>> fallback_for("expert"), fallback_for("pimc"), fallback_for("random")
     ('heuristic', 'heuristic', 'random')
@@ -167,7 +176,7 @@ def fallback_for(name: str) -> str:
     'heuristic'
     """
     chain = fallback_chain(name)
-    return chain[1] if len(chain) > 1 else by_strength()[-1].name
+    return chain[1] if len(chain) > 1 else LAST_RESORT
 
 
 def ask(
@@ -223,7 +232,7 @@ def fall_back(view: View, name: str, kind: str, detail: str,
         seed = derive_seed("fallback", name, seat, view.action_count) >> 11
     used = fallback_for(name)
     choice: Action | None = None
-    for candidate in dict.fromkeys((used, by_strength()[-1].name)):
+    for candidate in dict.fromkeys((used, LAST_RESORT)):
         try:
             got = make_bot(candidate, seed=seed).act(view)
         except Exception:  # noqa: BLE001 - a fallback that fails too: the next one
