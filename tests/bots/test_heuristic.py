@@ -149,14 +149,16 @@ def test_challenges_are_rare() -> None:
 
 def test_bluff_knocks_happen_at_a_measured_rate() -> None:
     knocks = opens = 0
-    for seed in range(400):
+    # 1200 deals: the rate is about 0.36 (0.33, 0.39 and 0.35 on the three 400-deal thirds,
+    # with the bot of before as with this one), so a bound of 0.35 on 400 deals held by luck
+    for seed in range(1200):
         game = Game(Rules.preset("rulebook"), 4, seed=seed)
         to_play(game)
         view = observe(game, game.turn)
         assert view.phase == "play" and KNOCK in view.legal
         opens += 1
         knocks += HeuristicBot(seed=seed).act(view) is KNOCK
-    assert 0.02 < knocks / opens < 0.35
+    assert 0.02 < knocks / opens < 0.42
 
 
 def test_hand_strength_orders_hands_by_the_mode() -> None:
