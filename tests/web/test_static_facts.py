@@ -50,3 +50,15 @@ def test_no_page_sums_lives_lost() -> None:
     assert "lostFromEvents" not in text
     assert "/replay`" not in js["tablepage.js"]
     assert "view.lives_lost" in js["scoresheet.js"]
+
+
+def test_no_page_holds_the_scoring_schemes() -> None:
+    """The clubs' and tournaments' scoring schemes are the server's (``GET /api/presets``:
+    ``schemes``, from :data:`toepen.tourney.SCHEMES`): no page lists them."""
+    from toepen.tourney import SCHEMES
+
+    text = "\n".join(_js().values())
+    for name in SCHEMES:
+        assert not re.search(rf"""["'`]{name}["'`]""", text), name
+    assert "web.club.scheme.${" not in text
+    assert "meta.schemes" in _js()["club.js"]

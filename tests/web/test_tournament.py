@@ -11,6 +11,8 @@ import os
 
 from playwright.sync_api import Browser, Page, expect
 
+from toepen.tourney import SCHEMES
+
 from .conftest import SHOTS, Server
 from .helpers import wait_ready
 
@@ -51,9 +53,18 @@ def test_a_pub_evening_on_a_phone(browser: Browser, server: Server) -> None:
     page.goto(server.url + "/?clubs")
     wait_ready(page)
     page.fill("#tn-name", "Vrijdagavond")
+    # the scoring schemes are the server's (GET /api/presets: schemes), in words
+    schemes = server.get("/api/presets")["schemes"]
+    assert [s["name"] for s in schemes] == list(SCHEMES)
+    options = page.locator("#tn-scheme option")
+    assert options.evaluate_all("os => os.map(o => o.value)") == list(SCHEMES)
+    assert options.all_inner_texts() == [
+        "a point for each player finishing below", "10-7-5-3-2-1 by place",
+        "one point for the winner"]
     page.select_option("#tn-scheme", "ladder")
     page.click("#tn-create")
     expect(page.locator("#t-name")).to_have_text("Vrijdagavond")
+    expect(page.locator(".tourney")).to_contain_text("Points: 10-7-5-3-2-1 by place")
     expect(page.locator(".keynote .key")).to_be_visible()  # the organiser's key, once
     for name in PLAYERS:
         page.fill("#p-name", name)

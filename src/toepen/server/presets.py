@@ -25,6 +25,7 @@ import dataclasses
 from typing import Any
 
 from ..rules import ALL_TABLE_SIZES, BOUNDS, CHOICES, SUGGESTED_MAX_STAKE, Rules
+from ..tourney import SCHEMES
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
          "tuple[int, ...]": "sizes"}
@@ -79,4 +80,12 @@ def presets_json() -> dict[str, Any]:
     fields = [f for f in dataclasses.fields(Rules) if f.name in Rules.option_names()]
     return {"presets": [preset_json(name) for name in Rules.preset_names()],
             "options": [option_json(f, default) for f in fields],
-            "sizes": list(ALL_TABLE_SIZES)}
+            "sizes": list(ALL_TABLE_SIZES), "schemes": schemes_json()}
+
+
+def schemes_json() -> list[dict[str, Any]]:
+    """``schemes`` of ``GET /api/presets``: the scoring schemes a club or tournament
+    chooses from (:data:`toepen.tourney.SCHEMES`), each with its points per place and
+    its catalog id (``label``)."""
+    return [{**scheme.to_json(), "label": f"web.club.scheme.{name}"}
+            for name, scheme in SCHEMES.items()]

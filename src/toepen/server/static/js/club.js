@@ -11,8 +11,6 @@ const csrf = once(async () => {
   try { const r = await fetch("/api/account"); return r.ok ? (await r.json()).csrf || "" : ""; } catch { return ""; }
 });
 
-const SCHEMES = ["beaten", "ladder", "winner"];
-
 /** The admin and organiser keys this browser holds, by "club:ID" / "tournament:ID". */
 export function keyOf(what) {
   try { return JSON.parse(localStorage.getItem("toepen.keys") || "{}")[what] || null; } catch { return null; }
@@ -46,9 +44,15 @@ export async function call(method, path, body, key) {
   return data;
 }
 
-export function schemeName(scheme) {
-  return SCHEMES.includes(scheme.name) && (!scheme.points.length || scheme.name !== "beaten")
-    ? t(`web.club.scheme.${scheme.name}`) : `${scheme.name} (${scheme.points.join("-")})`;
+/** The server's scheme of this name and these points (GET /api/presets: schemes), if any. */
+function knownScheme(scheme, schemes) {
+  return (schemes || []).find((s) => s.name === scheme.name && s.points.join("-") === scheme.points.join("-"));
+}
+
+/** A scheme in words: its label where it is one of the server's schemes, else its name and points. */
+export function schemeName(scheme, schemes) {
+  const known = knownScheme(scheme, schemes);
+  return known ? t(known.label) : `${scheme.name} (${scheme.points.join("-")})`;
 }
 
 /** The standings as a table: place, player, points, wins, opponents' points, tables played. */
@@ -67,8 +71,8 @@ function presetSelect(meta, id) {
     .map((p) => `<option value="${esc(p.name)}">${esc(t(p.label))}</option>`).join("") + "</select>";
 }
 
-function schemeSelect(id) {
-  return `<select id="${id}">` + SCHEMES.map((s) => `<option value="${s}">${esc(t(`web.club.scheme.${s}`))}</option>`).join("") + "</select>";
+function schemeSelect(meta, id) {
+  return `<select id="${id}">` + (meta.schemes || []).map((s) => `<option value="${esc(s.name)}">${esc(t(s.label))}</option>`).join("") + "</select>";
 }
 
 /** The house-rule fields of a form as the API's {name, preset, options}. */
@@ -84,7 +88,7 @@ function rulesFields(meta, prefix) {
   return `<label><span>${esc(t("web.club.house_rules_name"))}</span> <input id="${prefix}-rules-name" maxlength="60" placeholder="${esc(t("web.club.house_rules_default"))}"></label>
     <label><span>${esc(t("web.preset"))}</span> ${presetSelect(meta, `${prefix}-preset`)}</label>
     <label><span>${esc(t("web.club.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>
-    <label><span>${esc(t("web.club.scheme"))}</span> ${schemeSelect(`${prefix}-scheme`)}</label>`;
+    <label><span>${esc(t("web.club.scheme"))}</span> ${schemeSelect(meta, `${prefix}-scheme`)}</label>`;
 }
 
 /** A key shown once, to keep. */
@@ -173,7 +177,7 @@ export async function showClub(app, clubId) {
     app.innerHTML = `<div class="clubpage">
       <section class="panel"><h1 id="club-name">${esc(club.name)}</h1>
         ${fresh ? showKey(fresh) : ""}
-        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme))}</p>
+        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme, meta.schemes))}</p>
         <label>${esc(t("web.club.season"))} <select id="season">${club.seasons.map((s) => `<option${s === club.season ? " selected" : ""}>${esc(s)}</option>`).join("")}</select></label>
         <h2>${esc(t("web.club.season_standings", { season: club.season }))}</h2>
         ${standingsHTML(club.standings)}
@@ -219,7 +223,7 @@ export async function showClub(app, clubId) {
       form.querySelector("#cr-rules-name").value = club.house_rules.name;
       form.querySelector("#cr-preset").value = club.house_rules.preset;
       if (lives) form.querySelector("#cr-lives").value = lives;
-      if (SCHEMES.includes(club.scheme.name)) form.querySelector("#cr-scheme").value = club.scheme.name;
+      if (knownScheme(club.scheme, meta.schemes)) form.querySelector("#cr-scheme").value = club.scheme.name;
       const shown = form.querySelector("#cr-scheme").value; // a club's own points stay unless another is chosen
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();

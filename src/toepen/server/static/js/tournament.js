@@ -3,7 +3,7 @@
 // standings and the tables of the round to play). The draw, the points and the order of
 // the standings are the server's (toepen.tourney); this page only shows and sends.
 import { t } from "./i18n.js";
-import { saveSeat } from "./net.js";
+import { presets, saveSeat } from "./net.js";
 import { toast } from "./lobby.js";
 import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./club.js";
 import { account } from "./account.js";
@@ -25,9 +25,9 @@ function openRound(tn) {
   return last && !last.complete ? last : null;
 }
 
-function rulesLine(tn) {
+function rulesLine(tn, schemes) {
   const lives = typeof tn.rules === "object" && tn.rules.lives;
-  return `${esc(tn.house_rules)} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme))}`;
+  return `${esc(tn.house_rules)} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme, schemes))}`;
 }
 
 function resultLine(table) {
@@ -110,6 +110,7 @@ export async function showTournament(app, id) {
   if (await takeSeatByLink(id)) return null;
   const fresh = freshKey();
   const me = (await account()).user;
+  const schemes = (await presets().catch(() => ({}))).schemes; // the server's scoring schemes
   let last = "";
   const draw = async (tn) => {
     const key = keyOf(`tournament:${tn.id}`) || (tn.club && keyOf(`club:${tn.club.id}`));
@@ -121,7 +122,7 @@ export async function showTournament(app, id) {
     app.innerHTML = `<div class="tourney">
       <section class="panel"><h1 id="t-name">${esc(tn.name)}</h1>
         ${fresh ? `<p class="keynote" role="status">${esc(t("web.club.key_once"))} <code class="key">${esc(fresh)}</code></p>` : ""}
-        <p>${tn.club ? `<a href="/?club=${esc(tn.club.id)}">${esc(tn.club.name)}</a> · ` : ""}${esc(tn.season)} · ${rulesLine(tn)}</p>
+        <p>${tn.club ? `<a href="/?club=${esc(tn.club.id)}">${esc(tn.club.name)}</a> · ` : ""}${esc(tn.season)} · ${rulesLine(tn, schemes)}</p>
         <p><span class="badge" id="t-status">${esc(t(`web.club.status.${tn.finished ? "over" : "open"}`))}</span>
           <a class="button" id="projector-link" href="/?projector=${esc(tn.id)}">${esc(t("web.club.projector"))}</a></p></section>
       ${organiser && !tn.finished ? `<section class="panel"><h2>${esc(t("web.club.organise"))}</h2>
