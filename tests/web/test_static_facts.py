@@ -62,3 +62,15 @@ def test_no_page_holds_the_scoring_schemes() -> None:
         assert not re.search(rf"""["'`]{name}["'`]""", text), name
     assert "web.club.scheme.${" not in text
     assert "meta.schemes" in _js()["club.js"]
+
+
+def test_no_page_resolves_the_rules() -> None:
+    """The table's options are the server's, every one resolved (``table.rules_full``):
+    no page looks an option up in a preset or falls back to the preset's value."""
+    js = _js()
+    text = "\n".join(js.values())
+    for name in ("ruleOption", "startLives", "sessionKind"):
+        assert name not in text, name
+    assert not re.search(r"presets\.find\(", js["scoresheet.js"])
+    assert not re.search(r"\.rules\[option\]", text)
+    assert "rules_full" in js["tablepage.js"]

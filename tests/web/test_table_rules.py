@@ -102,6 +102,8 @@ def test_points_up_counts_penalty_points_on_the_seats_and_the_sheet(
                                        "bots": {"0": "random", "1": "random"},
                                        "options": options})
     table_id = bots["table"]["id"]
+    full = bots["table"]["rules_full"]  # every option resolved by the server: the page reads it
+    assert full["count"] == "points_up" and full["lives"] == 2
     ctx = browser.new_context(locale="nl-NL")
     watch = ctx.new_page()
     errors: list[str] = []

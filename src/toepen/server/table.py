@@ -20,6 +20,7 @@ from ..engine import Event, Game
 from ..rules import Rules
 from ..seeds import derive_seed
 from .external import ExternalSeat
+from .presets import full_rules
 from .store import SeatRow, TableRow
 
 BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo", "Joke", "Kees",
@@ -283,6 +284,7 @@ class Table:
             "code": row.code,
             "status": row.status,
             "rules": self.rules.to_json(),
+            "rules_full": full_rules(self.rules),
             "preset": row.preset,
             "size": row.size,
             "idle_seconds": row.idle_seconds,

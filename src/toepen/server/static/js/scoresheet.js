@@ -4,40 +4,13 @@ import { t } from "./i18n.js";
 import { esc } from "./util.js";
 
 /**
- * The lives every player starts a session (or rubber) with: the rules' JSON (a preset's
- * name, or {preset, ...options}) read with the presets of GET /api/presets; undefined
- * where they do not say.
- */
-export function startLives(rules, meta) {
-  if (rules && typeof rules === "object" && typeof rules.lives === "number") return rules.lives;
-  const name = typeof rules === "string" ? rules : rules && rules.preset;
-  const preset = meta && meta.presets ? meta.presets.find((p) => p.name === name) : null;
-  return preset ? preset.lives : undefined;
-}
-
-/** One option of the rules' JSON: its own value, else its preset's (GET /api/presets);
- * undefined where they do not say. */
-export function ruleOption(rules, meta, option) {
-  if (rules && typeof rules === "object" && rules[option] !== undefined) return rules[option];
-  const name = typeof rules === "string" ? rules : rules && rules.preset;
-  const preset = meta && meta.presets ? meta.presets.find((p) => p.name === name) : null;
-  return preset ? preset.rules[option] : undefined;
-}
-
-/** The rules' session kind ("elimination" or "rubber"), read like startLives; undefined where unknown. */
-export function sessionKind(rules, meta) {
-  const kind = ruleOption(rules, meta, "session");
-  return typeof kind === "string" ? kind : undefined;
-}
-
-/**
  * Where the sheet counts penalty points up (the option ``count: points_up``): the limit,
- * the lives a player starts with (a player's points are the start less the lives left);
- * null where it counts lives down or the rules do not say (yet).
+ * the lives a player starts with; null where it counts lives down or the table is not
+ * known yet. ``full``: the table's rules with every option resolved by the server
+ * (``table.rules_full``, as ``GET /api/presets`` gives a preset's ``rules``).
  */
-export function pointsLimit(rules, meta) {
-  if (ruleOption(rules, meta, "count") !== "points_up") return null;
-  return startLives(rules, meta) ?? null;
+export function pointsLimit(full) {
+  return full && full.count === "points_up" ? full.lives : null;
 }
 
 /** Strokes as an SVG: groups of five (four upright, the fifth across). */

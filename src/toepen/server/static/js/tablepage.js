@@ -2,7 +2,7 @@
 import { t, say, has, translateStatic } from "./i18n.js";
 import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, sessionKind, pointsLimit } from "./scoresheet.js";
+import { scoreSheetHTML, pointsLimit } from "./scoresheet.js";
 import { rulesList } from "./rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
@@ -23,7 +23,7 @@ export async function showTable(app, tableId, setConn) {
   const st = {
     table: null, view: null, seat: mine ? mine.seat : null, host: mine ? mine.host : false,
     token: mine ? mine.token : null, pending: false, hint: null, hintAvailable: true,
-    events: loadLog(tableId), animate: null, points: null, bots: ["random"], defaultBot: "random", meta: null,
+    events: loadLog(tableId), animate: null, bots: ["random"], defaultBot: "random", meta: null,
     queue: [], holdUntil: 0, lastTrick: null, summary: null, standings: null, clock: null,
     chat: [], reactions: [], guide: localStorage.getItem("toepen.guide") !== "0",
   };
@@ -374,8 +374,8 @@ export async function showTable(app, tableId, setConn) {
     if (!st.hint) st.hintText = null;
     renderBoard(els.board, st.view, {
       me: st.seat, table: st.table, pending: st.pending, hint: st.hint, hintAvailable: st.hintAvailable && !!st.token,
-      onAction: act, onHint: hint, animate: st.animate, rubbers: sessionKind(st.view.rules, st.meta) === "rubber", knockSeat: st.animate ? st.animate.knock : null,
-      pointsLimit: pointsLimit(st.view.rules, st.meta),
+      onAction: act, onHint: hint, animate: st.animate, rubbers: !!st.table && st.table.rules_full.session === "rubber", knockSeat: st.animate ? st.animate.knock : null,
+      pointsLimit: pointsLimit(st.table && st.table.rules_full),
       lastTrick: st.view.trick.length ? null : st.lastTrick, clock: st.clock, subline, prompt: st.prompt,
     });
     st.animate = null;
@@ -415,20 +415,15 @@ export async function showTable(app, tableId, setConn) {
   async function drawResult() {
     const v = st.view;
     if (!v || v.phase !== "over") { els.result.hidden = true; return; }
-    if (st.resultClosed || st.metaLoading) return;
-    if (st.points === null) {
-      st.metaLoading = true;
-      const meta = await presets().catch(() => null);
-      st.points = pointsLimit(v.rules, meta) !== null; // the sheet counts penalty points up
-      st.metaLoading = false;
-    }
+    if (st.resultClosed || !st.table) return;
+    const points = pointsLimit(st.table.rules_full) !== null; // the sheet counts penalty points up
     if (!els.result.hidden && els.result.dataset.lang === document.documentElement.lang) return;
     els.result.dataset.lang = document.documentElement.lang;
     const winner = v.winner !== null ? v.players[v.winner] : "";
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
       standingsHTML() +
-      scoreSheetHTML(v, st.points) +
+      scoreSheetHTML(v, points) +
       rematchHTML() +
       `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
       `<a class="button big" href="/api/tables/${esc(tableId)}/record" download="toepen-${esc(tableId)}.json">${esc(t("web.download_record"))}</a> ` +
