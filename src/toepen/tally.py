@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import narration
-from .cards import JACK, RANK_MASKS, card_str, parse_card
+from .cards import JACK, RANK_MASKS, RANKS, card_str, parse_card
 from .engine.actions import CHALLENGE, FOLD, KNOCK, PASS, STAY, Action
 from .engine.core import GameCore
 from .engine.declare import DECLARATIONS, Declaration
@@ -198,6 +198,33 @@ class Entry:
 
     def __str__(self) -> str:
         return f"{self.seat} {self.verb}" + (f" {self.word}" if self.word else "")
+
+
+_ENTRY_WORDS = {"knock": "act.knock", "stay": "act.stay", "fold": "act.fold",
+                "claim": "act.claim", "exchange": "act.exchange",
+                "unchallenged": "web.tally.unchallenged", "last": "web.tally.last",
+                "blind": "web.tally.blind", "check": "web.tally.check"}
+
+
+def entry_message(entry: Entry) -> Message:
+    """What an entry's button says, as a message the client translates: a challenge's or a
+    show's outcome, four of a kind and a kans with the rank's letter in the language
+    (``rank.letter.<r>``, :data:`toepen.cards.LOCAL_RANKS`), the last trick's jack as a card.
+
+    >>> entry_message(Entry(1, "four", "9")).to_json()
+    {'id': 'web.tally.four', 'params': {'rank': {'msg': 'rank.letter.9'}}}
+    """
+    verb, word = entry.verb, entry.word
+    if verb in ("challenge", "shown"):
+        return Message(f"web.tally.{verb}", {"outcome": Message(f"web.tally.outcome.{word}")})
+    if verb == "kans" and word == "miss":
+        return Message("web.tally.kans_miss")
+    if verb in ("four", "kans") and word.upper() in RANKS:
+        rank = Message(f"rank.letter.{word.lower()}")
+        return Message("web.tally.four" if verb == "four" else "web.tally.kans_hit", {"rank": rank})
+    if verb == "last" and word:
+        return Message("web.tally.last_jack", {"card": narration.Cards((parse_card(word),))})
+    return Message(_ENTRY_WORDS.get(verb, f"act.{verb}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -950,6 +977,7 @@ class Sheet:
                 "rubbers_won": m._rubbers_won[s], "toepkoning": s in m._toepkoning,
                 "team": m._team_of[s],
             })
+        legal = self.legal_entries()
         return {
             "rules": self.rules.to_json(),
             "lives": self.rules.lives,
@@ -971,7 +999,8 @@ class Sheet:
             "over": self.is_over,
             "eliminated": list(m._eliminated),
             "entries": [str(e) for e in self._entries],
-            "legal": [str(e) for e in self.legal_entries()],
+            "legal": [str(e) for e in legal],
+            "legal_say": [entry_message(e).to_json() for e in legal],
             "hands": [dataclasses.asdict(r) for r in self.hands()],
             "standings": [dataclasses.asdict(s) for s in self.standings()],
             "places": [p.to_json() for p in self.places()],

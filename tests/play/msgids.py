@@ -68,6 +68,9 @@ def built_ids() -> set[str]:
     from toepen.server.protocol import ERROR_CODES  # the server says error.<code>
 
     ids |= {f"error.{c}" for c in ERROR_CODES}
+    from toepen.cards import RANKS  # tally.entry_message: rank.letter.<r> of an entry
+
+    ids |= {f"rank.letter.{r.lower()}" for r in RANKS}
     for name in Rules.preset_names():
         ids |= {f"preset.{name}", f"preset.{name}.about"}
     return ids | {f"option.{name}" for name in Rules.option_names()}

@@ -74,3 +74,12 @@ def test_no_page_resolves_the_rules() -> None:
     assert not re.search(r"presets\.find\(", js["scoresheet.js"])
     assert not re.search(r"\.rules\[option\]", text)
     assert "rules_full" in js["tablepage.js"]
+
+
+def test_no_page_narrates_a_sheet_entry() -> None:
+    """A sheet's entry buttons say the server's words (``legal_say``): no page builds a rank
+    letter from an entry or maps its verbs to words."""
+    tally = _js()["tally.js"]
+    assert "toUpperCase()}c" not in tally
+    assert "entryLabel" not in tally and "rankText" not in tally
+    assert "legal_say" in tally

@@ -100,3 +100,26 @@ def test_a_session_kept_on_one_phone_and_followed_on_another(
     assert errors == []
     keeper_ctx.close()
     follower_ctx.close()
+
+
+def test_the_entries_are_labelled_by_the_server(browser: Browser, server: Server) -> None:
+    """Each legal entry's button shows the server's words for it (``legal_say``), the rank
+    letters in the page's language (cards.LOCAL_RANKS), in Dutch and in Norwegian."""
+    made = server.post("/api/sheets", {"preset": "rulebook", "players": ["Ann", "Bas", "Cor"],
+                                       "options": {"four_of_a_kind": True,
+                                                   "three_of_a_kind_draw": True}})
+    assert len(made["sheet"]["legal_say"]) == len(made["sheet"]["legal"])
+    ctx = browser.new_context(**{**PHONE, "locale": "nl-NL"})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + made["keep"])
+    wait_ready(page)
+    expect(page.locator('[data-entry="0 four j"]')).to_have_text("vier gelijke: B")
+    expect(page.locator('[data-entry="1 kans q"]')).to_have_text("kocht de vierde V")
+    expect(page.locator('[data-entry="2 knock"]')).to_have_text("toepen")
+    page.select_option("#lang", "nb")
+    expect(page.locator('[data-entry="0 four j"]')).to_contain_text("Kn")
+    expect(page.locator('[data-entry="0 four a"]')).to_contain_text("E")
+    assert errors == []
+    ctx.close()

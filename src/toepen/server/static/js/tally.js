@@ -1,14 +1,10 @@
 // The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
 // everyone else follows it live (?sheet=ID). The server says what may be entered next
 // (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
-import { t, say, rankText, cardText } from "./i18n.js";
+import { t, say } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
 import { toast } from "./lobby.js";
-
-const WORDS = { knock: "act.knock", stay: "act.stay", fold: "act.fold", claim: "act.claim",
-  exchange: "act.exchange", unchallenged: "web.tally.unchallenged", last: "web.tally.last",
-  blind: "web.tally.blind", check: "web.tally.check" };
 
 async function call(method, path, body, key) {
   const headers = {};
@@ -33,17 +29,6 @@ export function strokes(n) {
   for (let i = 0; i < Math.floor(n / 5); i++) groups.push('<span class="tally-five">||||</span>');
   if (n % 5) groups.push(`<span class="tally-ones">${"|".repeat(n % 5)}</span>`);
   return `<span class="tally-strokes" aria-label="${esc(String(n))}">${groups.join(" ")}</span>`;
-}
-
-function entryLabel(entry) {
-  const [, verb, word] = entry.split(" ");
-  if (verb === "challenge") return t("web.tally.challenge", { outcome: t(`web.tally.outcome.${word}`) });
-  if (verb === "shown") return t("web.tally.shown", { outcome: t(`web.tally.outcome.${word}`) });
-  if (verb === "four") return t("web.tally.four", { rank: rankText(`${word.toUpperCase()}c`) });
-  if (verb === "kans" && word === "miss") return t("web.tally.kans_miss");
-  if (verb === "kans") return t("web.tally.kans_hit", { rank: rankText(`${word.toUpperCase()}c`) });
-  if (verb === "last" && word) return t("web.tally.last_jack", { card: cardText(word) });
-  return t(WORDS[verb] || verb);
 }
 
 function stylesheet() {
@@ -96,10 +81,11 @@ export async function showSheet(app, sheetId) {
     else if (s.target >= 0) status = t("web.tally.to_challenge", { name: s.players[s.target] });
     else status = t("web.tally.hand", { hand: s.hand, name: s.players[s.dealer], stake: s.stake });
     const bySeat = Array.from({ length: n }, () => []);
-    for (const e of s.legal) bySeat[Number(e.split(" ")[0])].push(e);
+    // each legal entry with the server's words for it (legal_say: a message to translate)
+    s.legal.forEach((e, i) => bySeat[Number(e.split(" ")[0])].push([e, s.legal_say[i]]));
     const controls = keeper && !s.over ? `<div class="tally-entry" aria-label="${esc(t("web.tally.enter"))}">` +
       bySeat.map((entries, seat) => entries.length ? `<div class="tally-seat"><span class="who">${esc(s.players[seat])}</span>` +
-        entries.map((e) => `<button type="button" data-entry="${esc(e)}">${esc(entryLabel(e))}</button>`).join("") + "</div>" : "").join("") +
+        entries.map(([e, label]) => `<button type="button" data-entry="${esc(e)}">${esc(say(label, s.players))}</button>`).join("") + "</div>" : "").join("") +
       "</div>" : "";
     const follow = `${location.origin}/?sheet=${encodeURIComponent(state.id)}`;
     const log = state.log.slice(-12).map((item) => `<li>${esc(say(item.say, names()) || "")}</li>`).join("");
