@@ -257,3 +257,15 @@ def test_a_copy_is_independent() -> None:
     assert s.turn == 2 and twin.turn == 3
     s.undo()
     assert twin.to_json()["entries"] == ["1 knock", "2 stay"]
+
+
+def test_the_sheets_rank_letters_are_the_cards_own() -> None:
+    """The browser's rank letters (``rank.letter.<r>`` in the catalogs) are cards.LOCAL_RANKS,
+    the one home of localised ranks, in every language: two copies may not drift apart."""
+    from toepen.cards import LOCAL_RANKS, RANKS
+    from toepen.i18n import LANGUAGES, catalog
+
+    for lang in LANGUAGES:
+        messages = catalog(lang)
+        for rank, letter in zip(RANKS, LOCAL_RANKS[lang], strict=True):
+            assert messages[f"rank.letter.{rank.lower()}"] == letter, (lang, rank)
