@@ -1,8 +1,9 @@
 """pyproject.toml declares what the code imports, and no more (issue 11, item 9).
 
-The core dependencies are what ``toepen serve`` and the library import; ``rl`` is
-imported only by ``toepen.rl``, ``plot`` (matplotlib) only by the arena's report; the
-dev group brings every test dependency, the extras included, without repeating them.
+The core dependencies are what the engine imports; each extra is imported only where
+``WHERE`` allows (``server`` by the server and its benchmarks, ``tui`` by the terminal,
+``rl`` by ``toepen.rl``, ``plot`` (matplotlib) only by the arena's report...); the dev group
+brings every test dependency, the extras included, without repeating them.
 """
 
 from __future__ import annotations
@@ -19,8 +20,19 @@ SRC = ROOT / "src" / "toepen"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 RUNTIME_ONLY = {"psycopg"}
 """Core dependencies used without an import (SQLAlchemy loads psycopg for postgresql://)."""
-WHERE = {"rl": ("rl",), "plot": ("tools/arena/report.py",)}
-"""Where in src/toepen each extra may be imported."""
+WHERE = {
+    "server": ("server/", "tools/server_bench.py", "tools/paced_bench.py"),
+    "tui": ("tui/",),
+    "postgres": (),
+    "redis": ("server/cluster.py", "server/accounts/__init__.py", "tools/services.py"),
+    "rl": ("rl/",),
+    "plot": ("tools/arena/report.py",),
+    "arena": ("tools/arena/",),
+}
+"""Where in src/toepen each extra may be imported (a distribution in two extras, numpy or
+openskill, may be imported where either allows)."""
+LOCAL = {p.stem for p in (ROOT / "tests").glob("*.py")}
+"""The tests' own helper modules at the top of tests/ (imported by plain name)."""
 
 
 def _name(requirement: str) -> str:
@@ -44,7 +56,8 @@ def _imports(paths: list[Path]) -> dict[str, set[str]]:
                 continue
             for name in names:
                 top = name.split(".")[0]
-                if top in sys.stdlib_module_names or top in ("toepen", "tests", "__future__"):
+                if (top in sys.stdlib_module_names or top in ("toepen", "tests", "__future__")
+                        or top in LOCAL):
                     continue
                 for dist in dists.get(top, [top]):
                     found.setdefault(_name(dist), set()).add(str(path.relative_to(ROOT)))
