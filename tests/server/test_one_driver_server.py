@@ -156,14 +156,22 @@ def test_a_failed_answer_at_the_server_is_the_fallbacks_and_is_counted(
             await lobby.close()
             pool.close()
 
-    seed, dealer, actions = asyncio.run(main())
+    # a table's seed is its secret (random): a broken seat may go out before any knock
+    # window of its own, so tables are played until one had an incident in a window too
+    # (nearly always the first); every table must agree with the arena and the terminal
     arena: list[Incident] = []
-    assert arena_actions(case, bots, seed, dealer, arena) == actions
-    terminal: list[Incident] = []
-    # the person of seat 0 is the broken bot too: asked through the same match.ask
-    assert terminal_actions(case, bots, seed, dealer, terminal) == actions
-    assert arena and [(i.seat, i.kind, i.action) for i in terminal] == \
-        [(i.seat, i.kind, i.action) for i in arena]
+    for _table in range(6):
+        seed, dealer, actions = asyncio.run(main())
+        game_arena: list[Incident] = []
+        assert arena_actions(case, bots, seed, dealer, game_arena) == actions
+        terminal: list[Incident] = []
+        # the person of seat 0 is the broken bot too: asked through the same match.ask
+        assert terminal_actions(case, bots, seed, dealer, terminal) == actions
+        assert game_arena and [(i.seat, i.kind, i.action) for i in terminal] == \
+            [(i.seat, i.kind, i.action) for i in game_arena]
+        arena += game_arena
+        if any(i.window for i in game_arena):
+            break
     assert {i.kind for i in arena} == {"error", "illegal"}
     assert {i.fallback for i in arena} == {"random"}  # not in the registry: the weakest
     assert any(i.window for i in arena)  # in knock windows too
