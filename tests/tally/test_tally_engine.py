@@ -42,13 +42,16 @@ CASES: list[tuple[str, dict[str, Any], int, range]] = [
     ("classic", {"lives": 2, "rubbers": 6, "bot": "heuristic"}, 3, range(4)),
     ("teams", {"lives": 5, "bot": "heuristic"}, 4, range(2)),
     # the house rules (docs/rules.md "House rules"), alone and together
-    ("kroeg-huisregels", {"lives": 4}, 4, range(6)),
+    # seed 13: a witte was (the random bots' games since their seeding per decision)
+    ("kroeg-huisregels", {"lives": 4}, 4, (*range(6), 13)),
     ("rulebook", {"lives": 3, "double_knock": True, "edge": "no_fold",
                   "dealer": "highest_loser"}, 4, range(4)),
+    # seed 5: a jack takes the last trick and the others pay more
     ("classic", {"lives": 3, "jack_last_trick": "others_pay_more", "edge": "plays_dead"},
-     4, range(4)),
+     4, (*range(4), 5)),
+    # seed 16: a jack takes the last trick and wins a life back (rare with random bots)
     ("classic", {"lives": 3, "jack_last_trick": "winner_gains", "count": "points_up"}, 3,
-     range(4)),
+     (0, 1, 2, 3, 16)),
     ("rulebook", {"lives": 4, "four_of_a_kind": True, "three_of_a_kind_draw": True,
                   "four_of_a_kind_penalty": 2}, 4, range(8)),
     ("rulebook", {"lives": 3, "witte_was": True, "vuile_was": True, "laundry_check": "each",
