@@ -238,3 +238,18 @@ def create(server: Server, **body: Any) -> dict[str, Any]:
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out
+
+
+@contextlib.contextmanager
+def registered_bot(name: str, factory: Any) -> Iterator[str]:
+    """A test's own bot in the registry (and the bot pool's list) for one test, then gone."""
+    from toepen.bots.base import BOTS, register_bot
+    from toepen.server import botpool
+
+    register_bot(name)(factory)
+    botpool.available_bots.cache_clear()
+    try:
+        yield name
+    finally:
+        del BOTS[name]
+        botpool.available_bots.cache_clear()

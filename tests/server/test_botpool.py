@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from toepen.bots.base import BOTS, register_bot
 from toepen.engine import Action, Game
 from toepen.rules import Rules
 from toepen.server import botpool
 from toepen.view import View, observe
+
+from .conftest import registered_bot
 
 
 class SlowBot:
@@ -31,11 +32,8 @@ class SlowBot:
 
 @pytest.fixture
 def slow_bot() -> Iterator[str]:
-    register_bot("slow-test")(SlowBot)
-    botpool.available_bots.cache_clear()
-    yield "slow-test"
-    del BOTS["slow-test"]
-    botpool.available_bots.cache_clear()
+    with registered_bot("slow-test", SlowBot) as registered:
+        yield registered
 
 
 def test_a_slow_bot_does_not_stall_the_event_loop(slow_bot: str) -> None:

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from driver_cases import HANDS, Case, arena_actions, cases, lineup, names, terminal_actions
 
-from toepen.bots.base import BOTS, register_bot
 from toepen.engine import KNOCK, PASS, Action, Game, action
 from toepen.match import Incident, seat_seed
 from toepen.server import botpool
@@ -25,7 +24,7 @@ from toepen.server.metrics import Metrics
 from toepen.server.store import Store
 from toepen.view import View
 
-from .conftest import Server, create
+from .conftest import Server, create, registered_bot
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +118,8 @@ class Broken:
 
 @pytest.fixture
 def broken_bot() -> Iterator[str]:
-    register_bot("test-broken")(Broken)
-    botpool.available_bots.cache_clear()
-    yield "test-broken"
-    del BOTS["test-broken"]
-    botpool.available_bots.cache_clear()
+    with registered_bot("test-broken", Broken) as registered:
+        yield registered
 
 
 def test_a_failed_answer_at_the_server_is_the_fallbacks_and_is_counted(
