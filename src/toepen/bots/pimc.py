@@ -138,6 +138,8 @@ class PimcBot:
     """PIMC over exact paranoid solves; see the module documentation."""
 
     name = "pimc"
+    others_weight = OTHERS_WEIGHT
+    """Weight of the opponents' expected loss in this bot's utility (the review: 0)."""
 
     def __init__(
         self,
@@ -291,8 +293,10 @@ class PimcBot:
             return PASS  # no sight of the cards: a blind knock risks 3 on a coin toss
         if phase == Phase.BLIND_ANSWER:
             # Unseen cards are an average hand: stay when that costs less than folding.
-            return STAY if view.stake * self.fresh_loss(view) <= view.accepted[view.seat or 0] \
-                else FOLD
+            u_blind = {STAY: -view.stake * self.fresh_loss(view),
+                       FOLD: -float(view.accepted[view.seat or 0])}
+            self.note(view, u_blind)
+            return STAY if u_blind[STAY] >= u_blind[FOLD] else FOLD
         rng = self.rng_for(view)
         know = Knowledge.from_view(view)
         self._side_solvers = {}
@@ -367,13 +371,13 @@ class PimcBot:
             return best
         stake = view.stake
         p0 = max(scores.values())
-        u_stay = -stake * (1 - p0) + OTHERS_WEIGHT * self._others_loss(view, stake, p0, 0.0)
+        u_stay = -stake * (1 - p0) + self.others_weight * self._others_loss(view, stake, p0, 0.0)
         seats = [s for s in know.active if not know.side >> s & 1]
         folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
         scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
         p1 = max(scores_k.values())
         fold_rate = _mean_folds(folds, len(seats), worlds)
-        u_knock = -(stake + 1) * (1 - p1) + OTHERS_WEIGHT * self._others_loss(
+        u_knock = -(stake + 1) * (1 - p1) + self.others_weight * self._others_loss(
             view, stake + 1, p1, fold_rate
         )
         return self.choose(view, "knock", {best: u_stay, KNOCK: u_knock}, rng)
@@ -454,7 +458,7 @@ class PimcBot:
         fr = _mean_folds(folds, max(1, len(later)), worlds) * len(later) / opps
         u = {
             STAY: -stake * (1 - p_stay)
-            + OTHERS_WEIGHT * self._others_loss(view, stake, p_stay, fr),
+            + self.others_weight * self._others_loss(view, stake, p_stay, fr),
             FOLD: -float(view.accepted[me]),
         }
         if KNOCK in legal:
@@ -462,7 +466,7 @@ class PimcBot:
             folds_k = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
             p_k = self.success(view, know, worlds, folds_k, solver)
             fr_k = _mean_folds(folds_k, max(1, len(seats)), worlds)
-            u[KNOCK] = -(stake + 1) * (1 - p_k) + OTHERS_WEIGHT * self._others_loss(
+            u[KNOCK] = -(stake + 1) * (1 - p_k) + self.others_weight * self._others_loss(
                 view, stake + 1, p_k, fr_k
             )
         order = [a for a in (STAY, FOLD, KNOCK) if a in legal and a in u]
@@ -509,8 +513,9 @@ class PimcBot:
         pg = self.claim_genuine_chance(view, know, worlds)
         cur = self.hand_loss(view, know, worlds)
         fresh = self.fresh_loss(view)
-        u_chal = -(pg * (1 + fresh) + (1 - pg) * cur) + OTHERS_WEIGHT * (1 - pg)
+        u_chal = -(pg * (1 + fresh) + (1 - pg) * cur) + self.others_weight * (1 - pg)
         u_pass = -fresh
+        self.note(view, {PASS: u_pass, CHALLENGE: u_chal})
         return CHALLENGE if u_chal > u_pass + 1e-9 else PASS
 
     def _exchange(self, view: View, know: Knowledge, rng: random.Random) -> Action:
@@ -527,6 +532,7 @@ class PimcBot:
             new_worlds.append(World(hands, w.weight))
         new = self.hand_loss(view, know, new_worlds)
         penalty = self.challenge_chance(view) if know.hand & HIGH_CARDS_MASK else 0.0
+        self.note(view, {PASS: -cur, EXCHANGE: -(new + penalty)})
         return EXCHANGE if new + penalty < cur - 1e-9 else PASS
 
     def _knock_window(self, view: View, know: Knowledge, rng: random.Random) -> Action:
@@ -540,8 +546,8 @@ class PimcBot:
         folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
         p1 = self.success(view, know, worlds, folds, solver)
         fold_rate = _mean_folds(folds, max(1, len(seats)), worlds)
-        u_pass = -stake * (1 - p0) + OTHERS_WEIGHT * self._others_loss(view, stake, p0, 0.0)
-        u_knock = -(stake + 1) * (1 - p1) + OTHERS_WEIGHT * self._others_loss(
+        u_pass = -stake * (1 - p0) + self.others_weight * self._others_loss(view, stake, p0, 0.0)
+        u_knock = -(stake + 1) * (1 - p1) + self.others_weight * self._others_loss(
             view, stake + 1, p1, fold_rate)
         utility = {PASS: u_pass, KNOCK: u_knock}
         return PimcBot.choose(self, view, "knock", utility, rng)
@@ -572,7 +578,7 @@ class PimcBot:
         total = sum(w.weight for w in worlds) or 1.0
         p_four = four / total
         rest_loss = self.hand_loss(view, know, drawn_worlds) if drawn_worlds else 0.0
-        u_draw = -(1 - p_four) * rest_loss + OTHERS_WEIGHT * p_four * penalty
+        u_draw = -(1 - p_four) * rest_loss + self.others_weight * p_four * penalty
         return self.choose(view, "kans", {PASS: -cur, EXCHANGE: u_draw}, rng)
 
     def _checkers(self, view: View) -> float:
@@ -599,6 +605,7 @@ class PimcBot:
         if not honest:
             open_cost = 0.25 if view.rules.laundry_caught == "plays_open" else 0.0
             penalty = self._checkers(view) * (1 + open_cost)
+        self.note(view, {PASS: -cur, EXCHANGE: -(new + penalty)})
         return EXCHANGE if new + penalty < cur - 1e-9 else PASS
 
     def laundry_honest_chance(self, view: View, know: Knowledge) -> float:
@@ -618,7 +625,8 @@ class PimcBot:
 
     def _laundry_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         ph = self.laundry_honest_chance(view, know)
-        u_chal = -ph + OTHERS_WEIGHT * (1 - ph)
+        u_chal = -ph + self.others_weight * (1 - ph)
+        self.note(view, {PASS: 0.0, CHALLENGE: u_chal})
         return CHALLENGE if u_chal > 1e-9 else PASS
 
     def discard_clean_chance(self, view: View, know: Knowledge) -> float:
@@ -632,7 +640,8 @@ class PimcBot:
 
     def _exchange_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         pc = self.discard_clean_chance(view, know)
-        u_chal = -pc + OTHERS_WEIGHT * (1 - pc)
+        u_chal = -pc + self.others_weight * (1 - pc)
+        self.note(view, {PASS: 0.0, CHALLENGE: u_chal})
         return CHALLENGE if u_chal > 1e-9 else PASS
 
 

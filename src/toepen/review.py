@@ -1,0 +1,391 @@
+"""Review a game: every decision of one seat, valued from what that seat knew then.
+
+A review goes through a ``toepen-record/1`` document (:mod:`toepen.record`) and, at each
+decision of the reviewed seat that had more than one legal action, asks the review bot
+(:class:`ReviewBot`, the ``expert`` bot's machinery: inference-weighted sampling of the
+deals consistent with the seat's :class:`~toepen.view.View`, the exact solver for the card
+play) through the one driver step (:func:`toepen.match.ask`) for the expected lives of
+**every** legal action. The seat's choice is compared with the best; the difference is
+the lives it cost on average. The biggest mistakes come first (:meth:`Review.mistakes`),
+each with a short reason as a catalog message (``review.reason.*``) that every client
+shows in its own language.
+
+No peeking: a decision's values are a pure function of the seat's view at that moment,
+the review's seed and its sample count (:func:`evaluate`); nothing of the record that the
+seat could not see reaches the bot. The **all cards** mode (``all_cards=True``) is the
+exception, asked for after the game: it values each decision on the one true deal (every
+hand open, so the card play is the exact solver's), and a review made so says so
+(``Review.all_cards``, ``"mode": "all_cards"`` in its JSON).
+
+Values are the change of the seat's own lives in the hand, negative when lost (the bot's
+tie-breaking weight on the opponents' losses is 0 here). Blind rounds (the seat has not
+seen its cards) are valued from an average hand. Under ``knock_anytime`` a knock out of
+turn is reviewed as the knock window it was; a window's pass is not in a record (nothing
+happened at the table), so it is not reviewed.
+
+>>> from toepen.bots import make_bot
+>>> from toepen.engine import Game
+>>> from toepen.match import hand_over, play_game
+>>> from toepen.record import to_record
+>>> g = Game.new("rulebook", 3, seed=4)
+>>> play_game(g, [make_bot("heuristic", seed=s) for s in range(3)], stop=hand_over(g))
+>>> r = review(to_record(g), seat=1, samples=2)
+>>> all(d.cost >= 0 and d.choice in d.values for d in r.decisions)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots.expert import ExpertBot
+from .bots.knowledge import Knowledge
+from .bots.pimc import World
+from .engine.actions import FOLD, KNOCK, STAY, Action, format_move
+from .engine.phase import Phase
+from .engine.state import Game
+from .match import Incident, ask, window_view
+from .narration import Cards, Message, action_message
+from .record import RecordError, start
+from .view import View, observe
+
+__all__ = [
+    "DEFAULT_SAMPLES", "FORMAT", "REASON_IDS", "Decision", "Point", "Review", "ReviewBot",
+    "ReviewError", "evaluate", "judge", "points", "review",
+]
+
+FORMAT = "toepen-review/1"
+"""The ``format`` of a review's JSON (docs/review.md)."""
+DEFAULT_SAMPLES = 16
+"""Sampled deals per decision of a review unless asked otherwise."""
+EPS = 1e-9
+"""Values closer than this are equal (the seat's choice counts as the best then)."""
+
+REASON_IDS: tuple[str, ...] = (
+    "review.reason.play", "review.reason.knock", "review.reason.no_knock",
+    "review.reason.stay", "review.reason.fold", "review.reason.other",
+)
+"""Every message :func:`judge` gives as a decision's reason."""
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made (a bad record or seat); the message names what."""
+
+
+# -- the review bot -------------------------------------------------------------------------
+
+
+class ReviewBot(ExpertBot):
+    """``expert``'s evaluation of every legal action, deterministic, for the seat alone.
+
+    It samples as ``expert`` does and notes the expected lives of every legal action
+    (``last_values``); it plays the best (no mixing of close actions), and the
+    opponents' losses weigh nothing. With ``hands`` (the all-cards mode) it values the
+    one true deal instead of sampled ones.
+    """
+
+    name = "review"
+    others_weight = 0.0
+
+    def __init__(self, seed: int | None = None, samples: int | None = None,
+                 hands: Sequence[int] | None = None) -> None:
+        super().__init__(seed=seed, samples=samples)
+        self.hands = None if hands is None else list(hands)
+
+    def samples_for(self, view: View) -> int:
+        if self.hands is not None:
+            return 1
+        return super().samples_for(view)
+
+    def worlds(self, view: View, know: Knowledge, rng: random.Random, k: int) -> list[World]:
+        """Sampled deals; in the all-cards mode, the true deal (seats out of the hand
+        hold nothing, as in a sampled one)."""
+        if self.hands is None:
+            return super().worlds(view, know, rng, k)
+        hands = [h if view.active[s] or s == know.me else 0 for s, h in enumerate(self.hands)]
+        hands[know.me] = know.hand
+        return [World(hands)]
+
+    def choose(self, view: View, kind: str, utility: dict[Action, float],
+               rng: random.Random) -> Action:
+        self.note(view, utility)
+        return max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
+
+    def _play(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """Every legal card's value (an equivalent card shares its representative's) and
+        the knock's (the raised stake after the opponents' modelled answers)."""
+        legal = view.legal
+        cards = [a for a in legal if a < 32]
+        worlds = self.worlds(view, know, rng, self.samples_for(view))
+        solver = self._solver(view, know)
+        scores, _ = self._card_scores(view, know, worlds, [0] * len(worlds), solver, cards)
+        stake = view.stake
+        others = _others_in_play(view, know)
+        values: dict[Action, float] = {}
+        for a in cards:
+            values[a] = -stake * (1 - scores[_representative(a, cards, others)])
+        if KNOCK in legal:
+            seats = [s for s in know.active if not know.side >> s & 1]
+            folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
+            scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
+            values[KNOCK] = -(stake + 1) * (1 - max(scores_k.values()))
+        return self.choose(view, "play", values, rng)
+
+
+def _others_in_play(view: View, know: Knowledge) -> int:
+    """The cards still in play outside the seat's hand (as the solver's merging sees them)."""
+    gone = view.played_mask
+    for _, c in view.trick:
+        gone &= ~(1 << c)
+    return ((1 << 32) - 1) & ~know.hand & ~gone
+
+
+def _representative(card: Action, cards: Sequence[Action], others: int) -> Action:
+    """The card the solver tries for ``card``: the highest of its run of equivalent cards
+    (adjacent among the cards in play, no other player's card between)."""
+    legal = 0
+    for a in cards:
+        legal |= 1 << int(a)
+    c = int(card)
+    rep = c
+    b = c - 1
+    while b >= (c & ~7):
+        if others >> b & 1:
+            break
+        if legal >> b & 1:
+            rep = b
+        b -= 1
+    for a in cards:
+        if int(a) == rep:
+            return a
+    return card  # pragma: no cover - rep is one of the cards
+
+
+# -- the decisions of a seat ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One decision of the reviewed seat in a record: what it saw, and what it chose."""
+
+    index: int
+    """The action's number in the record (1-based)."""
+    view: View
+    """The seat's view then (its knock window's under ``knock_anytime``)."""
+    choice: Action
+    window: bool
+    hands: tuple[int, ...]
+    """Every hand then; read only by the all-cards mode."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A reviewed decision: every legal action's expected lives, the choice and the best."""
+
+    index: int
+    hand: int
+    phase: str
+    window: bool
+    lives: int
+    """The seat's lives before the decision."""
+    stake: int
+    choice: Action
+    best: Action
+    values: Mapping[Action, float]
+    """Expected change of the seat's lives in this hand after each legal action."""
+    cost: float
+    """``values[best] - values[choice]`` (0 when the choice was best)."""
+    reason: Message
+    samples: int
+
+    def to_json(self) -> dict[str, Any]:
+        seat_actions = sorted(self.values.items(), key=lambda kv: -kv[1])
+        return {
+            "index": self.index, "hand": self.hand, "phase": self.phase,
+            "window": self.window, "lives": self.lives, "stake": self.stake,
+            "choice": str(self.choice), "best": str(self.best),
+            "cost": round(self.cost, 4),
+            "values": {str(a): round(v, 4) for a, v in seat_actions},
+            "reason": self.reason.to_json(), "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The review of one seat of a record."""
+
+    seat: int
+    players: tuple[str, ...]
+    rules: str | dict[str, Any]
+    all_cards: bool
+    samples: int
+    seed: int
+    decisions: tuple[Decision, ...]
+    lives: tuple[tuple[int, int], ...]
+    """(action number, the seat's lives after it) at the start and after each hand."""
+    start_lives: int
+
+    @property
+    def total_cost(self) -> float:
+        """Lives the seat's choices cost on average over the whole record."""
+        return sum(d.cost for d in self.decisions)
+
+    def mistakes(self, limit: int | None = None) -> list[Decision]:
+        """The decisions that cost lives, the biggest first (ties by order of play)."""
+        bad = sorted((d for d in self.decisions if d.cost > EPS),
+                     key=lambda d: (-d.cost, d.index))
+        return bad if limit is None else bad[:limit]
+
+    def expected(self) -> list[tuple[int, float, float]]:
+        """(action number, expected lives after the choice, expected lives after the
+        best) at each decision: the lives before it plus the action's value."""
+        return [(d.index, d.lives + d.values[d.choice], d.lives + d.values[d.best])
+                for d in self.decisions]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "seat": self.seat, "players": list(self.players),
+            "rules": self.rules, "mode": "all_cards" if self.all_cards else "seat",
+            "samples": self.samples, "seed": self.seed,
+            "total_cost": round(self.total_cost, 4),
+            "decisions": [d.to_json() for d in self.decisions],
+            "mistakes": [d.index for d in self.mistakes()],
+            "lives": [{"index": i, "lives": v} for i, v in self.lives],
+            "expected": [{"index": i, "choice": round(c, 4), "best": round(b, 4)}
+                         for i, c, b in self.expected()],
+        }
+
+
+def points(record: dict[str, Any], seat: int) -> tuple[list[Point], list[tuple[int, int]], Game]:
+    """The reviewed seat's decisions in ``record`` (more than one legal action), the
+    seat's lives at the start and after each hand, and the game at the record's end.
+
+    Raises :class:`ReviewError` for a bad record (naming the field or action) or seat.
+    """
+    try:
+        game, actions = start(record)
+    except RecordError as e:
+        raise ReviewError(str(e)) from None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n:
+        raise ReviewError(f"seat: must be a seat from 0 to {game.n - 1}, not {seat!r}")
+    out: list[Point] = []
+    lives = [(0, game.lives(seat))]
+    for i, (s, act) in enumerate(actions, start=1):
+        if game.phase is Phase.DEAL:
+            raise ReviewError(f"action {i}: a new deal needs a deck that is not in the record")
+        if s == seat:
+            window = (game.phase is Phase.PLAY and act is KNOCK and s != game.turn
+                      and s in game.knockers())
+            view = window_view(game, s) if window else observe(game, s)
+            if act in view.legal and len(view.legal) > 1:
+                out.append(Point(i, view, act, window, tuple(game.hand_masks())))
+        hand_no = game.hand_no
+        try:
+            game.apply(s, act)
+        except Exception as e:  # noqa: BLE001 - the engine's refusal names the action
+            raise ReviewError(f"action {i}: {format_move(s, act)}: {e}") from None
+        if game.hand_no != hand_no or game.is_over:
+            lives.append((i, game.lives(seat)))
+    return out, lives, game
+
+
+def evaluate(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+             hands: Sequence[int] | None = None) -> dict[Action, float]:
+    """The expected lives of every legal action of ``view`` (its seat's), by
+    :class:`ReviewBot` asked through :func:`toepen.match.ask`: a function of the view, the
+    seed and the sample count only (``hands``: the all-cards mode's true deal).
+
+    Raises :class:`ReviewError` when the bot could not value the decision."""
+    bot = ReviewBot(seed=seed, samples=samples, hands=hands)
+    incidents: list[Incident] = []
+    ask(bot, view, seed, incidents.append, "expert")
+    values = dict(bot.last_values)
+    if incidents or set(values) != set(view.legal):
+        why = str(incidents[0]) if incidents else "not every legal action was valued"
+        raise ReviewError(f"action {view.action_count + 1}: {why}")
+    return values
+
+
+def judge(point: Point, values: Mapping[Action, float], samples: int) -> Decision:
+    """The decision of ``point`` with its values: the best, the cost, the reason."""
+    view = point.view
+    choice = point.choice
+    top = max(values.values())
+    best = choice if values[choice] >= top - EPS else max(
+        values, key=lambda a: (values[a], -list(view.legal).index(a)))
+    cost = max(0.0, values[best] - values[choice]) if best is not choice else 0.0
+    seat = view.seat if view.seat is not None else 0
+    return Decision(
+        index=point.index, hand=view.hand_no, phase=str(view.phase), window=point.window,
+        lives=view.lives[seat], stake=view.stake, choice=choice, best=best,
+        values=dict(values), cost=cost, reason=reason(view, choice, best, values),
+        samples=samples)
+
+
+def _pct(x: float) -> int:
+    return max(0, min(100, round(100 * x)))
+
+
+def reason(view: View, choice: Action, best: Action, values: Mapping[Action, float]) -> Message:
+    """Why ``best`` rather than ``choice``, in words, from the values alone (a
+    ``review.reason.*`` message; the figures are percentages and lives)."""
+    seat = view.seat if view.seat is not None else 0
+    stake = view.stake
+    cost = _pct(values[best] - values[choice]) if values[best] > values[choice] else 0
+    said = {"action": action_message(choice), "best": action_message(best)}
+    if choice.is_play and best.is_play:
+        return Message("review.reason.play", {
+            "card": Cards((choice.card,)), "other": Cards((best.card,)),
+            "lose": _pct(-values[choice] / stake), "best_lose": _pct(-values[best] / stake)})
+    if choice is KNOCK:
+        return Message("review.reason.knock", {
+            **said, "stake": stake + 1, "lose": _pct(-values[KNOCK] / (stake + 1)),
+            "cost": cost})
+    if best is KNOCK:
+        return Message("review.reason.no_knock", {**said, "cost": cost})
+    if choice is STAY and best is FOLD:
+        return Message("review.reason.stay", {
+            "stake": stake, "lose": _pct(-values[STAY] / stake),
+            "fold": view.accepted[seat]})
+    if choice is FOLD and best is STAY:
+        return Message("review.reason.fold", {
+            "stake": stake, "lose": _pct(-values[STAY] / stake),
+            "fold": view.accepted[seat]})
+    return Message("review.reason.other", {**said, "cost": cost})
+
+
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` after each decision valued."""
+
+
+def review(record: dict[str, Any], seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           all_cards: bool = False, progress: Progress | None = None) -> Review:
+    """The review of ``seat`` in ``record`` (see the module); ``progress`` is told
+    ``(done, total)`` as decisions are valued.
+
+    Raises :class:`ReviewError` naming what is wrong with the record or the seat."""
+    pts, lives, game = points(record, seat)
+    decisions: list[Decision] = []
+    if progress is not None:
+        progress(0, len(pts))
+    for k, p in enumerate(pts, start=1):
+        values = evaluate(p.view, samples=samples, seed=seed,
+                          hands=p.hands if all_cards else None)
+        decisions.append(judge(p, values, 1 if all_cards else samples))
+        if progress is not None:
+            progress(k, len(pts))
+    return assemble(game, seat, decisions, lives, samples=samples, seed=seed,
+                    all_cards=all_cards)
+
+
+def assemble(game: Game, seat: int, decisions: Sequence[Decision],
+             lives: Sequence[tuple[int, int]], *, samples: int, seed: int,
+             all_cards: bool) -> Review:
+    """The :class:`Review` of decisions valued elsewhere (the server's bot pool)."""
+    return Review(seat=seat, players=tuple(game.players), rules=game.rules.to_json(),
+                  all_cards=all_cards, samples=samples, seed=seed,
+                  decisions=tuple(decisions), lives=tuple(lives),
+                  start_lives=lives[0][1] if lives else game.lives(seat))
