@@ -334,7 +334,7 @@ def reason(view: View, choice: Action, best: Action, values: Mapping[Action, flo
     ``review.reason.*`` message; the figures are percentages and lives)."""
     seat = view.seat if view.seat is not None else 0
     stake = view.stake
-    cost = _pct(values[best] - values[choice]) if values[best] > values[choice] else 0
+    cost = max(0, round(100 * (values[best] - values[choice])))
     said = {"action": action_message(choice), "best": action_message(best)}
     if choice.is_play and best.is_play:
         return Message("review.reason.play", {

@@ -11,15 +11,17 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "toepen"
-FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in ("play_cmd.py",
-                                                                  "rules_cmd.py", "extras.py")]
+FILES = sorted((SRC / "tui").glob("*.py")) + [SRC / "cli" / f for f in (
+    "play_cmd.py", "rules_cmd.py", "extras.py", "review_cmd.py")] + [
+    SRC / "tools" / "review_plot.py"]
 NARRATION = SRC / "narration.py"
 SERVER = [*sorted((SRC / "server").rglob("*.py")), SRC / "bots" / "reasons.py",
           SRC / "bots" / "pimc.py"]
 """The server's own messages (``error.*``, ``hint.*``, ``react.*``) and the hints' reasons
 (``bots/reasons.py``, a bot's own explanation in ``bots/pimc.py``): string constants."""
 SERVER_PREFIXES = ("error.", "hint.", "react.")
-AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py"))}
+AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py")),
+         "review.": [SRC / "review.py", SRC / "server" / "reviews.py"]}
 """Server areas whose catalog ids are string constants in their code, by id prefix."""
 CALLERS = {"t", "N_"}
 ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")
@@ -54,6 +56,11 @@ def used_ids() -> dict[str, str]:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and ID.match(node.value) and node.value.startswith(SERVER_PREFIXES)):
                 found.setdefault(node.value, f"{path.name}:{node.lineno}")
+    review_js = SRC / "server" / "static" / "js" / "review.js"  # the browser's review
+    if review_js.exists():
+        for m in re.finditer(r"""["'`](review\.[a-z_.]+[a-z_])["'`]""",
+                             review_js.read_text(encoding="utf-8")):
+            found.setdefault(m.group(1), "review.js")
     found.update({k: "built from names" for k in built_ids() if k not in found})
     return found
 

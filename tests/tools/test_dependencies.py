@@ -2,7 +2,8 @@
 
 The core dependencies are what the engine imports; each extra is imported only where
 ``WHERE`` allows (``server`` by the server and its benchmarks, ``tui`` by the terminal,
-``rl`` by ``toepen.rl``, ``plot`` (matplotlib) only by the arena's report...); the dev group
+``rl`` by ``toepen.rl``, ``plot`` (matplotlib) only by the arena's and the review's plots...);
+the dev group
 brings every test dependency, the extras included, without repeating them.
 """
 
@@ -26,7 +27,7 @@ WHERE = {
     "postgres": (),
     "redis": ("server/cluster.py", "server/accounts/__init__.py", "tools/services.py"),
     "rl": ("rl/",),
-    "plot": ("tools/arena/report.py",),
+    "plot": ("tools/arena/report.py", "tools/review_plot.py"),
     "arena": ("tools/arena/",),
 }
 """Where in src/toepen each extra may be imported (a distribution in two extras, numpy or

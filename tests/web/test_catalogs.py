@@ -17,7 +17,7 @@ from toepen.server.presets import presets_json
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "toepen" / "server" / "static"
-KEY_RE = re.compile(r"""["'`]((?:log|web|act|phase|suit|rank|error)\.[a-z_.]+[a-z_])["'`]""")
+KEY_RE = re.compile(r"""["'`]((?:log|web|act|phase|suit|rank|error|review)\.[a-z_.]+[a-z_])["'`]""")
 
 
 def _sources() -> str:

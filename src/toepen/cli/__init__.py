@@ -10,7 +10,16 @@ from typing import Any
 import typer
 from typer.core import TyperOption
 
-from . import bots_cmds, engine_cmds, play_cmd, rules_cmd, serve_cmd, tally_cmd, train_cmds
+from . import (
+    bots_cmds,
+    engine_cmds,
+    play_cmd,
+    review_cmd,
+    rules_cmd,
+    serve_cmd,
+    tally_cmd,
+    train_cmds,
+)
 
 _display_type_rich = TyperOption.display_type_rich
 
@@ -40,6 +49,7 @@ play_cmd.register(app)
 rules_cmd.register(app)
 tally_cmd.register(app)
 train_cmds.register(app)
+review_cmd.register(app)
 
 
 def main() -> None:

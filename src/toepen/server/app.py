@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import accounts, clubs, connection, extras, metrics, routes, sheets
+from . import accounts, clubs, connection, extras, metrics, reviews, routes, sheets
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
@@ -109,7 +109,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_exception_handler(Refused, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(RequestGuard, limit=cfg.limits.max_body)
-    for module in (routes, extras, connection, metrics):
+    for module in (routes, extras, reviews, connection, metrics):
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)

@@ -31,6 +31,7 @@ from typing import Any
 from ..bots.base import CMD_PREFIX, DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
 from ..engine.actions import Action, action
 from ..match import Incident, Report, ask, fall_back
+from ..review import evaluate
 from ..view import View
 
 PREFERRED = fallback_chain(DEFAULT)
@@ -95,6 +96,14 @@ def decide(name: str, seed: int, view: View) -> tuple[Action, Incident | None]:
     return act, (got[0] if got else None)
 
 
+def review_values(view: View, samples: int, seed: int,
+                  hands: tuple[int, ...] | None) -> list[tuple[int, float]]:
+    """The expected lives of every legal action of ``view`` (:func:`toepen.review.evaluate`),
+    as (action id, value) pairs: one decision of a review, thought in the pool."""
+    return [(int(a), v) for a, v in evaluate(view, samples=samples, seed=seed,
+                                                hands=hands).items()]
+
+
 def _worker_init(parent: int) -> None:
     """In each worker: intern actions, and exit as soon as the server is gone (a killed
     server cannot tell its workers, and they would wait for work forever)."""
@@ -115,6 +124,7 @@ class BotPool:
 
     def __init__(self, workers: int = 2, kind: str = "process") -> None:
         self.kind = kind
+        self.workers = workers
         self.executor: concurrent.futures.Executor
         if kind == "process":
             self.executor = concurrent.futures.ProcessPoolExecutor(
@@ -143,6 +153,15 @@ class BotPool:
         if incident is not None and report is not None:
             report(incident)
         return action(int(result))
+
+    async def review_values(self, view: View, samples: int, seed: int,
+                            hands: tuple[int, ...] | None) -> dict[Action, float]:
+        """One decision of a review valued in the pool (:func:`review_values`); a
+        :class:`~toepen.review.ReviewError` comes back raised."""
+        loop = asyncio.get_running_loop()
+        got = await loop.run_in_executor(self.executor, review_values, view, samples, seed,
+                                         hands)
+        return {action(a): v for a, v in got}
 
     def close(self) -> None:
         """Stop the workers (waiting for processes to exit, so none is left behind)."""

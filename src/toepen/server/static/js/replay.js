@@ -7,6 +7,7 @@ import { api } from "./net.js";
 import { renderBoard } from "./board.js";
 import { keptStates } from "./store.js";
 import { esc } from "./util.js";
+import { reviewButton } from "./review.js";
 
 export async function showReplay(app, tableId) {
   const params = new URLSearchParams(location.search);
@@ -38,6 +39,8 @@ export async function showReplay(app, tableId) {
     <aside class="side"><section class="log-box"><h2 data-i18n="web.log"></h2><ol id="rlog" class="log"></ol></section></aside></div></div>`;
   translateStatic(app);
   const sel = app.querySelector("#who");
+  app.querySelector("#replay-note").before(reviewButton(tableId, table.seats.map((s) => s.name || s.bot || `${s.seat + 1}`),
+    () => (/^\d+$/.test(who) ? Number(who) : 0)));
   const slider = app.querySelector("#slider");
   const board = app.querySelector("#rboard");
   const log = app.querySelector("#rlog");

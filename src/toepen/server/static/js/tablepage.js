@@ -7,6 +7,7 @@ import { rulesList } from "./rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
 import { esc } from "./util.js";
+import { reviewButton } from "./review.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
 
 const LOG_MAX = 300;
@@ -430,6 +431,7 @@ export async function showTable(app, tableId, setConn) {
       `<a class="button big" href="/">${esc(t("web.new_table"))}</a> <button class="big" id="close-result">${esc(t("web.close"))}</button></p></section>`;
     els.result.hidden = false;
     els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; st.resultClosed = true; });
+    els.result.querySelector(".result-buttons").prepend(reviewButton(tableId, v.players, st.seat), " ");
     const rb = els.result.querySelector("#rematch");
     if (rb) rb.addEventListener("click", () => { rb.disabled = true; if (!conn.send({ type: "rematch" })) { rb.disabled = false; toast(t("web.not_connected")); } });
     const form = els.result.querySelector("#rematch-rules");
