@@ -31,10 +31,14 @@ def make_session(tmp: Path, preset: str = "rulebook", *, players: int = 4, lives
 
 
 async def settle(pilot: Pilot[None], app: PlayApp, timeout: float = 20.0) -> None:
-    """Wait until the app awaits the human, or the session is over."""
+    """Wait until the app awaits the human, or the session is over; a hand's summary on a
+    screen of its own (a small window) is read and closed with a key on the way."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while not (app.awaiting_human or app.over):
+    while not (app.awaiting_human or app.over) or (app.summary_open and not app.over):
+        if app.summary_open and not app.over:
+            await pilot.press("enter")
+            continue
         if loop.time() > end:
             raise AssertionError(f"app stuck: phase {app.session.game.phase}, "
                                  f"turn {app.session.game.turn}")

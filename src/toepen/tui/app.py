@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
@@ -115,6 +115,81 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class SummaryScreen(ModalScreen[None]):
+    """A hand's summary (and, at the end, the final standings) on a screen of its own, for
+    a window too small to show it beside the table; any key goes back to the game."""
+
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    #summary-box { width: 100%; max-width: 100; height: auto; max-height: 100%;
+                   border: round $accent; background: $panel; padding: 0 1; }
+    #summary-text { height: auto; }
+    #summary-key { height: auto; text-style: italic; }
+    """
+
+    def __init__(self, text: Text, press: str) -> None:
+        super().__init__()
+        self.text = text
+        self.press = press
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary-box"):
+            yield Static(self.text, id="summary-text")
+            yield Static(Text(self.press), id="summary-key")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "ctrl+c":
+            return  # the app's save and quit
+        event.stop()
+        event.prevent_default()
+        self.dismiss(None)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+
+class GameLog(RichLog):
+    """The narrated log: every line kept, and drawn again at the log's own width whenever
+    that width changes or the log is shown again (a line written while the log is hidden
+    or narrower would otherwise keep the width it was wrapped at)."""
+
+    def __init__(self, *, id: str, max_lines: int = 1000) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id, wrap=True, max_lines=max_lines, min_width=1)
+        self.entries: list[Text] = []
+        self._drawn_width = 0
+
+    def _width(self) -> int:
+        return self.scrollable_content_region.width if self.display else 0
+
+    def add(self, line: Text) -> None:
+        """Keep ``line`` and draw it now if the log is on screen at the width it was drawn."""
+        self.entries.append(line)
+        if len(self.entries) > (self.max_lines or len(self.entries)):
+            del self.entries[0]
+        width = self._width()
+        if width > 0 and width == self._drawn_width:
+            self.write(line, width=width)
+        else:  # drawn in full by redraw(), once the log has a width again
+            self._drawn_width = 0
+
+    def redraw(self) -> None:
+        """Draw every kept line again at the log's width (nothing while it is hidden)."""
+        width = self._width()
+        if width <= 0 or width == self._drawn_width:
+            return
+        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        self.clear()
+        self._drawn_width = width
+        for line in self.entries:
+            self.write(line, width=width, scroll_end=False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self.redraw)
+
+
 class PlayApp(App[None]):
     """``toepen play``: the game screen."""
 
@@ -130,10 +205,22 @@ class PlayApp(App[None]):
     #hand { height: auto; padding: 0 1; border: round $accent; }
     #keys { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $warning; }
-    #log { height: 1fr; border: round $secondary; }
+    #log { height: 1fr; border: round $secondary; overflow-y: scroll;
+           scrollbar-size-vertical: 1; }
     Screen.narrow #top { layout: vertical; }
     Screen.narrow #table { width: 100%; }
+    Screen.compact { overflow: hidden; }
+    Screen.compact #top { overflow: hidden; }
+    Screen.compact #table { border: none; padding: 0 1; }
+    Screen.compact #hand { border: none; }
+    Screen.compact #log { border: none; border-top: solid $secondary; min-height: 2; }
     """
+    COMPACT = 30
+    """Below this height the screen is compact: the hand on one line, the table and the
+    log without their frames (the log keeps at least :attr:`LOG_ROWS` rows), and a
+    hand's summary and the final standings on a screen of their own (any key)."""
+    LOG_ROWS = 3
+    """Rows of the log a compact screen always keeps."""
     NARROW = 100
     """Below this width (plus 10 per extra column of the players' table) the table goes
     under the players and the trick is shown on one line."""
@@ -172,6 +259,9 @@ class PlayApp(App[None]):
         self.tricks = TrickTracker()
         self.message = ""
         """The last feedback line (a refusal, a hint, a notice)."""
+        self._transient = False
+        """True while :attr:`message` is a refusal or a hint: the next trick or deal
+        clears it (a notice stays until something else is said)."""
         self.awaiting_human = False
         """True while the game waits for the human's key."""
         self.thinking: int | None = None
@@ -185,6 +275,12 @@ class PlayApp(App[None]):
             n for n in hint_notices if n not in session.notices)]
         self._mounted = False
         self.narrow = False
+        self.compact = False
+        """True below :attr:`COMPACT` rows (see there)."""
+        self._summaries = 0
+        """How many summaries were set (the session's hands and its end)."""
+        self._summaries_shown = 0
+        """How many of them a compact screen has shown on a screen of their own."""
         self.hint_reason: Message | None = None
         """The reason of the last hint shown (:func:`toepen.bots.reasons.reason`)."""
         self.log_lines: list[str] = []
@@ -213,14 +309,14 @@ class PlayApp(App[None]):
         yield Static(id="keys")
         yield Static(id="message")
         yield Static(id="summary")
-        yield RichLog(id="log", wrap=True, max_lines=1000, min_width=20)
+        yield GameLog(id="log")
 
     def on_mount(self) -> None:
         self._mounted = True
         self.title = self.t("app.title")
         self.query_one("#hand", Static).border_title = self.t("screen.hand")
         self.query_one("#table", Vertical).border_title = self.t("screen.table")
-        self.query_one("#log", RichLog).border_title = self.t("screen.log")
+        self.query_one("#log", GameLog).border_title = self.t("screen.log")
         for notice in self._notices:
             self._write_log(self.t(notice.key, **notice.values), style="yellow")
         if self._notices:
@@ -231,10 +327,62 @@ class PlayApp(App[None]):
         self._feed(self._history)
         self.session.save()
         self._set_narrow(self.size.width)
+        self._set_compact(self.size.height)
         self._advance()
 
     def on_resize(self, event: events.Resize) -> None:
         self._set_narrow(event.size.width)
+        self._set_compact(event.size.height)
+
+    def _set_compact(self, height: int) -> None:
+        compact = height < self.COMPACT
+        if compact != self.compact:
+            self.compact = compact
+            self.screen.set_class(compact, "compact")
+            if self._mounted:
+                self._render()
+                if compact and self.summary:
+                    self._show_summary()
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """On a compact screen, give the players' table no more rows than leave the log
+        :attr:`LOG_ROWS` (the prompt, the hand and the keys always keep theirs)."""
+        top = self.query_one("#top", Horizontal)
+        if not self.compact:
+            if top.styles.max_height is not None:
+                top.styles.max_height = None
+            return
+        used = sum(self.query_one(f"#{w}").outer_size.height
+                   for w in ("title", "status", "hand", "keys", "message"))
+        log = self.query_one("#log", GameLog)
+        frame = log.outer_size.height - log.scrollable_content_region.height if log.display else 1
+        room = max(1, self.size.height - used - self.LOG_ROWS - max(frame, 1))
+        current = top.styles.max_height
+        if current is None or current.value != room:
+            top.styles.max_height = room
+
+    @property
+    def summary_open(self) -> bool:
+        """True while a summary covers the game on a screen of its own."""
+        return isinstance(self.screen, SummaryScreen)
+
+    def _show_summary(self) -> None:
+        """Put the summary on a screen of its own (compact screens); the game waits for a
+        key there. Hand summaries are skipped while the bots play on without you."""
+        self._summaries_shown = self._summaries
+        if self.summary_open or not self.summary:
+            return
+        if not self.over and self.out and self.delay == 0:
+            return
+        self.push_screen(SummaryScreen(self._summary_text(), self.t("screen.press_key")),
+                         lambda _: self._summary_closed())
+
+    def _summary_closed(self) -> None:
+        if self.over:
+            self.summary = []
+        self._render()
+        self._advance()
 
     def _set_narrow(self, width: int) -> None:
         rules = self.session.game.rules
@@ -258,6 +406,11 @@ class PlayApp(App[None]):
         self.awaiting_human = False
         self.thinking = None
         if self.quitting:
+            return
+        if self.compact and self._summaries > self._summaries_shown:
+            self._show_summary()
+        if self.summary_open:  # the game goes on once the summary was read
+            self._render()
             return
         if self.over:
             self._render()
@@ -403,10 +556,10 @@ class PlayApp(App[None]):
         """Scroll the log (PgUp, PgDn, Home, End); the hand's summary gives it its place."""
         if self._modal():
             return
-        if self.summary:
+        if self.summary and not self.compact:
             self.summary = []
             self._render()
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         if pages <= -1000:
             log.scroll_home(animate=False)
         elif pages >= 1000:
@@ -495,12 +648,13 @@ class PlayApp(App[None]):
 
     def _say(self, text: str) -> None:
         self.message = text
+        self._transient = True
         if self._mounted:
             self.query_one("#message", Static).update(Text(text))
 
     def _write_log(self, line: str, style: str = "") -> None:
         self.log_lines.append(line)
-        self.query_one("#log", RichLog).write(Text(line, style=style))
+        self.query_one("#log", GameLog).add(Text(line, style=style))
 
     def _feed(self, events: Sequence[Event]) -> None:
         """Narrate redacted events and follow the tricks."""
@@ -534,12 +688,16 @@ class PlayApp(App[None]):
         gets only the summary's own lines: the hand's result and who went out were
         narrated there already, when they happened."""
         self._events.append(e)
+        if self._transient and e.kind in (EventKind.TRICK, EventKind.DEAL, EventKind.REDEAL):
+            self.message = ""  # a refusal or a hint was about the trick that is over
+            self._transient = False
         if e.kind is EventKind.TRICK:
             self.summary = []
         hand = self._events[self._hand_start:]
         over = e.kind is EventKind.SESSION_RESULT
         settled = any(x.kind in (EventKind.HAND_RESULT, EventKind.LIVES) for x in hand)
         if over or (e.kind is EventKind.DEAL and settled):
+            self._summaries += 1
             self.summary = hand_summary(hand, self.human)
             if over:
                 final = self.session.view()
@@ -574,13 +732,18 @@ class PlayApp(App[None]):
         # The summary takes the log's place while it is shown (the log holds it too), so
         # that the hand and the keys stay on screen in a small terminal.
         summary = self.query_one("#summary", Static)
-        summary.display = bool(self.summary)
-        self.query_one("#log", RichLog).display = not self.summary
+        in_panel = bool(self.summary) and not self.compact
+        summary.display = in_panel
+        log = self.query_one("#log", GameLog)
+        log.display = not in_panel
         summary.update(self._summary_text())
+        if log.display:
+            self.call_after_refresh(log.redraw)
         self.query_one("#status", Static).update(self._status_text(view))
         self.query_one("#hand", Static).update(self._hand_text(view))
         self.query_one("#keys", Static).update(self._keys_text(view))
         self.query_one("#message", Static).update(Text(self.message))
+        self.call_after_refresh(self._fit)
 
     def _summary_text(self) -> Text:
         """The summary as short paragraphs: the hand's, then the standings row by row."""
@@ -671,18 +834,21 @@ class PlayApp(App[None]):
 
     def _trick_text(self, view: View) -> Group:
         t = self.t
+        if self.over:
+            return Group(Text(t("screen.session_over"), style="bold"))
         head = Text(t("screen.trick", n=min(view.trick_no + 1, 4)), style="bold")
         led = self._led_text(view)
         if self.narrow:
             head.append("  ")
             if not view.trick:
-                head.append(t("screen.no_cards"), style="dim")
+                head.append(t("screen.no_cards") + "  ", style="dim")
             for seat, card in view.trick:
                 head.append(view.players[seat] + " ")
                 head.append_text(card_text(card, self.lang))
                 head.append("  ")
             if led is not None:
                 head.append_text(led)
+            head.rstrip()
             return Group(head)
         lines: list[Text] = [head]
         if led is not None:
@@ -710,6 +876,14 @@ class PlayApp(App[None]):
 
     def _status_text(self, view: View) -> Text:
         t = self.t
+        if self.over and view.winner is not None:  # no stake, no trick: the session is over
+            key = N_("screen.you_win") if view.winner == self.human else N_("screen.winner")
+            text = Text(t(key, name=view.players[view.winner]), style="bold green")
+            reason = session_winner_reason(t, view)
+            if reason is not None:
+                text.append("\n" + reason, style="green")
+            text.append("\n" + t("screen.press_q"))
+            return text
         parts = [t("screen.stake", stake=view.stake)]
         if 0 <= view.last_knocker < len(view.players):
             parts.append(t("screen.knocked_by", name=view.players[view.last_knocker]))
@@ -717,14 +891,7 @@ class PlayApp(App[None]):
             parts.append(t("screen.stock", n=view.stock_size))
         text = Text("  ·  ".join(parts), style="bold")
         text.append("\n")
-        if self.over and view.winner is not None:
-            key = N_("screen.you_win") if view.winner == self.human else N_("screen.winner")
-            text.append(t(key, name=view.players[view.winner]), style="bold green")
-            reason = session_winner_reason(t, view)
-            if reason is not None:
-                text.append("\n" + reason, style="green")
-            text.append("  " + t("screen.press_q"))
-        elif self.awaiting_human:
+        if self.awaiting_human:
             text.append(t("screen.your_turn") + " ", style="bold green")
             text.append(phase_text(t, view))
             if view.phase == "answer":
@@ -741,6 +908,15 @@ class PlayApp(App[None]):
             return Text(self.t("screen.no_hand"), style="dim")
         legal = set(int(a) for a in view.legal if a.is_play)
         playing = self.awaiting_human and view.phase == "play"
+        if self.compact:  # one line: the key beside its card
+            line = Text()
+            for i, card in enumerate(hand):
+                dim = playing and card not in legal
+                line.append(f"[{CARD_KEYS[i]}]", style="dim" if dim else "bold")
+                line.append_text(card_text(card, self.lang, dim=dim))
+                line.append("  ")
+            line.rstrip()
+            return line
         keys = Text()
         faces = Text()
         for i, card in enumerate(hand):
