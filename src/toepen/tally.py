@@ -125,6 +125,10 @@ SHEET_REFUSAL_CODES: tuple[str, ...] = tuple(_SHEET_TEXT)
 everything else is refused with the engine's :data:`~toepen.engine.REFUSAL_CODES`."""
 
 
+_CARD_PHASES = {"phase.play": "tally.phase.play", "phase.play.card": "tally.phase.play"}
+"""The phases whose words are about playing a card, and what a sheet says instead."""
+
+
 def refusal_message(refusal: Refusal) -> Message:
     """A sheet's refusal in the player's words: the engine's ``refusal.<code>``, or
     ``tally.refusal.<name>`` for a sheet's own (``sheet_passed`` -> ``tally.refusal.passed``).
@@ -133,7 +137,13 @@ def refusal_message(refusal: Refusal) -> Message:
     Message('tally.refusal.passed', seat=Seat(1), declaration=Message('tally.declaration.armoede'))
     """
     if refusal.code not in _SHEET_TEXT:
-        return narration.refusal_message(refusal)
+        message = narration.refusal_message(refusal)
+        phase = message.params.get("phase")
+        if isinstance(phase, Message) and phase.id in _CARD_PHASES:
+            # a sheet takes no cards: the hand's play is said in the sheet's words
+            return Message(message.id, {**message.params, "phase": Message(_CARD_PHASES[
+                phase.id])})
+        return message
     params: dict[str, narration.Param] = {}
     for key, value in refusal.params.items():
         if key in ("seat", "target") and isinstance(value, int):

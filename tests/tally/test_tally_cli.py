@@ -70,7 +70,7 @@ def test_bad_options_name_the_fault(tmp_path: Path) -> None:
         (["--players", "Ann,Bas", "--dealer", "5"], "dealer: must be a seat"),
         (["--open", str(game)], "kind: must be 'sheet'"),
         (["--open", str(tmp_path / "none.json")], "cannot read"),
-        (["--players", "Ann,Bas", "-e", "0 toep"], "unknown verb"),
+        (["--players", "Ann,Bas", "-e", "0 toep"], "toep is not something the sheet knows"),
     ]
     for args, message in cases:
         result = runner.invoke(cli, ["tally", "--lang", "en", *args])

@@ -137,11 +137,14 @@ def play_cmd(
     except KeyboardInterrupt:
         pass
     finally:
-        path = session.save()
-        session.close()
+        path = app.session.save()  # the game played last (a rematch's, if one was started)
+        app.session.close()
+    for finished in app.finished:  # the games a rematch followed, saved when they ended
+        if finished.path is not None:
+            print(t("end.saved", path=str(finished.path)))
     if path is not None:
         print(t("end.saved", path=str(path)))
-        if session.game.winner is None:
+        if app.session.game.winner is None:
             print(t("end.resume", command=f"toepen play --resume {path}"))
     if app.return_code not in (None, 0):
         sys.exit(app.return_code)

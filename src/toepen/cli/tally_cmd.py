@@ -90,9 +90,15 @@ def tally_cmd(
         except ValueError as e:
             raise Refused(t("tally.cli.bad", reason=str(e))) from None
         path = save_to
+    if entry:
+        require("tui", "toepen tally", t)
+        from ..tui.tally import InputError, parse_line
     for i, text in enumerate(entry or [], start=1):
-        try:
-            sheet.add(text)
+        try:  # as the screen takes them: a name, a prefix or a seat; a verb or its key
+            sheet.add(parse_line(sheet, text))
+        except InputError as e:
+            reason = t(e.key, **e.values)
+            raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None
         except IllegalEntry as e:
             reason = refusal_message(e.refusal).render(t, sheet.players)
             raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None

@@ -250,6 +250,9 @@ class PlayApp(App[None]):
     ) -> None:
         super().__init__()
         self.session = session
+        """The game being played (a rematch replaces it)."""
+        self.finished: list[PlaySession] = []
+        """The games this app played to the end before a rematch, in order."""
         self.t = Translator(lang, strict=strict)
         self.lang = self.t.lang
         self.delay = max(0.0, delay)
@@ -597,6 +600,7 @@ class PlayApp(App[None]):
                                 path=default_path(seed, folder) if folder else None,
                                 lang=self.lang, timeout=old.timeout)
         old.close()
+        self.finished.append(old)
         self.session = fresh
         self.human = fresh.human
         self.names = fresh.game.players

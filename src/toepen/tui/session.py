@@ -298,6 +298,10 @@ class PlaySession:
             game = replay(record)
         except RecordError as e:
             raise PlayError(N_("error.resume_replay"), path=str(path), reason=str(e)) from None
+        if not 0 <= human < game.n:
+            raise PlayError(N_("error.resume_meta"), path=str(path), field="human")
+        if len(lineup) != game.n or lineup[human] != "":
+            raise PlayError(N_("error.resume_meta"), path=str(path), field="bots")
         notices: list[Notice] = []
         used: list[str] = []
         names = game.players
@@ -307,10 +311,15 @@ class PlaySession:
                 continue
             if bot.startswith(CMD_PREFIX) and bot not in allow:
                 notices.append(Notice(N_("notice.external_dropped"), {
-                    "name": names[seat] if 0 <= seat < len(names) else str(seat),
-                    "command": shown_command(bot), "used": EXTERNAL_FALLBACK}))
+                    "name": names[seat], "command": shown_command(bot),
+                    "used": EXTERNAL_FALLBACK}))
                 bot = EXTERNAL_FALLBACK
-            name, extra = resolve_bot(bot)
+            try:
+                name, extra = resolve_bot(bot)
+            except PlayError as e:  # the save's fault, not a flag's: say which seat
+                raise PlayError(N_("error.resume_bot"), path=str(path), name=names[seat],
+                                bot=shown_command(bot), reason=str(e.values.get("reason", "")),
+                                ) from None
             used.append(name)
             notices.extend(n for n in extra if n not in notices)
         return cls(game, human, used, path, notices=notices, meta=meta, timeout=timeout)
