@@ -59,7 +59,7 @@ __all__ = [
 
 FORMAT = "toepen-review/1"
 """The ``format`` of a review's JSON (docs/review.md)."""
-DEFAULT_SAMPLES = 16
+DEFAULT_SAMPLES = 48
 """Sampled deals per decision of a review unless asked otherwise."""
 EPS = 1e-9
 """Values closer than this are equal (the seat's choice counts as the best then)."""
