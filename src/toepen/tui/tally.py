@@ -45,7 +45,7 @@ _REFUSALS = (  # the sheet's own refusals (narration has the engine's)
     N_("tally.refusal.passed"), N_("tally.refusal.declared"), N_("tally.refusal.stock_short"),
     N_("tally.refusal.not_opponent"), N_("tally.refusal.bad_outcome"),
     N_("tally.refusal.nothing_to_undo"), N_("tally.declaration.armoede"),
-    N_("tally.declaration.exchange"),
+    N_("tally.declaration.exchange"), N_("tally.phase.play"),
 )
 
 COMMAND_MESSAGES = (  # what toepen tally (cli/tally_cmd.py) says around the screen
