@@ -19,9 +19,9 @@ hand open, so the card play is the exact solver's), and a review made so says so
 
 Values are the change of the seat's own lives in the hand, negative when lost (the bot's
 tie-breaking weight on the opponents' losses is 0 here). Blind rounds (the seat has not
-seen its cards) are valued from an average hand. Under ``knock_anytime`` a knock out of
-turn is reviewed as the knock window it was; a window's pass is not in a record (nothing
-happened at the table), so it is not reviewed.
+seen its cards) are valued from an average hand (:meth:`ReviewBot.blind_values`). Under
+``knock_anytime`` a knock out of turn is reviewed as the knock window it was; a window's
+pass is not in a record (nothing happened at the table), so it is not reviewed.
 
 >>> from toepen.bots import make_bot
 >>> from toepen.engine import Game
@@ -44,7 +44,7 @@ from typing import Any
 from .bots.expert import ExpertBot
 from .bots.knowledge import Knowledge
 from .bots.pimc import World
-from .engine.actions import FOLD, KNOCK, STAY, Action, format_move
+from .engine.actions import FOLD, KNOCK, PASS, STAY, Action, format_move
 from .engine.phase import Phase
 from .engine.state import Game
 from .match import Incident, ask, window_view
@@ -61,6 +61,8 @@ FORMAT = "toepen-review/1"
 """The ``format`` of a review's JSON (docs/review.md)."""
 DEFAULT_SAMPLES = 48
 """Sampled deals per decision of a review unless asked otherwise."""
+BLIND_STAKE = 3
+"""The stake a blind knock takes the hand to (docs/rules.md, "Blind knock")."""
 EPS = 1e-9
 """Values closer than this are equal (the seat's choice counts as the best then)."""
 
@@ -108,6 +110,24 @@ class ReviewBot(ExpertBot):
         hands = [h if view.active[s] or s == know.me else 0 for s, h in enumerate(self.hands)]
         hands[know.me] = know.hand
         return [World(hands)]
+
+    def act(self, view: View) -> Action:
+        """``expert``'s evaluation, and the blind round's (which ``pimc`` does not weigh:
+        it always passes there)."""
+        if view.phase == Phase.BLIND and len(view.legal) > 1:
+            return self.choose(view, "blind", self.blind_values(view),
+                               self.rng_for(view))
+        return super().act(view)
+
+    def blind_values(self, view: View) -> dict[Action, float]:
+        """The blind round, cards unseen: every hand is an average one (``fresh_loss``).
+        Passing plays for 1; a blind knock plays for :data:`BLIND_STAKE`, unless the
+        others fold to it, as pimc's own answer does when staying blind costs more than
+        the 1 a fold pays; then the hand is won."""
+        fresh = self.fresh_loss(view)
+        they_fold = BLIND_STAKE * fresh > 1
+        values = {PASS: -fresh, KNOCK: 0.0 if they_fold else -BLIND_STAKE * fresh}
+        return {a: values[a] for a in view.legal if a in values}
 
     def choose(self, view: View, kind: str, utility: dict[Action, float],
                rng: random.Random) -> Action:

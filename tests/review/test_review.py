@@ -236,3 +236,27 @@ def test_toepen_review_command(tmp_path: Any) -> None:
     assert bad.exit_code == 2 and "seat: must be a seat from 0 to 1, not 5" in bad.stderr
     refused = runner.invoke(app, ["review", str(path), "--plot", str(tmp_path / "x.gif")])
     assert refused.exit_code == 2 and ".png or .svg" in refused.output
+
+
+def test_every_kind_of_decision_is_reviewed() -> None:
+    """Every phase a seat decides in (the house rules' blind round, kans, laundry and their
+    challenges; classic's exchange; knock windows out of turn) gets a value for every
+    legal action."""
+    phases: set[str] = set()
+    windows = 0
+    for preset, opts, seeds in (
+            ("kroeg-huisregels", {"blind_knock": True}, range(1, 2)),
+            ("classic", {"knock_anytime": True}, range(2))):
+        for seed in seeds:
+            g = Game.new(Rules.preset(preset, **opts), 4, seed=seed)
+            play_game(g, [make_bot("random", seed=s) for s in range(4)])
+            rec = to_record(g)
+            for seat in range(4):
+                r = review(rec, seat, samples=2)
+                for d in r.decisions:
+                    assert d.choice in d.values and d.best in d.values
+                phases |= {d.phase for d in r.decisions}
+                windows += sum(d.window for d in r.decisions)
+    assert {"blind", "blind_answer", "claim", "claim_challenge", "kans", "laundry",
+            "laundry_challenge", "exchange", "answer", "play"} <= phases, phases
+    assert windows > 0

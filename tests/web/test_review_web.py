@@ -10,7 +10,7 @@ import urllib.request
 
 from playwright.sync_api import Page, expect
 
-from .conftest import Server
+from .conftest import Server, screenshot
 from .helpers import ACTIONABLE, choose, click_action, my_turn_or_over, view, wait_ready
 
 
@@ -51,7 +51,11 @@ def test_review_button_after_the_game_and_in_the_replay(page: Page, server: Serv
     # The result dialog's Review button: the seat's own review, in the page's language.
     button = page.locator("#result #review-open")
     expect(button).to_be_visible(timeout=20000)
-    button.click()
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and "/review?seat=0" in r.url) as started:
+        button.click()
+    # the review is worked out in the bot pool: the first answer is its progress
+    assert started.value.json()["state"] == "running"
     dialog = page.locator("#review-dialog")
     expect(dialog.locator("#review-h")).to_have_text("Analyse van Ann")
     expect(dialog.locator(".review-summary")).to_be_visible(timeout=60000)
@@ -71,6 +75,7 @@ def test_review_button_after_the_game_and_in_the_replay(page: Page, server: Serv
         assert "review.reason" not in (first.text_content() or "")
     else:
         expect(dialog.get_by_text("Geen fouten", exact=False)).to_be_visible()
+    screenshot(page, "review")
     every = dialog.locator("details .review-table tbody tr")
     expect(every).to_have_count(len(review["decisions"]))
 

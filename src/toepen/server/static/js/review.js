@@ -17,6 +17,7 @@ export function reviewButton(tableId, names, seat) {
   const b = document.createElement("button");
   b.className = "big review-open";
   b.id = "review-open";
+  b.dataset.i18n = "review.button"; // relabelled with the page (translateStatic)
   b.textContent = t("review.button");
   b.addEventListener("click", () => openReview(tableId, names, typeof seat === "function" ? seat() : seat));
   return b;
@@ -112,8 +113,10 @@ function plotSVG(r) {
   const ys = [...r.lives.map((p) => p.lives), ...r.expected.flatMap((p) => [p.choice, p.best])];
   const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, 1);
   const y0 = Math.min(...ys, 0), y1 = Math.max(...ys, 1);
+  const top = Math.ceil(y1), bottom = Math.floor(y0);
+  const tick = (y) => new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 }).format(y);
   const X = (x) => P + (W - 2 * P) * (x - x0) / Math.max(1, x1 - x0);
-  const Y = (y) => H - P - (H - 2 * P) * (y - y0) / Math.max(1e-9, y1 - y0);
+  const Y = (y) => H - P - (H - 2 * P) * (y - bottom) / Math.max(1, top - bottom);
   let step = "";
   r.lives.forEach((p, i) => {
     step += i === 0 ? `M${X(p.index)},${Y(p.lives)}` : `H${X(p.index)}V${Y(p.lives)}`;
@@ -121,7 +124,7 @@ function plotSVG(r) {
   const line = (key) => r.expected.map((p, i) => `${i ? "L" : "M"}${X(p.index).toFixed(1)},${Y(p[key]).toFixed(1)}`).join("");
   return `<figure class="review-plot"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("review.plot.y"))}">` +
     `<line class="axis" x1="${P}" y1="${H - P}" x2="${W - P}" y2="${H - P}"/><line class="axis" x1="${P}" y1="${P}" x2="${P}" y2="${H - P}"/>` +
-    `<text class="tick" x="${P - 4}" y="${Y(y1) + 4}">${y1}</text><text class="tick" x="${P - 4}" y="${Y(y0)}">${y0}</text>` +
+    `<text class="tick" x="${P - 4}" y="${Y(top) + 4}">${esc(tick(top))}</text><text class="tick" x="${P - 4}" y="${Y(bottom)}">${esc(tick(bottom))}</text>` +
     `<path class="actual" d="${step}"/><path class="best" d="${line("best")}"/><path class="expected" d="${line("choice")}"/></svg>` +
     `<figcaption><span class="key actual">${esc(t("review.plot.actual"))}</span> <span class="key expected">${esc(t("review.plot.expected"))}</span> ` +
     `<span class="key best">${esc(t("review.plot.best"))}</span> (${esc(t("review.plot.x"))})</figcaption></figure>`;
