@@ -106,7 +106,9 @@ def loads(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"file: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        where = "" if e.msg.endswith(" at") else " at"  # "starting at", not "at at"
+        raise RecordError(f"file: not JSON ({e.msg}{where} line {e.lineno} column {e.colno})"
+                          ) from None
     if not isinstance(data, dict):
         raise RecordError("file: a record is a JSON object")
     return data
@@ -241,6 +243,7 @@ def summary(game: Game) -> dict[str, Any]:
     if game.rules.session == "rubber":
         out["rubber"] = game.rubber_no
         out["drinks"] = list(game.drinks)
+        out["rubbers_won"] = list(game.rubbers_won)
     if game.rules.beer_tally:
         out["beers"] = list(game.beers)
     return out

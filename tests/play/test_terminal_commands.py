@@ -121,3 +121,81 @@ def test_a_tally_refusal_does_not_ask_for_a_card(tmp_path: Path, lang: str) -> N
                                  "-e", "Zed knock"])
     assert result.exit_code == 2
     assert flat(t("tally.input.who", who="Zed")) in flat(result.output.replace("│", " "))
+
+
+# -- point 15: arena, simulate, --help, replay --------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--json", "--csv", "--plot"])
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_arena_refuses_an_output_it_cannot_write_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str, where: str,
+) -> None:
+    import toepen.tools.arena as arena
+
+    played: list[int] = []
+    monkeypatch.setattr(arena, "run_arena", lambda *a, **k: played.append(1))
+    target = tmp_path / "none" / "out.png" if where == "missing folder" else tmp_path
+    result = runner.invoke(cli, ["arena", "--bots", "heuristic,random", "--deals", "2",
+                                 flag, str(target)])
+    assert result.exit_code == 2, result.output
+    assert not played, "the match ran before the output was checked"
+    out = flat(result.output.replace("│", " "))
+    assert flag in out and "cannot write" in out and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["arena --bots random", "simulate --games 1"])
+def test_a_table_size_the_preset_does_not_allow_names_the_flag(command: str) -> None:
+    result = runner.invoke(cli, [*command.split(), "--players", "9"])
+    assert result.exit_code == 2, result.output
+    out = flat(result.output.replace("│", " "))
+    assert "table_sizes" not in out and "option" not in out, out
+    assert "--players" in out and "2 to 8 players, not 9" in out, out
+
+
+@pytest.mark.parametrize("command", ["play", "arena", "simulate", "tally", "serve", "bench",
+                                     "train reads", "rules"])
+def test_help_speaks_in_words_not_python_types(command: str) -> None:
+    result = runner.invoke(cli, [*command.split(), "--help"])
+    assert result.exit_code == 0, result.output
+    import re
+
+    assert not re.search(r"<(list\[|float|int|str|path)[^>]*>", result.output), result.output
+    assert "x>=" not in result.output and "<=x" not in result.output, result.output
+
+
+def test_replay_shows_rubbers_and_rounds_owed(tmp_path: Path) -> None:
+    from toepen.engine import Game
+    from toepen.record import save, to_record
+    from toepen.rules import Rules
+
+    import random
+
+    game = Game(Rules.preset("classic", lives=2, rubbers=3), ("Ann", "Bas", "Cor"), seed=5)
+    rng = random.Random(5)
+    while game.winner is None and sum(game.rubbers_won) < 2:
+        seat = game.turn if game.turn >= 0 else game.to_act[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    assert sum(game.drinks) > 0
+    path = tmp_path / "r.json"
+    save(to_record(game, use_seed=True), path)
+    result = runner.invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "rubbers won" in result.output and "rounds owed" in result.output
+    rows = {line.split("│")[2].strip(): line for line in result.output.splitlines()
+            if line.count("│") > 4 and line.split("│")[2].strip() in game.players}
+    for seat, name in enumerate(game.players):
+        cells = [c.strip() for c in rows[name].split("│")]
+        assert cells[5:7] == [str(game.rubbers_won[seat]), str(game.drinks[seat])], cells
+    data = json.loads(runner.invoke(cli, ["replay", str(path), "--json"]).output)
+    assert data["rubbers_won"] == list(game.rubbers_won)
+
+
+def test_a_broken_json_file_says_where_in_plain_words(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{\n"format": "toepen-record/1",\n"players": ["Ann')  # unterminated
+    for args in (["replay", str(path)], ["play", "--resume", str(path)]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2
+        out = flat(result.output.replace("│", " "))
+        assert "at at" not in out and "starting at line 3" in out, out

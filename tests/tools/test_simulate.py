@@ -34,8 +34,8 @@ def test_simulate_runs_every_preset_and_size(preset: str, players: int) -> None:
 @pytest.mark.parametrize(
     ("preset", "players", "message"),
     [
-        ("teams", 5, "option teams: needs 4 or 6 players, not 5"),
-        ("gezinstoepen", 7, "option table_sizes: gezinstoepen is played by 3 or 4 players, not 7"),
+        ("teams", 5, "--players: teams is played by 4 or 6 players, not 5"),
+        ("gezinstoepen", 7, "--players: gezinstoepen is played by 3 or 4 players, not 7"),
     ],
 )
 def test_simulate_refuses_a_table_the_preset_does_not_allow(

@@ -23,16 +23,47 @@ from . import (
 
 _display_type_rich = TyperOption.display_type_rich
 
+TYPE_WORDS = {"str": "TEXT", "list[str]": "TEXT", "int": "N", "int range": "N",
+              "list[int]": "N", "float": "NUMBER", "float range": "NUMBER", "path": "FILE",
+              "list[path]": "FILE"}
+"""What ``--help`` shows for an option's value instead of typer's Python type
+(``<list[str]>``, ``<float range>``); an option's own ``metavar`` comes first."""
 
-def _no_flag_type(self: TyperOption, ctx: Any) -> str | None:
-    """An option's type in ``--help``, but none for a flag (typer's rich help wrote
-    ``<bool>`` after every flag, ``--help`` included, though a flag takes no value)."""
+
+def _plain_type(self: TyperOption, ctx: Any) -> str | None:
+    """An option's value in ``--help`` in words (``TEXT``, ``N``, ``SECONDS``), and none
+    for a flag (typer's rich help wrote ``<bool>`` after every flag, ``--help`` included,
+    though a flag takes no value)."""
     if self.is_flag or self.count:
         return None
-    return _display_type_rich(self, ctx)
+    if self.metavar is not None:
+        return self.metavar
+    shown = _display_type_rich(self, ctx)
+    if shown is None:
+        return None
+    bare = shown.strip("<>").removesuffix("...")
+    return TYPE_WORDS.get(bare, shown)
 
 
-TyperOption.display_type_rich = _no_flag_type  # type: ignore[method-assign]
+def _range_words(self: TyperOption) -> str | None:
+    """An option's bounds in ``--help`` in words (``at least 0``, ``1 to 64``), not
+    ``x>=0.0``."""
+    low, high = self.min, self.max
+    if low is not None and high is not None:
+        return f"{low:g} to {high:g}"
+    if low is not None:
+        return f"at least {low:g}"
+    if high is not None:
+        return f"at most {high:g}"
+    return None
+
+
+# typer's rich help reads these two (0.12 to 0.29 tested); where a version lacks them,
+# its own words are shown instead.
+if hasattr(TyperOption, "display_type_rich"):
+    TyperOption.display_type_rich = _plain_type  # type: ignore[method-assign]
+if hasattr(TyperOption, "_get_number_range_help_str"):
+    TyperOption._get_number_range_help_str = _range_words  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="toepen",

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .common import make_rules, progress_bar
+from .common import check_table_size, check_writable, make_rules, progress_bar
 from .extras import require
 
 FLAGS = {
@@ -74,12 +74,14 @@ def arena_cmd(
                                  "(default 10 x deals).", min=1),
     ] = None,
     time_budget: Annotated[
-        float | None, typer.Option("--time-budget", help="Seconds per decision for bots "
-                                   "that search.", min=0.0),
+        float | None, typer.Option("--time-budget", metavar="SECONDS",
+                                   help="Seconds per decision for bots that search.",
+                                   min=0.0),
     ] = None,
     timeout: Annotated[
-        float | None, typer.Option("--timeout", help="Per-decision limit for cmd: bots "
-                                   "(default 5 s, or time budget + 2 s).", min=0.001),
+        float | None, typer.Option("--timeout", metavar="SECONDS",
+                                   help="Per-decision limit for cmd: bots (default 5 s, "
+                                   "or time budget + 2 s).", min=0.001),
     ] = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the results as JSON ('-': stdout).")
@@ -103,6 +105,9 @@ def arena_cmd(
     names = _bot_list(bots, bot)
     rules = make_rules(preset, option, lives)
     n_sessions = sessions if sessions is not None else max(1, deals // 20)
+    check_table_size(rules, players)
+    for path, flag in ((json_out, "--json"), (csv_out, "--csv"), (plot_out, "--plot")):
+        check_writable(path, flag)  # before the match, not after it
     try:
         arena.check_setup(names, rules, players, baseline=baseline, format=fmt, deals=deals,
                           sessions=n_sessions, until_significant=until_significant)
@@ -130,16 +135,21 @@ def arena_cmd(
             raise typer.BadParameter(str(e)) from None
 
     to_stdout = [path for path in (json_out, csv_out) if str(path) == "-"]
-    if json_out is not None:
-        text = arena.write_json(result, None if json_out in to_stdout else json_out)
-        if json_out in to_stdout:
-            print(text)
-    if csv_out is not None:
-        text = arena.write_csv(result, None if csv_out in to_stdout else csv_out)
-        if csv_out in to_stdout:
-            sys.stdout.write(text)
-    if plot_out is not None:
-        arena.plot(result, plot_out)
+    try:
+        if json_out is not None:
+            text = arena.write_json(result, None if json_out in to_stdout else json_out)
+            if json_out in to_stdout:
+                print(text)
+        if csv_out is not None:
+            text = arena.write_csv(result, None if csv_out in to_stdout else csv_out)
+            if csv_out in to_stdout:
+                sys.stdout.write(text)
+        if plot_out is not None:
+            arena.plot(result, plot_out)
+    except OSError as e:  # it went away during the match: say so, print the table anyway
+        print(f"cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        json_out = csv_out = plot_out = None
+        to_stdout = []
     if to_stdout:
         return
     # Piped or captured output gets the full table, not one squeezed to 80 columns.

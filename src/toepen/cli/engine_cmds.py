@@ -21,8 +21,7 @@ from rich.table import Table
 from ..cards import card_str
 from ..engine import Game
 from ..record import RecordError, load, replay, summary
-from ..rules import RulesError
-from .common import make_rules, progress_bar
+from .common import check_table_size, make_rules, progress_bar
 from .extras import require
 
 console = Console()
@@ -46,10 +45,7 @@ def simulate_cmd(
     from ..tools.simulate import simulate
 
     rules = make_rules(preset, option)
-    try:
-        rules.check_table(players)
-    except RulesError as e:
-        raise typer.BadParameter(str(e)) from None
+    check_table_size(rules, players)
     with progress_bar() as bar:
         task = bar.add_task(f"{preset}, {players} players", total=games)
         stats = simulate(
@@ -77,8 +73,10 @@ def replay_cmd(
     if as_json:
         print(json.dumps(info))
         return
-    console.print(_position_table(game, info, f"{record.name}: hand {info['hand']}, "
-                                              f"stake {info['stake']}"))
+    title = f"{record.name}: hand {info['hand']}, stake {info['stake']}"
+    if "rubber" in info:
+        title += f", rubber {info['rubber']}"
+    console.print(_position_table(game, info, title))
     for line in _position_lines(game, info):
         console.print(line)
 
@@ -90,6 +88,12 @@ def _position_table(game: Game, info: dict[str, Any], title: str) -> Table:
     table.add_column("player")
     table.add_column("lives", justify="right")
     table.add_column("cards")
+    rubbers = game.rules.session == "rubber"
+    if rubbers:
+        table.add_column("rubbers won", justify="right")
+        table.add_column("rounds owed", justify="right")
+    if game.rules.beer_tally:
+        table.add_column("beers", justify="right")
     table.add_column("")
     for seat, name in enumerate(game.players):
         mark = []
@@ -104,7 +108,12 @@ def _position_table(game: Game, info: dict[str, Any], title: str) -> Table:
         if game.winner == seat:
             mark.append("winner")
         cards = " ".join(card_str(c) for c in range(32) if game.hand_mask(seat) >> c & 1)
-        table.add_row(str(seat), name, str(info["lives"][seat]), cards, ", ".join(mark))
+        row = [str(seat), name, str(info["lives"][seat]), cards]
+        if rubbers:
+            row += [str(info["rubbers_won"][seat]), str(info["drinks"][seat])]
+        if game.rules.beer_tally:
+            row.append(str(info["beers"][seat]))
+        table.add_row(*row, ", ".join(mark))
     return table
 
 

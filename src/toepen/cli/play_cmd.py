@@ -72,7 +72,8 @@ def play_cmd(
     ] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Bots move without pause.")] = False,
     delay: Annotated[
-        float, typer.Option("--delay", help="Seconds between bot moves.", min=0.0)
+        float, typer.Option("--delay", metavar="SECONDS", help="Seconds between bot moves.",
+                            min=0.0)
     ] = 0.8,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue a game saved by toepen play.")
@@ -83,8 +84,9 @@ def play_cmd(
     ] = None,
     bot_timeout: Annotated[
         float | None,
-        typer.Option("--bot-timeout", min=0.001, help="Seconds an external bot (cmd:) may "
-                     "take per decision (default 5, as toepen serve).")] = None,
+        typer.Option("--bot-timeout", metavar="SECONDS", min=0.001,
+                     help="Seconds an external bot (cmd:) may take per decision "
+                     "(default 5, as toepen serve).")] = None,
 ) -> None:
     """Play Toepen in the terminal against bots; the game is saved as you play."""
     require("tui", "toepen play")
