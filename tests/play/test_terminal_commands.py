@@ -165,11 +165,11 @@ def test_help_speaks_in_words_not_python_types(command: str) -> None:
 
 
 def test_replay_shows_rubbers_and_rounds_owed(tmp_path: Path) -> None:
+    import random
+
     from toepen.engine import Game
     from toepen.record import save, to_record
     from toepen.rules import Rules
-
-    import random
 
     game = Game(Rules.preset("classic", lives=2, rubbers=3), ("Ann", "Bas", "Cor"), seed=5)
     rng = random.Random(5)
