@@ -58,8 +58,8 @@ def test_a_prepared_insert_stores_what_sqlalchemy_stores(store: Store) -> None:
         conn.execute(insert(ActionModel), [{"table_id": a, "n": 0, "seat": 1, "action": "knock",
                                             "by": "player", "at": at}])
         p = Prepared(insert(ActionModel), store.engine.dialect,
-                     ("at", "by", "action", "seat", "n", "table_id"))
-        p.run(conn, [(at, "player", "knock", 1, 0, b)])
+                     ("at", "by", "action", "seat", "n", "table_id", "epoch"))
+        p.run(conn, [(at, "player", "knock", 1, 0, b, 0)])
     sql = 'SELECT n, seat, action, "by", at FROM toepen_actions WHERE table_id = :t'
     assert raw(store, sql, t=a) == raw(store, sql, t=b)
     with pytest.raises(ValueError):
@@ -85,6 +85,33 @@ def test_a_group_of_actions_is_one_transaction(store: Store) -> None:
     assert over is not None and over.winner == 1
     store.append_action(b, 1, 0, "pass", "player")  # one row alone (execute, not many)
     assert len(store.load_actions(b)) == 2
+
+
+def test_the_fence_refuses_the_write_of_an_owner_that_lost_its_lease(store: Store) -> None:
+    """Taking a table's lease raises its epoch; an action written under an older epoch is
+    refused (not stored, the other rows of its group are), and each action keeps the
+    epoch it was written under; a write without an epoch (a lone server) is not fenced."""
+    a, b = new_table(store), new_table(store)
+    first = store.take_lease(a)
+    assert first == 1 and store.take_lease(b) == 1
+    assert store.append_actions([ActionRow(a, 0, 0, "pass", "bot", epoch=first)]) == []
+    second = store.take_lease(a)  # another process takes the table over
+    assert second == first + 1
+    late = ActionRow(a, 1, 1, "pass", "bot", epoch=first)
+    other = ActionRow(b, 0, 1, "knock", "player", epoch=1)
+    assert store.append_actions([late, other]) == [late]  # the late owner's: refused
+    assert store.load_actions(a) == [(0, "pass", "bot")]
+    assert store.find_action(a, 1) is None
+    assert store.find_action(b, 0) == (1, "knock", "player", 1)
+    assert store.append_actions([ActionRow(a, 1, 1, "fold", "bot", winner=1,
+                                           epoch=second)]) == []
+    assert store.append_actions([ActionRow(b, 1, 0, "pass", "player")]) == []
+    assert [store.find_action(a, n) for n in (0, 1)] == [(0, "pass", "bot", 1),
+                                                          (1, "fold", "bot", 2)]
+    assert store.find_action(b, 1) == (0, "pass", "player", 0)
+    over = store.load_table(a)
+    assert over is not None and over.winner == 1
+    assert store.take_lease("nosuchtable") == 0
 
 
 def result(seat: int, place: int) -> SeatResult:

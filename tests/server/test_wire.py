@@ -192,3 +192,42 @@ def test_the_plain_asgi_path_still_plays_a_whole_game(
             assert audit(p.messages, seat, games) > 10
     finally:
         srv.stop()
+
+
+def test_a_uvicorn_without_what_the_wire_needs_falls_back_to_plain_asgi(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start-up check (:func:`wire.missing`) finds everything the wire uses in this
+    uvicorn; made to look for a piece this uvicorn lacks (as a newer uvicorn might, the
+    class's state renamed), ``toepen serve`` says so once in its log and serves on
+    uvicorn's own protocol: a whole game of two people and two bots over WebSockets,
+    every frame audited."""
+    assert wire.missing() == []
+    assert wire.protocol() is wire.PROTOCOL
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import toepen.server.wire as w\n"
+        "w.STATE = (*w.STATE, 'state_a_newer_uvicorn_renamed')\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    srv = Server(f"sqlite:///{tmp_path / 'fallback.sqlite3'}")
+    srv.start()
+    monkeypatch.delenv("PYTHONPATH")
+    try:
+        said = [line for line in srv.log().splitlines() if "side door is off" in line]
+        assert len(said) == 1 and "state_a_newer_uvicorn_renamed" in said[0], srv.log()
+        host, bas = new_table(srv)
+        tid = host["table"]["id"]
+        a, b = Player(srv, tid, host["token"]), Player(srv, tid, bas["token"])
+        r = srv.post(f"/api/tables/{tid}/start", {},
+                     headers={"Authorization": "Bearer " + host["token"]})
+        assert r.status_code == 200, r.text
+        play_until([a, b], random.Random(3), lambda: over(a) and over(b))
+        games = timeline(srv.get(f"/api/tables/{tid}/record").json())
+        for p, seat in ((a, 0), (b, 1)):
+            assert audit(p.messages, seat, games) > 10
+        said = [line for line in srv.log().splitlines() if "side door is off" in line]
+        assert len(said) == 1  # once, not per connection
+        a.close()
+        b.close()
+    finally:
+        srv.stop()

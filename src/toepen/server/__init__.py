@@ -93,4 +93,4 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
                 proxy_headers=bool(config.trusted_proxies),  # else none is believed
                 forwarded_allow_ips=list(config.trusted_proxies) or None,
                 ws_per_message_deflate=config.ws_deflate,
-                ws=wire.PROTOCOL or "auto")  # uvicorn's own, with the game's side door
+                ws=wire.protocol() or "auto")  # uvicorn's own, with the game's side door

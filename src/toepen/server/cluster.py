@@ -16,11 +16,25 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   get (chat). Every process applies each action to its own copy of the game and sends
   its own clients their views: no card leaves a process except to its own seat;
 - **ownership**: the bots, stand-ins and idle clocks of a table run in one process, the
-  holder of the table's lease (``toepen:lease:<id>``, renewed every second, expiring
-  after :attr:`Cluster.lease_ms`). Leases go by rendezvous hashing over the live
-  processes (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process
-  dies, its leases expire and the next process takes each table over, catches up from
-  the database and lets its bots act again.
+  holder of the table's lease (``toepen:lease:<id>``, expiring after
+  :attr:`Cluster.lease_ms`). Leases go by rendezvous hashing over the live processes
+  (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process dies, its
+  leases expire and the next process takes each table over, catches up from the
+  database and lets its bots act again;
+- **leases a busy process keeps**: the heartbeat and every lease are renewed by a thread
+  of their own (:class:`Renewer`, its own Redis connection, every third of a lease), so
+  an event loop busy with game work (or blocked) does not lose them; a lease counts as
+  held only until a margin before it could have expired (:meth:`Cluster.owns`);
+- **fencing**: taking a lease raises the table's lease epoch in the database
+  (:meth:`~toepen.server.store.Store.take_lease`), and every action the lease holder
+  writes carries its epoch (:meth:`Cluster.fence`): the database stores it only while
+  the table's epoch is still that one. An owner that lost its lease without knowing it
+  (frozen, cut off from Redis, Redis restarted) cannot store anything once another
+  process took the table: its write is refused (``stale``), it lets the lease go and
+  catches up. What the fence guarantees: for each table, the actions stored while a
+  process held epoch ``e`` were all written by that process, no action is stored under
+  an epoch older than the table's, and a process that took epoch ``e`` reads (after
+  taking it) every action stored under older epochs.
 
 Without ``--redis`` none of this runs and one process serves as before.
 """
@@ -35,12 +49,14 @@ import logging
 import os
 import secrets
 import socket
+import threading
 import time
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import redis
 import redis.asyncio as aioredis
 
 from .ports import Hold
@@ -118,6 +134,13 @@ class Cluster:
         self._renew = self.redis.register_script(RENEW)
         self._drop = self.redis.register_script(DROP)
         self.unowned: dict[str, float] = {}
+        self.epochs: dict[str, int] = {}
+        """The lease epoch of each owned table (stored with each action written here)."""
+        self.valid: dict[str, float] = {}
+        """Until when (monotonic) each owned lease surely holds (a margin before Redis
+        could let it expire); kept by the :class:`Renewer`."""
+        self.renewer: Renewer | None = None
+        self.fenced_writes = 0
         self.published = 0
         self.received = 0
         self.takeovers = 0
@@ -142,11 +165,15 @@ class Cluster:
 
     def run_leases(self) -> None:
         """Start keeping leases (once the lobby holds every table)."""
+        self.renewer = Renewer(self, asyncio.get_running_loop())
+        self.renewer.start()
         self.tasks.append(asyncio.get_running_loop().create_task(self._leases()))
         self.publish({"k": "hello"})
 
     async def close(self) -> None:
         """Let go of every lease now (the others take the tables over at once)."""
+        if self.renewer is not None:
+            self.renewer.stop()
         for task in self.tasks:
             task.cancel()
         with contextlib.suppress(Exception):
@@ -310,7 +337,42 @@ class Cluster:
     # -- ownership -----------------------------------------------------------------------
 
     def owns(self, table_id: str) -> bool:
-        return table_id in self.owned
+        """Whether this process holds the table's lease, surely (a margin before it could
+        expire: a lease its renewer could not renew lately is not counted on)."""
+        return table_id in self.owned and time.monotonic() < self.valid.get(table_id, 0.0)
+
+    def fence(self, table_id: str) -> int | None:
+        """The lease epoch an action written here now carries (None: not the owner)."""
+        return self.epochs.get(table_id) if table_id in self.owned else None
+
+    def fenced(self, table: Table) -> None:
+        """A write of ours was refused by the fence: another process took the table.
+        The lease is let go (if Redis still says it is ours) and its bots stop here."""
+        self.fenced_writes += 1
+        log.warning("cluster: table %s: a write under epoch %s was refused, another "
+                    "process holds the lease now", table.id, self.epochs.get(table.id))
+        self.lost(table.id)
+        task = asyncio.get_running_loop().create_task(self._let_go(table.id))
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    async def _let_go(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._drop(keys=[f"toepen:lease:{table_id}"], args=[self.proc])
+
+    def lost(self, table_id: str, epoch: int | None = None) -> None:
+        """The table's lease is not ours (any more): its bots and clocks stop here
+        (``epoch``: only if we still hold that epoch, not one taken again since)."""
+        if table_id not in self.owned or (epoch is not None
+                                          and self.epochs.get(table_id) != epoch):
+            return
+        self.owned.discard(table_id)
+        self.epochs.pop(table_id, None)
+        self.valid.pop(table_id, None)
+        log.warning("cluster: lost the lease of table %s", table_id)
+        table = self.lobby.tables.get(table_id) if self.lobby is not None else None
+        if table is not None and self.lobby is not None:
+            self.lobby.bots.kick(table)  # not ours: stops its bots and clocks here
 
     def top(self, table_id: str) -> bool:
         """Whether this process ranks first for ``table_id`` among the live ones."""
@@ -331,7 +393,6 @@ class Cluster:
         lobby = self.lobby
         assert lobby is not None
         r = self.redis
-        await r.set(f"toepen:proc:{self.proc}", "1", px=self.lease_ms)
         live = sorted([k.split(":", 2)[2] async for k in r.scan_iter("toepen:proc:*",
                                                                       count=1000)])
         self.live = live if self.proc in live else [*live, self.proc]
@@ -342,21 +403,6 @@ class Cluster:
                 del each.elsewhere[p]
             if gone:
                 lobby.master.broadcast_table(each, local=True)
-        owned = list(self.owned)
-        renewed: list[Any] = []
-        if owned:  # every lease renewed in one round trip
-            async with r.pipeline(transaction=False) as pipe:
-                for tid in owned:
-                    await self._renew(keys=[f"toepen:lease:{tid}"],
-                                      args=[self.proc, self.lease_ms], client=pipe)
-                renewed = await pipe.execute()
-        lost = [tid for tid, ok in zip(owned, renewed, strict=True) if not int(ok)]
-        for tid in lost:
-            self.owned.discard(tid)
-            table = lobby.tables.get(tid)
-            log.warning("cluster: lost the lease of table %s", tid)
-            if table is not None:
-                lobby.bots.kick(table)  # not ours: stops its bots and clocks here
         now = time.monotonic()
         playing = [t for t in lobby.tables.values()
                    if t.row.status == "playing" and t.id not in self.owned]
@@ -376,20 +422,33 @@ class Cluster:
                 await self.claim(t)
 
     async def claim(self, table: Table) -> bool:
-        """Take the table's lease if nobody holds it; then catch up and act."""
+        """Take the table's lease if nobody holds it: raise its epoch in the database
+        (the fence), then catch up from the database and act."""
+        started = time.monotonic()
         got = await self.redis.set(f"toepen:lease:{table.id}", self.proc, nx=True,
                                    px=self.lease_ms)
         if not got:
             return False
-        self.unowned.pop(table.id, None)
-        self.owned.add(table.id)
-        self.takeovers += 1
-        log.info("cluster: %s owns table %s", self.proc, table.id)
         assert self.lobby is not None
         lobby = self.lobby
+        try:
+            epoch = await lobby.storage.take_lease(table.id)
+        except Exception:
+            log.warning("cluster: table %s: the lease's epoch could not be stored; "
+                        "let go", table.id)
+            await self._let_go(table.id)
+            return False
+        self.unowned.pop(table.id, None)
+        self.epochs[table.id] = epoch
+        self.valid[table.id] = started + self.lease_ms / 1000 * (1 - MARGIN)
+        self.owned.add(table.id)
+        self.takeovers += 1
+        log.info("cluster: %s owns table %s (epoch %d)", self.proc, table.id, epoch)
         async with table.lock:
             n, ver = await self.redis.hmget(f"toepen:tv:{table.id}", "n", "ver")
             await lobby.catch_up(table, int(n or 0), int(ver or 0))
+            # the database is the truth: what was stored before the epoch was raised
+            await lobby.master.catch_up_actions(table)
         lobby.bots.kick(table)
         return True
 
@@ -409,4 +468,67 @@ class Cluster:
     def stats(self) -> dict[str, Any]:
         return {"proc": self.proc, "live": len(self.live), "owned": len(self.owned),
                 "published": self.published, "received": self.received,
-                "takeovers": self.takeovers}
+                "takeovers": self.takeovers, "fenced": self.fenced_writes}
+
+
+MARGIN = 1 / 3
+"""The part of a lease not counted on: a lease renewed at ``t`` is held (for
+:meth:`Cluster.owns`) until ``t + (1 - MARGIN) * lease``, though Redis keeps it until
+``t + lease`` at the earliest."""
+
+
+class Renewer(threading.Thread):
+    """Renews this process's heartbeat and every lease it holds, every third of a lease,
+    in a thread of its own with its own Redis connection: a busy event loop (game work,
+    a long encode, a blocked call) does not starve it. A lease Redis no longer holds for
+    us is reported to the event loop (:meth:`Cluster.lost`)."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="toepen-leases", daemon=True)
+        self.cluster = cluster
+        self.loop = loop
+        period = cluster.lease_ms / 3000
+        self.period = period
+        self.client = redis.Redis.from_url(cluster.url, decode_responses=True,
+                                           socket_timeout=period, socket_connect_timeout=period)
+        self._renew = self.client.register_script(RENEW)
+        self._stop = threading.Event()
+        self.failing = False
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.join(timeout=2 * self.period + 1)
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.round()
+                if self.failing:
+                    log.warning("cluster: renewing leases works again")
+                self.failing = False
+            except Exception as e:
+                if not self.failing:  # once per outage, not every third of a second
+                    log.warning("cluster: renewing leases failed (%s); again shortly",
+                                type(e).__name__)
+                self.failing = True
+            self._stop.wait(self.period)
+
+    def round(self) -> None:
+        c = self.cluster
+        owned = [(tid, c.epochs.get(tid)) for tid in list(c.owned)]
+        started = time.monotonic()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(f"toepen:proc:{c.proc}", "1", px=c.lease_ms)
+        for tid, _ in owned:
+            self._renew(keys=[f"toepen:lease:{tid}"], args=[c.proc, c.lease_ms], client=pipe)
+        answers = pipe.execute()[1:]
+        until = started + c.lease_ms / 1000 * (1 - MARGIN)
+        for (tid, epoch), ok in zip(owned, answers, strict=True):
+            if int(ok):
+                if tid in c.owned and c.epochs.get(tid) == epoch:
+                    c.valid[tid] = until
+            else:
+                with contextlib.suppress(RuntimeError):  # the loop is closed: shutting down
+                    self.loop.call_soon_threadsafe(c.lost, tid, epoch)

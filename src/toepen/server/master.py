@@ -33,13 +33,29 @@ from ..view import encoded_views, observe
 from . import protocol
 from .ports import ClusterPort, Hold, MetricsPort
 from .protocol import Closing, Limits, Refused
-from .storage import Storage
+from .storage import Fenced, Storage
 from .store import ActionRow
 from .table import Client, Table
 
 log = logging.getLogger("toepen.server")
 Last = tuple[int, str, str]
 """The action a ``state`` follows: (seat, action text, by)."""
+
+
+async def _to_the_end(fut: asyncio.Future[None]) -> bool:
+    """Await ``fut`` to its end, through cancellations of the caller; returns whether
+    the caller was cancelled meanwhile (it re-raises that once done). Raises what
+    ``fut`` raised."""
+    cancelled = False
+    while not fut.done():
+        try:
+            await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            if fut.done():  # fut itself was cancelled (the storage closed)
+                raise
+            cancelled = True
+    fut.result()
+    return cancelled
 
 
 def parse_action(text: Any, state: Any) -> Action:
@@ -120,6 +136,7 @@ class Master:
         """Run when a table's game has ended, in a task of their own (not the caller's,
         which a change may cancel): results, ratings."""
         self._over_tasks: set[asyncio.Task[None]] = set()
+        self._doubtful: set[str] = set()
         self.cluster: ClusterPort | None = None
         """The cluster of servers this one belongs to (``--redis``), or None."""
         self.metrics: MetricsPort | None = None
@@ -183,12 +200,21 @@ class Master:
             after = game.clone()
             events = after.apply(seat, act)
             started = time.perf_counter()
+            epoch = None if self.cluster is None else self.cluster.fence(table.id)
+            row = ActionRow(table.id, n, seat, str(act), by,
+                            after.winner if after.is_over else None, epoch)
             try:
-                await self.storage.append(ActionRow(table.id, n, seat, str(act), by,
-                                                    after.winner if after.is_over else None))
+                # once sent to the database the action is seen to its end, even if the
+                # caller is cancelled meanwhile (a bot's move when its table is kicked):
+                # what is stored is applied and told, never left behind in this copy
+                cancelled = await _to_the_end(asyncio.ensure_future(self.storage.append(row)))
             except Refused as e:
-                if e.code == "stale" and self.cluster is not None:
+                if isinstance(e, Fenced) and self.cluster is not None:
+                    self.cluster.fenced(table)  # another process holds the lease now
+                if e.code == "stale":
                     await self.catch_up_actions(table)  # the other server's action
+                elif e.code == "in_doubt":
+                    self._doubt(table)
                 raise
             if self.metrics is not None:
                 self.metrics.committed(time.perf_counter() - started, by)
@@ -207,6 +233,32 @@ class Master:
             task = asyncio.get_running_loop().create_task(self._ended(table))
             self._over_tasks.add(task)
             task.add_done_callback(self._over_tasks.discard)
+        self.on_change(table)
+        if cancelled:
+            raise asyncio.CancelledError
+
+    def _doubt(self, table: Table) -> None:
+        """The database did not say whether an action of ``table`` is stored: read the
+        table again from it once it answers, and tell every client what it holds."""
+        if table.id in self._doubtful:
+            return
+        self._doubtful.add(table.id)
+        task = asyncio.get_running_loop().create_task(self._resolve(table))
+        self._over_tasks.add(task)
+        task.add_done_callback(self._over_tasks.discard)
+
+    async def _resolve(self, table: Table) -> None:
+        try:
+            while True:
+                await asyncio.sleep(0.5)
+                try:
+                    async with table.lock:
+                        await self.catch_up_actions(table)
+                    break
+                except Refused:
+                    continue
+        finally:
+            self._doubtful.discard(table.id)
         self.on_change(table)
 
     def apply_stored(self, table: Table, seat: int, text: str, by: str) -> None:

@@ -44,6 +44,10 @@ class ClusterPort(Protocol):
 
     def owns(self, table_id: str) -> bool: ...
 
+    def fence(self, table_id: str) -> int | None: ...
+
+    def fenced(self, table: Table) -> None: ...
+
 
 class MetricsPort(Protocol):
     """The metrics as the master uses them (:class:`~toepen.server.metrics.Metrics`)."""

@@ -45,7 +45,7 @@ HOST_COMMANDS = ("start", "add_bot", "remove_bot", "remove_seat")
 ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "need_hello",
                "auth", "forbidden", "not_found", "limit", "not_started", "over", "stale",
                "not_your_turn", "illegal", "bad_action", "rate_limited", "bad_command",
-               "server_error")
+               "server_error", "in_doubt")
 """Every ``code`` of a refusal (``not_found`` and ``limit`` are HTTP-only)."""
 NAME_PUNCTUATION = " '-_."
 REACTIONS: dict[str, str] = {

@@ -5,6 +5,12 @@ so the event loop never waits on the disk and SQLite never sees two writers. Act
 that arrive while a commit runs are committed together in the next transaction;
 each caller returns only once its own action is on disk. A failure becomes
 :class:`~toepen.server.protocol.Refused` ``server_error`` (503): nothing changed.
+
+A commit can fail with its outcome unknown (the connection broke during it: the
+database may have stored it and crashed before answering). Then the storage looks
+again before it answers (:meth:`Storage._look_again`): ``server_error`` only once the
+database said the action is not stored; the caller told success if it is; ``in_doubt``
+(503) if the database did not answer at all for :attr:`Storage.doubt_seconds`.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 from .protocol import Refused
 from .store import ActionRow, SeatRow, Store, TableRow
@@ -40,6 +46,21 @@ def _failed(e: BaseException) -> Refused:
     return Refused("server_error", f"storage failed ({type(e).__name__}); nothing changed", 503)
 
 
+def _stale(r: ActionRow) -> Refused:
+    return Refused("stale", f"action {r.n} of this table was just made on another server; "
+                   "nothing changed", 409)
+
+
+class Fenced(Refused):
+    """An action refused by the lease's fence: its writer no longer holds the table's
+    lease (another process took it, with a higher epoch); nothing was stored."""
+
+
+def _fenced(r: ActionRow) -> Refused:
+    return Fenced("stale", f"action {r.n}: this server no longer holds the table's lease "
+                  f"(epoch {r.epoch} is past); nothing changed", 409)
+
+
 class Storage:
     """Asynchronous access to a :class:`Store` (which it closes with :meth:`close`)."""
 
@@ -48,6 +69,8 @@ class Storage:
         self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="toepen-db")
         self._batch: list[tuple[ActionRow, asyncio.Future[None]]] = []
         self._flush_task: asyncio.Task[None] | None = None
+        self.doubt_seconds = 15.0
+        """How long a commit whose outcome is unknown is tried again (see _look_again)."""
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the storage thread; a failure is Refused ``server_error``."""
@@ -99,29 +122,10 @@ class Storage:
         await fut
 
     async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while self._batch:
                 batch, self._batch = self._batch, []
-                try:
-                    await loop.run_in_executor(self.thread, self.store.append_actions,
-                                               [r for r, _ in batch])
-                    outcome: list[BaseException | None] = [None] * len(batch)
-                except Exception:  # one bad row must not sink the others: one by one
-                    outcome = []
-                    for r, _ in batch:
-                        try:
-                            await loop.run_in_executor(self.thread,
-                                                       self.store.append_actions, [r])
-                            outcome.append(None)
-                        except IntegrityError:  # another server stored action n first
-                            outcome.append(Refused(
-                                "stale", f"action {r.n} of this table was just made on "
-                                "another server; nothing changed", 409))
-                        except Exception as e:
-                            log.exception("storing action %d of table %s failed", r.n,
-                                          r.table_id)
-                            outcome.append(_failed(e))
+                outcome = await self._commit([r for r, _ in batch])
                 for (_, fut), err in zip(batch, outcome, strict=True):
                     if fut.done():
                         continue
@@ -131,6 +135,78 @@ class Storage:
                         fut.set_exception(err)
         finally:
             self._flush_task = None
+
+    async def _commit(self, rows: list[ActionRow]) -> list[BaseException | None]:
+        """Store ``rows`` in one transaction; each row's outcome (None: stored)."""
+        loop = asyncio.get_running_loop()
+        try:
+            fenced = await loop.run_in_executor(self.thread, self.store.append_actions, rows)
+        except IntegrityError:  # a row another server stored first: one by one
+            if len(rows) == 1:
+                return [_stale(rows[0])]
+            return [(await self._commit([r]))[0] for r in rows]
+        except (OperationalError, InterfaceError) as e:  # the connection failed: maybe
+            log.warning("storing %d action(s) failed (%s); looking again", len(rows),
+                        type(e).__name__)  # committed, maybe not
+            return [await self._look_again(r, e) for r in rows]
+        except Exception as e:  # refused by the database: rolled back, nothing changed
+            if len(rows) > 1:  # one bad row must not sink the others
+                return [(await self._commit([r]))[0] for r in rows]
+            log.exception("storing action %d of table %s failed", rows[0].n, rows[0].table_id)
+            return [_failed(e)]
+        return [_fenced(r) if any(r is f for f in fenced) else None for r in rows]
+
+    async def _look_again(self, row: ActionRow, error: BaseException) -> BaseException | None:
+        """After a commit whose outcome is unknown (the connection failed during it): the
+        same row is written again until the database answers. Its key (table, action
+        number) makes that harmless: if the first commit went through, the second finds
+        the row there, and the row stored is compared with ours (ours: stored; another
+        server's: stale); if not, the second stores it now. Only a database that does not
+        answer for :attr:`doubt_seconds` leaves the outcome unknown: ``in_doubt``, never
+        ``server_error``'s "nothing changed"."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.doubt_seconds
+        while True:
+            try:
+                return await loop.run_in_executor(self.thread, self._settle, row)
+            except (OperationalError, InterfaceError) as e:
+                error = e
+            except Exception as e:  # the database answered, and refused: nothing stored
+                log.exception("storing action %d of table %s failed", row.n, row.table_id)
+                return _failed(e)
+            if loop.time() > deadline:
+                log.error("action %d of table %s: the database did not answer for %.0f s "
+                          "(%s); stored or not is unknown", row.n, row.table_id,
+                          self.doubt_seconds, type(error).__name__)
+                return Refused("in_doubt", f"the database did not answer "
+                               f"({type(error).__name__}): the action may or may not be "
+                               "stored; the table is read again when it answers", 503)
+            await asyncio.sleep(0.2)
+
+    def _settle(self, row: ActionRow) -> BaseException | None:
+        """In the storage thread: whether ``row`` is stored now (see :meth:`_look_again`)."""
+        ours = (row.seat, row.action, row.by, row.epoch or 0)
+        found = self.store.find_action(row.table_id, row.n)
+        if found is None:
+            try:
+                if not self.store.append_actions([row]):
+                    log.warning("action %d of table %s: stored at the second try",
+                                row.n, row.table_id)
+                    return None
+            except IntegrityError:  # stored meanwhile (by us, or by another server)
+                pass
+            found = self.store.find_action(row.table_id, row.n)
+            if found is None:  # fenced: a process that took the lease meanwhile
+                return _fenced(row)
+        if found == ours:
+            log.warning("action %d of table %s: the failed commit had stored it", row.n,
+                        row.table_id)
+            return None
+        return _stale(row)
+
+    async def take_lease(self, table_id: str) -> int:
+        """Raise the table's lease epoch (:meth:`Store.take_lease`); returns it."""
+        return await self.run(self.store.take_lease, table_id)
 
     def close(self) -> None:
         """Stop committing (what is queued is dropped: nobody saw it) and close the store."""

@@ -73,6 +73,8 @@ class TableModel(Base):
     host_hash: Mapped[str] = mapped_column(String(64))
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The epoch of the table's lease: raised by each process that takes it (fencing)."""
 
 
 class SeatModel(Base):
@@ -97,6 +99,8 @@ class ActionModel(Base):
     action: Mapped[str] = mapped_column(String(20))
     by: Mapped[str] = mapped_column(String(8))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The lease epoch it was written under (0: outside a lease)."""
 
 
 @dataclass
@@ -112,7 +116,11 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class ActionRow:
-    """One action to store; ``winner`` when it ends the game."""
+    """One action to store; ``winner`` when it ends the game.
+
+    ``epoch``: the table's lease epoch its writer holds (:meth:`Store.take_lease`): the
+    action is stored only while the table's epoch is still that one (fencing); None:
+    written outside a lease, not fenced (stored with epoch 0)."""
 
     table_id: str
     n: int
@@ -120,6 +128,7 @@ class ActionRow:
     action: str
     by: str
     winner: int | None = None
+    epoch: int | None = None
 
 
 @dataclass
@@ -209,11 +218,12 @@ class Prepared:
 
     >>> from sqlalchemy.dialects import sqlite
     >>> p = Prepared(insert(ActionModel), sqlite.dialect(),
-    ...              ("table_id", "n", "seat", "action", "by", "at"))
-    >>> p.sql
-    'INSERT INTO toepen_actions (table_id, n, seat, action, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
-    >>> p.params(("t", 0, 1, "pass", "player", datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)))
-    ('t', 0, 1, 'pass', 'player', '2026-01-02 03:04:05.000000')
+    ...              ("table_id", "n", "seat", "action", "by", "at", "epoch"))
+    >>> print(p.sql.replace(" VALUES", "\\nVALUES"))
+    INSERT INTO toepen_actions (table_id, n, seat, action, "by", at, epoch)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    >>> p.params(("t", 0, 1, "pass", "player", datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), 0))
+    ('t', 0, 1, 'pass', 'player', '2026-01-02 03:04:05.000000', 0)
     """
 
     def __init__(self, stmt: ClauseElement, dialect: Dialect, names: Sequence[str],
@@ -270,8 +280,15 @@ class Store:
         self.engine = engine
         dialect = engine.dialect
         self._insert_actions = Prepared(insert(ActionModel), dialect,
-                                        ("table_id", "n", "seat", "action", "by", "at"),
-                                        ready=("at",))
+                                        ("table_id", "n", "seat", "action", "by", "at",
+                                         "epoch"), ready=("at",))
+        # a no-op update that takes the table's row lock: a lease taken meanwhile
+        # (take_lease's update) is waited for and then seen (PostgreSQL re-reads the row)
+        self._fence = Prepared(update(TableModel)
+                               .where(TableModel.id == bindparam("t"),
+                                      TableModel.epoch == bindparam("e"))
+                               .values(epoch=TableModel.epoch),
+                               dialect, ("t", "e"))
         self._game_over = Prepared(update(TableModel).where(TableModel.id == bindparam("t"))
                                    .values(status=bindparam("status"),
                                            winner=bindparam("winner")),
@@ -343,20 +360,51 @@ class Store:
         """Store action number ``n``; with ``winner`` the game is over in the same commit."""
         self.append_actions([ActionRow(table_id, n, seat, action, by, winner)])
 
-    def append_actions(self, rows: list[ActionRow]) -> None:
-        """Store actions of several tables in one transaction (group commit).
+    def append_actions(self, rows: list[ActionRow]) -> list[ActionRow]:
+        """Store actions of several tables in one transaction (group commit); returns
+        the rows the fence refused (their ``epoch`` is no longer the table's: a process
+        that lost the table's lease), stored not at all, the others stored.
 
         The hottest write of a server (every action): one statement compiled once,
-        executemany of plain rows, the shared time converted once."""
+        executemany of plain rows, the shared time converted once; rows without an
+        epoch (a lone server) cost no fence."""
         if not rows:
-            return
+            return []
         at = self._insert_actions.convert("at", datetime.now(UTC))
+        fenced: list[ActionRow] = []
         with self.engine.begin() as conn:
-            self._insert_actions.run(conn, [(r.table_id, r.n, r.seat, r.action, r.by, at)
-                                            for r in rows])
             for r in rows:
+                if r.epoch is not None and self._fence.run(conn, [(r.table_id, r.epoch)]
+                                                           ).rowcount != 1:
+                    fenced.append(r)
+            keep = [r for r in rows if all(r is not f for f in fenced)] if fenced else rows
+            if keep:
+                self._insert_actions.run(conn, [(r.table_id, r.n, r.seat, r.action, r.by, at,
+                                                 r.epoch or 0) for r in keep])
+            for r in keep:
                 if r.winner is not None:
                     self._game_over.run(conn, [("over", r.winner, r.table_id)])
+        return fenced
+
+    def take_lease(self, table_id: str) -> int:
+        """Raise the table's lease epoch and return it: from this commit on, an action
+        written under an older epoch is refused (:meth:`append_actions`), and every
+        action stored before it is visible to the caller (read after this returns).
+        0: no such table."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableModel).where(TableModel.id == table_id)
+                         .values(epoch=TableModel.epoch + 1))
+            epoch = conn.scalar(select(TableModel.epoch).where(TableModel.id == table_id))
+        return int(epoch or 0)
+
+    def find_action(self, table_id: str, n: int) -> tuple[int, str, str, int] | None:
+        """(seat, action, by, epoch) of action ``n`` if it is stored (None: it is not)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(ActionModel.seat, ActionModel.action, ActionModel.by,
+                                      ActionModel.epoch)
+                               .where(ActionModel.table_id == table_id, ActionModel.n == n)
+                               ).first()
+        return None if row is None else (row[0], row[1], row[2], row[3])
 
     def delete_table(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():

@@ -20,15 +20,21 @@ uvicorn's and the ``websockets`` library's; a :class:`Wire` only
 - once :meth:`Wire.take` is called, hands each received text frame to the app
   directly (:meth:`Wire.receive`), reading paused only while many wait unread.
 
-An app that never looks for the extension gets plain ASGI. ``toepen serve`` passes
-:data:`PROTOCOL` as uvicorn's ``ws``; it is None (uvicorn's ``auto``) where uvicorn's
-sans-I/O protocol cannot be imported.
+An app that never looks for the extension gets plain ASGI.
+
+uvicorn's protocol class is not an API: the wire subclasses it and reads its state. So
+``pyproject.toml`` pins uvicorn and ``websockets`` to the range this is tested on, and
+``toepen serve`` asks :func:`protocol` for uvicorn's ``ws``: :class:`WireProtocol` once
+:func:`missing` found everything it uses there (the methods it overrides, the state it
+reads, of a real instance), else None, uvicorn's own ``auto`` (plain ASGI, logged once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import functools
+import logging
 from typing import Any
 
 try:
@@ -37,6 +43,16 @@ try:
     )
 except ImportError:  # pragma: no cover - an older or newer uvicorn: plain ASGI
     _Base = None  # type: ignore[assignment,misc]
+
+log = logging.getLogger("toepen.server")
+
+METHODS = ("handle_connect", "send_receive_event_to_app")
+"""The methods of uvicorn's protocol that :class:`WireProtocol` overrides."""
+STATE = ("transport", "queue", "close_sent", "disconnected", "handshake_complete",
+         "writable", "read_paused", "frames", "conn")
+"""The state of uvicorn's protocol that the wire reads or sets."""
+CONN = ("send_text", "data_to_send")
+"""What the wire calls on the protocol's ``websockets`` connection."""
 
 EXTENSION = "toepen.wire"
 """The scope extension's name."""
@@ -181,6 +197,63 @@ if _Base is not None:
     PROTOCOL: type[Any] | None = WireProtocol
 else:  # pragma: no cover
     PROTOCOL = None
+
+
+def missing() -> list[str]:
+    """What the wire uses of uvicorn's sans-I/O protocol and cannot find there (empty:
+    everything is there): its methods on the class, its state on a real instance."""
+    if _Base is None:
+        return ["uvicorn.protocols.websockets.websockets_sansio_impl"
+                ".WebSocketsSansIOProtocol"]
+    name = _Base.__name__
+    out = [f"{name}.{m}()" for m in METHODS if not callable(getattr(_Base, m, None))]
+    try:
+        probe = _probe()
+    except Exception as e:
+        return [*out, f"{name}(config, server_state, app_state): {type(e).__name__}: {e}"]
+    out += [f"{name}.{a}" for a in STATE if not hasattr(probe, a)]
+    if hasattr(probe, "writable") and not isinstance(probe.writable, asyncio.Event):
+        out.append(f"{name}.writable (an asyncio.Event)")
+    if hasattr(probe, "queue") and not isinstance(probe.queue, asyncio.Queue):
+        out.append(f"{name}.queue (an asyncio.Queue)")
+    conn = getattr(probe, "conn", None)
+    out += [f"{name}.conn.{m}()" for m in CONN if not callable(getattr(conn, m, None))]
+    return out
+
+
+def _probe() -> Any:
+    """An instance of uvicorn's protocol as uvicorn makes one (not connected)."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # pragma: no cover
+        return None
+
+    config = Config(app, log_config=None, lifespan="off", ws="websockets-sansio")
+    config.load()
+    loop = asyncio.new_event_loop()
+    try:
+        return _Base(config, ServerState(), {}, _loop=loop)
+    finally:
+        loop.close()
+
+
+@functools.cache
+def protocol() -> type[Any] | None:
+    """uvicorn's ``ws`` for ``toepen serve``: :class:`WireProtocol` if what it needs of
+    uvicorn is there (:func:`missing`), else None (uvicorn's ``auto``, plain ASGI: every
+    frame through Starlette; said once in the log)."""
+    gone = missing()
+    if not gone:
+        return PROTOCOL
+    import uvicorn
+    import websockets
+
+    log.warning("the WebSocket side door is off: uvicorn %s with websockets %s lacks %s; "
+                "frames go the plain ASGI way (slower, the same game)",
+                getattr(uvicorn, "__version__", "?"), getattr(websockets, "__version__", "?"),
+                ", ".join(gone))
+    return None
 
 
 def text_of(data: bytes | None) -> str:
