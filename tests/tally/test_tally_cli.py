@@ -135,7 +135,7 @@ def test_drawing_the_sheet() -> None:
         sheet.add(e)
     assert strokes(0) == "" and strokes(7) == "卌||"
     assert sheet.lives == [7, 3, 6]  # 2 folded at its accepted 1; 1 paid the stake 4
-    assert status_line(t, sheet) == "Hand 2, Bas geeft, inzet 1."
+    assert status_line(t, sheet) == "Ronde 2, Bas deelt, inzet 1."
     table = sheet_table(t, sheet)
     assert [c.header for c in table.columns][:3] == ["#", "Gever", "Inzet"]
     assert parse_line(sheet, "b l").seat == 1 and parse_line(sheet, "2 k").verb == "knock"

@@ -74,8 +74,11 @@ def test_register_play_rated_profile_and_leaderboard(page: Page, server: Server,
     assert page.errors == []  # type: ignore[attr-defined]
     shot(page, "profile")
     # the leaderboard of the preset at two players: Annelies and the bot
+    # (it opens on the board just played: 2 players, not the 4 of an empty board)
     page.click("#nav-leaderboard")
-    page.wait_for_selector("#lb-size")
+    page.wait_for_selector("#board tr[data-name='Annelies']")
+    expect(page.locator("#lb-size")).to_have_value("2")
+    expect(page.locator("#lb-shown")).to_contain_text("2")
     page.select_option("#lb-size", "2")
     page.wait_for_selector("#board tr[data-name='Annelies']")
     expect(page.locator("#board tr[data-name='random']")).to_have_count(1)

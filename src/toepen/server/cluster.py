@@ -303,6 +303,7 @@ class Cluster:
                                          bool(msg["host"]))
             lobby.master.broadcast_table(table, local=True)
         elif kind == "raw":
+            table.keep_chat(msg["text"])  # a chat line said at another server
             lobby.master.broadcast(table, msg["text"], local=True)
 
     def presence(self, table: Table) -> None:

@@ -421,15 +421,19 @@ class Lobby:
         check_name(name, self.limits.name_length)
         async with self.master.locked(table):
             if table.row.status != "lobby":
-                raise Refused("bad_command", "the game has started: watch it as a spectator", 409)
+                raise Refused("bad_command", "the game has started: watch it as a spectator", 409,
+                              say=Message("error.join.started"))
             open_seats = [s.seat for s in table.seats if s.kind == "open"]
             if not open_seats:
-                raise Refused("bad_command", "the table is full", 409)
+                raise Refused("bad_command", "the table is full: watch it as a spectator, or "
+                              "find another table in the lobby", 409,
+                              say=Message("error.join.full"))
             if seat is None:
                 seat = open_seats[0]
             elif seat not in open_seats:
                 raise Refused("bad_command", f"seat {seat} is not open (open: "
-                              f"{', '.join(map(str, open_seats))})", 409)
+                              f"{', '.join(map(str, open_seats))})", 409,
+                              say=Message("error.join.seat_taken", {"n": seat + 1}))
             token = secrets.token_urlsafe(24)
             new = Seat(seat, "human", name=name, token_hash=token_hash(token))
             changed: dict[int, Seat] = {}

@@ -302,7 +302,8 @@ class Master:
                           "its maximum", 429)
         table.clients.add(client)
         table.seen = time.monotonic()
-        client.send(protocol.welcome(table.info(), client.seat, client.host, self.limits))
+        client.send(protocol.welcome(table.info(), client.seat, client.host, self.limits,
+                                     table.chat))
         if table.game is not None:
             # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
             view = observe(table.game, client.seat)

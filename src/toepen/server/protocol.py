@@ -427,12 +427,14 @@ def table(info: dict[str, Any]) -> str:
 
 
 def welcome(info: dict[str, Any], seat: int | None, host: bool,
-            limits: Limits | None = None) -> str:
+            limits: Limits | None = None, chat: Sequence[dict[str, Any]] = ()) -> str:
     """The ``welcome`` message, the answer to ``hello``; ``limits``: the server's bounds
-    a page must know to draw its fields (``chat_length``), so that it holds none itself."""
+    a page must know to draw its fields (``chat_length``), so that it holds none itself;
+    ``chat``: the table's last chat messages, oldest first (a late joiner or a spectator
+    reads what was said; the text as it was said: the page escapes it)."""
     bounds = limits or Limits()
     return dumps({"v": PROTOCOL, "type": "welcome", "table": info, "seat": seat,
-                  "host": host, "server": server_version(),
+                  "host": host, "server": server_version(), "chat": list(chat),
                   "limits": {"chat_length": bounds.chat_length},
                   "reactions": [{"name": name, "say": {"id": say, "params": {}}}
                                 for name, say in REACTIONS.items()]})

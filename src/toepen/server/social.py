@@ -87,11 +87,11 @@ def chat_text(text: Any, limit: int) -> str:
     return line
 
 
-def chat_json(seat: int, name: str, text: str | None, react: str | None) -> str:
-    """The ``chat`` message every client of the table gets."""
+def chat_message(seat: int, name: str, text: str | None, react: str | None) -> dict[str, Any]:
+    """The ``chat`` message every client of the table gets (as an object)."""
     say = Message(REACTIONS[react]).to_json() if react is not None else None
-    return protocol.dumps({"v": protocol.PROTOCOL, "type": "chat", "seat": seat, "name": name,
-                           "text": text, "react": react, "say": say})
+    return {"v": protocol.PROTOCOL, "type": "chat", "seat": seat, "name": name,
+            "text": text, "react": react, "say": say}
 
 
 def speaker(table: Table, client: Client) -> tuple[int, str]:
@@ -117,7 +117,7 @@ class Social:
         seat, name = speaker(table, client)
         line = chat_text(text, self.limits.chat_length)
         self.budget.spend(client)
-        self.lobby.master.broadcast(table, chat_json(seat, name, line, None))
+        self.say(table, chat_message(seat, name, line, None))
 
     def react(self, table: Table, client: Client, react: Any) -> None:
         """A seated player's quick reaction, to everyone at the table."""
@@ -126,7 +126,12 @@ class Social:
             raise Refused("bad_message", f"react: one of {', '.join(REACTIONS)}",
                           say=Message("error.react.unknown"))
         self.budget.spend(client)
-        self.lobby.master.broadcast(table, chat_json(seat, name, None, react))
+        self.say(table, chat_message(seat, name, None, react))
+
+    def say(self, table: Table, msg: dict[str, Any]) -> None:
+        """A chat message to every client of the table, kept for those who come later."""
+        table.chat.append(msg)
+        self.lobby.master.broadcast(table, protocol.dumps(msg))
 
     async def rematch(self, table: Table, client: Client, preset: Any = None,
                       options: Any = None) -> Table:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,10 @@ BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo", "Joke"
              "Lotte", "Maarten", "Noor", "Otto", "Pien", "Ruud", "Sanne", "Teun", "Wim",
              "Yara", "Anouk", "Henk", "Marieke", "Sjaak")
 """The names bot seats get (each seat its own; its bot kind is shown beside it)."""
+
+
+CHAT_HISTORY = 50
+"""How many chat lines a table keeps for those who come later (``welcome``'s ``chat``)."""
 
 
 def bot_name(seed: int, seat: int, taken: list[str]) -> str:
@@ -219,6 +225,9 @@ class Table:
     """The id of this finished game's rematch table, once one is made."""
     rated: bool = False
     """The game counts for ratings (:mod:`toepen.server.accounts`)."""
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    """The last :data:`CHAT_HISTORY` chat lines and reactions (the ``chat`` messages, as
+    sent), for the ``welcome`` of a late joiner or a spectator; in memory only."""
 
     @classmethod
     def stored(cls, row: TableRow) -> Table:
@@ -249,6 +258,18 @@ class Table:
         """A new name for a bot at ``seat``: none that another seat has (or ``but``)."""
         taken = [s.name for s in self.seats if s.seat != seat and s.name]
         return bot_name(self.row.seed, seat, taken + ([but] if but else []))
+
+    def keep_chat(self, text: str) -> None:
+        """Keep a ``chat`` message said at another server of a cluster (its JSON text) in
+        :attr:`chat`; any other text is left alone."""
+        if '"chat"' not in text:
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(msg, dict) and msg.get("type") == "chat":
+            self.chat.append(msg)
 
     def people_here(self) -> bool:
         """A seat's player or the host is connected (spectators do not count), here or

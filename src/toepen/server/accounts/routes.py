@@ -77,6 +77,11 @@ class Password(BaseModel):
     password: str = Field(max_length=1024)
 
 
+class Deletion(Password):
+    check: bool = False
+    """Only check the password (the page asks "are you sure?" after it): nothing is deleted."""
+
+
 class Claim(BaseModel):
     table: str = Field(max_length=40)
     token: str = Field(max_length=200)
@@ -321,11 +326,14 @@ async def change_password(body: NewPassword, request: Request, response: Respons
 
 
 @router.post("/api/account/delete")
-async def delete_account(body: Password, request: Request, response: Response,
+async def delete_account(body: Deletion, request: Request, response: Response,
                          accounts: AccountsDep) -> dict[str, Any]:
-    """Delete the account (the password is needed). Its games stay, anonymised."""
+    """Delete the account (the password is needed). Its games stay, anonymised. With
+    ``check`` only the password is checked (a wrong one counts as any wrong password)."""
     user, _thash = await _need(request, accounts)
     await _check_password(accounts, user, body.password)
+    if body.check:
+        return {"ok": True, "deleted": False}
     seats = await accounts.delete(user)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True, "anonymised": seats}
@@ -376,12 +384,29 @@ async def history(name: str, accounts: AccountsDep,
 
 
 @router.get("/api/leaderboard")
-async def leaderboard(accounts: AccountsDep, preset: str = "rulebook",
-                      size: Annotated[int, Query(ge=2, le=64)] = 4) -> dict[str, Any]:
-    """The ratings of one preset and table size, best first (at most 100)."""
-    players = await accounts.run(accounts.db.leaderboard, preset[:40], size)
+async def leaderboard(request: Request, accounts: AccountsDep, preset: str | None = None,
+                      size: Annotated[int | None, Query(ge=2, le=64)] = None) -> dict[str, Any]:
+    """The ratings of one preset and table size, best first (at most 100). Without
+    ``preset`` and ``size`` the board is chosen (``chosen`` says why): the one of the
+    logged-in person's latest rated game (``last_played``), else the one most players
+    are rated on (``most_players``), else rulebook at 4 (``default``)."""
     boards = await accounts.run(accounts.db.boards)
-    return {"preset": preset, "size": size, "players": players, "boards": boards}
+    chosen = "asked"
+    if preset is None and size is None:
+        found = await current(request, accounts)
+        last = await accounts.run(accounts.db.last_board, found[0].id) if found else None
+        if last is not None:
+            (preset, size), chosen = last, "last_played"
+        elif boards:
+            best = max(boards, key=lambda b: b["players"])
+            preset, size, chosen = best["preset"], best["size"], "most_players"
+        else:
+            chosen = "default"
+    preset = (preset or "rulebook")[:40]
+    size = size or 4
+    players = await accounts.run(accounts.db.leaderboard, preset, size)
+    return {"preset": preset, "size": size, "chosen": chosen, "players": players,
+            "boards": boards}
 
 
 # -- what the table endpoints ask (toepen.server.routes) -----------------------------------

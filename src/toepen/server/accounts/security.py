@@ -30,7 +30,6 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ...bots.base import RESERVED
 from ..names import lookalike
 from ..protocol import Refused
-from ..table import BOT_NAMES
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -62,9 +61,11 @@ def check_username(name: object, bots: tuple[str, ...] = ()) -> str:
     (with their accents: Zoë, Bjørn), digits and ``_ - .``, starting with a letter; no
     letter made to look like another (``names.lookalike``: ``ı``, ``ɑ``, ``ɢ``, ``ᴏ``...),
     so that two names one cannot tell apart (``names.skeleton``) have one ``name_key``
-    and the second is taken; not a
-    bot's name or kind (built-in, a seat's bot name such as ``Fien``, or one of
-    ``bots``, the operator's external bots) nor a word of the server, letter case ignored."""
+    and the second is taken; not a bot's kind (a built-in bot such as ``expert``, whose
+    account holds its rating, or one of ``bots``, the operator's external bots) nor a word
+    of the server, letter case ignored. The first names bots sit under at a table
+    (``table.BOT_NAMES``: ``Bas``, ``Noor``...) are people's names too, and free: a bot
+    takes a name no person at its table uses, and is marked as a bot."""
     if not isinstance(name, str):
         raise Refused("bad_message", "name: must be text")
     name = unicodedata.normalize("NFC", name)
@@ -85,7 +86,7 @@ def check_username(name: object, bots: tuple[str, ...] = ()) -> str:
                       "write the letter itself")
     key = name_key(name)
     stem = key.rstrip("0123456789_-.")
-    bot_words = {name_key(n) for n in (*BOTS, *BOT_NAMES, *bots)}
+    bot_words = {name_key(n) for n in (*BOTS, *bots)}
     if key in bot_words or stem in bot_words:
         raise Refused("bad_message", f"name: {name!r} is the name of a bot")
     if stem in SERVER_WORDS or key.startswith(ANON_PREFIX):

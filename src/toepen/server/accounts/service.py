@@ -384,6 +384,14 @@ class AccountStore:
             return [{"rank": i + 1, "name": n, "kind": k, "rating": round(o, 2),
                      "games": r.games, "wins": r.wins} for i, (o, r, n, k) in enumerate(board)]
 
+    def last_board(self, user_id: int) -> tuple[str, int] | None:
+        """The (preset, size) of the person's latest rated game, or None."""
+        with Session(self.engine) as s:
+            row = s.execute(select(ResultModel.family, ResultModel.size)
+                            .where(ResultModel.user_id == user_id, ResultModel.rated.is_(True))
+                            .order_by(ResultModel.at.desc()).limit(1)).first()
+            return (str(row.family), int(row.size)) if row is not None else None
+
     def boards(self) -> list[dict[str, Any]]:
         """Every (preset, size) that has ratings, with how many players."""
         with Session(self.engine) as s:

@@ -181,9 +181,12 @@ export async function showAccount(app) {
     });
     app.querySelector("#del-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      if (!window.confirm(t("web.acct.delete_about"))) return;
+      const password = app.querySelector("#del-password").value;
       try {
-        await accountApi("POST", "/api/account/delete", { password: app.querySelector("#del-password").value });
+        // the password first (a wrong one is said at once), then the question, then the deed
+        await accountApi("POST", "/api/account/delete", { password, check: true });
+        if (!window.confirm(t("web.acct.delete_about"))) return;
+        await accountApi("POST", "/api/account/delete", { password });
         toast(t("web.acct.deleted"));
         location.assign("/");
       } catch (e) { toast(e.message); }

@@ -1,7 +1,8 @@
 // Entry point: pick the page from the URL, load the language, keep the header up to date.
 import { initialLang, languages, setLang, onLangChange, t } from "./i18n.js";
 import { esc } from "./util.js";
-import { showLobby, showJoin } from "./lobby.js";
+import { showLobby } from "./lobby.js";
+import { showJoin } from "./invite.js";
 import { showTable } from "./tablepage.js";
 import { showReplay } from "./replay.js";
 import { drawNav } from "./account.js";

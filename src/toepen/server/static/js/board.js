@@ -2,6 +2,7 @@
 import { t, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
+import { botMark } from "./tableinfo.js";
 
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
  * The stylesheet turns it into a place (its radii differ between desktop and phone).
@@ -67,7 +68,7 @@ function seatBox(view, table, s, me, opts) {
     }
   }
   const playedHtml = played.map((c) => `<span class="mini face played">${cardSVG(c)}</span>`).join("");
-  const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
+  const name = `<span class="seatnum" aria-hidden="true">${s + 1}</span> ` + esc(view.players[s]) + (info && info.kind === "bot" ? ` ${botMark()}` : "") + (s === me ? ` <span class="you">(${esc(t("web.you"))})</span>` : "");
   // the lives left in hearts, or (count: points_up) the penalty points taken towards the limit
   const limit = opts.pointsLimit;
   const lives = out ? "" : limit

@@ -4,17 +4,23 @@ import { t, lang } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
 import { accountApi, profileLink } from "./account.js";
+import { presetName } from "./tableinfo.js";
 
 export async function showLeaderboard(app) {
   const q = new URLSearchParams(location.search);
   let meta = { presets: [], sizes: [] };
   try { meta = await presets(); } catch { /* the board still shows */ }
   const first = meta.presets[0] || { name: "", sizes: [4] };
-  let preset = q.get("preset") || first.name;
-  let size = Number(q.get("size")) || 4;
+  let preset = q.get("preset") || "";
+  let size = Number(q.get("size")) || 0;
   let board = { players: [], boards: [] };
+  // no board asked for: the server picks one (the board of your latest rated game, else the busiest)
   const load = async () => {
-    try { board = await accountApi("GET", `/api/leaderboard?preset=${encodeURIComponent(preset)}&size=${size}`); } catch (e) { board = { players: [], boards: [], error: e.message }; }
+    const query = preset || size ? `?preset=${encodeURIComponent(preset || first.name)}&size=${size || 4}` : "";
+    try {
+      board = await accountApi("GET", `/api/leaderboard${query}`);
+      preset = board.preset; size = board.size;
+    } catch (e) { board = { players: [], boards: [], error: e.message }; preset ||= first.name; size ||= 4; }
   };
   await load();
   const draw = () => {
@@ -23,6 +29,7 @@ export async function showLeaderboard(app) {
     const fmt = (x) => Number(x).toLocaleString(lang(), { maximumFractionDigits: 2 });
     app.innerHTML = `<section class="panel acct-page leaderboard">
       <h1>${esc(t("web.acct.leaderboard"))}</h1>
+      <h2 id="lb-shown">${esc(t("web.acct.board_shown", { preset: presetName(preset), n: size }))}</h2>
       <form id="lb-form" class="row">
         <label>${esc(t("web.preset"))} <select id="lb-preset">${meta.presets.map((p) => `<option value="${esc(p.name)}"${p.name === preset ? " selected" : ""}>${esc(t(p.label))}</option>`).join("")}</select></label>
         <label>${esc(t("web.size"))} <select id="lb-size">${sizes.map((n) => `<option${n === size ? " selected" : ""}>${n}</option>`).join("")}</select></label>

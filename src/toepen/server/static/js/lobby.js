@@ -1,12 +1,14 @@
-// The lobby: create a table, list the open ones, join by code; and the invite page.
+// The lobby: create a table, list the open ones, join by code (the invite page: invite.js).
 import { t, translateStatic } from "./i18n.js";
 import { api, presets, saveSeat } from "./net.js";
 import { esc } from "./util.js";
-import { attachRuleSets, formOptions, ruleSetControls, rulesList } from "./rulesets.js";
+import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
 import { account, accountApi } from "./account.js";
+import { presetName } from "./tableinfo.js";
+import { optionField, showPresetValues } from "./options.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
-function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
+export function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
 
 export function toast(text) {
   const el = document.getElementById("toast");
@@ -14,25 +16,6 @@ export function toast(text) {
   el.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { el.hidden = true; }, 5000);
-}
-
-/** One rule option as a form field, from its description in GET /api/presets: a number,
- * or a choice (yes/no for a switch); empty means "as the rules say". */
-function optionField(o) {
-  const id = `opt_${o.name}`;
-  const label = `<span data-i18n="${esc(o.about)}"></span>`;
-  if (o.type === "int" || o.type === "int_or_null") {
-    // a value the lobby suggests (the pub's stake cap of 4) is offered beside the field
-    const list = o.suggested != null ? ` list="${id}_suggested"` : "";
-    const sugg = o.suggested != null ? `<datalist id="${id}_suggested"><option value="${esc(String(o.suggested))}"></option></datalist>` : "";
-    return `<label>${label} <input type="number" min="${esc(String(o.min))}" max="${esc(String(o.max))}" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int" data-i18n-placeholder="web.default"${list}>${sugg}</label>`;
-  }
-  if ((o.type === "choice" || o.type === "bool") && Array.isArray(o.choices)) {
-    const words = (c) => (o.type === "bool" ? (c ? "web.yes" : "web.no") : `${o.about}.${c}`);
-    const opts = o.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" data-i18n="${esc(words(c))}"></option>`).join("");
-    return `<label>${label} <select name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="json"><option value="" data-i18n="web.default"></option>${opts}</select></label>`;
-  }
-  return ""; // table sizes: the size menu above
 }
 
 /** A bot's entry in a seat menu: the strongest bot (the server's default_bot) is chosen and says so. */
@@ -52,7 +35,7 @@ function seatRows(size, bots, defaultBot) {
 }
 
 /** Who sits at a taken seat, for the lists: a bot's name with its kind beside it. */
-function seatWho(s) {
+export function seatWho(s) {
   if (s.kind === "bot") return `${esc(s.name || s.bot || "")} (${esc(t("web.bot"))}: ${esc(s.bot || "")})`;
   return esc(s.name || "");
 }
@@ -113,6 +96,7 @@ export async function showLobby(app) {
   const drawSizes = () => {
     const chosen = meta.presets.find((p) => p.name === preset.value);
     about.textContent = chosen ? t(chosen.about) : "";
+    showPresetValues(form, chosen, meta.options);
     const sizes = chosen ? chosen.sizes : meta.sizes;
     const keep = Number(size.value || 4);
     size.innerHTML = sizes.map((n) => `<option>${n}</option>`).join("");
@@ -193,40 +177,4 @@ export async function showLobby(app) {
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
   return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); } };
-}
-
-/** The invite page (/?join=CODE): name, then a seat. */
-export async function showJoin(app, code) {
-  let table;
-  try { table = await api("GET", `/api/codes/${encodeURIComponent(code)}`); } catch (e) {
-    // a mistyped or expired invite: said in the page's language, with the way back
-    const draw = () => {
-      app.innerHTML = `<section class="panel notfound"><h1>${esc(t("web.no_such_table"))}</h1>` +
-        `<p>${esc(t("web.no_such_code", { code }))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
-    };
-    draw();
-    return { relabel: draw };
-  }
-  const who = table.seats.filter((s) => s.kind !== "open").map(seatWho).join(", ");
-  app.innerHTML = `<section class="panel joinpage"><h1><span data-i18n="web.join_table"></span> <span class="code">${esc(table.code)}</span></h1>
-    <p>${esc(table.preset)} · ${table.size} · ${who}</p>
-    ${rulesList(table.rules)}
-    <form id="join-form" class="row"><label><span data-i18n="web.your_name"></span> <input id="jname" required autocomplete="nickname"></label>
-    <button class="big primary" type="submit" id="join-btn" data-i18n="web.join"></button></form>
-    <p><a class="button" href="/?table=${esc(table.id)}" data-i18n="web.watch"></a></p></section>`;
-  translateStatic(app);
-  const input = app.querySelector("#jname");
-  const me = await account();
-  input.value = me.user ? me.user.name : savedName();
-  input.readOnly = !!me.user;
-  app.querySelector("#join-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      const joined = await accountApi("POST", "/api/join", { code: table.code, name: input.value.trim() });
-      rememberName(input.value.trim());
-      saveSeat(joined.table.id, joined);
-      location.assign(`/?table=${joined.table.id}`);
-    } catch (e) { toast(e.message); }
-  });
-  return { relabel: () => translateStatic(app) };
 }

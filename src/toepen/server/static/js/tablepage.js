@@ -8,6 +8,7 @@ import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
 import { esc } from "./util.js";
 import { reviewButton } from "./review.js";
+import { tableLine, botMark } from "./tableinfo.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
 
 const LOG_MAX = 300;
@@ -120,6 +121,8 @@ export async function showTable(app, tableId, setConn) {
       st.host = msg.host;
       st.pending = false;
       st.reactions = msg.reactions || [];
+      // what was said before this page came (a late joiner, a spectator, a reconnect)
+      if (Array.isArray(msg.chat)) st.chat = msg.chat.slice(-CHAT_MAX);
       // the server's bounds (protocol.Limits): the chat field is as long as the server allows
       if (msg.limits && msg.limits.chat_length) els.chatForm.querySelector("#chat-text").maxLength = msg.limits.chat_length;
       delete els.reactions.dataset.built;
@@ -203,6 +206,10 @@ export async function showTable(app, tableId, setConn) {
 
   // an unknown table id: said in the page's language, with the way back to the lobby
   function drawMissing() {
+    // nothing of a table to show: no side panels, no connection state ("Disconnected")
+    app.querySelector(".side").style.display = "none";
+    els.waiting.innerHTML = "";
+    setConn("");
     els.board.innerHTML = `<section class="panel notfound"><h1>${esc(t("web.no_such_table"))}</h1>` +
       `<p>${esc(t("web.no_such_table_id"))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
   }
@@ -307,7 +314,7 @@ export async function showTable(app, tableId, setConn) {
     const rows = tb.seats.map((s) => {
       let who;
       if (s.kind === "open") who = `<em>${esc(t("web.seat_open"))}</em>`;
-      else if (s.kind === "bot") who = `${esc(s.name || s.bot)} <span class="badge bot">${esc(t("web.bot"))}: ${esc(s.bot)}</span>`;
+      else if (s.kind === "bot") who = `${esc(s.name || s.bot)} ${botMark()} <span class="badge bot">${esc(t("web.bot"))}: ${esc(s.bot)}</span>`;
       else who = `${esc(s.name)} ${s.connected ? "" : `<span class="badge away">${esc(t("web.away"))}</span>`}`;
       let ctl = "";
       if (st.host && s.kind === "open") {
@@ -328,7 +335,7 @@ export async function showTable(app, tableId, setConn) {
     const leaveBtn = st.seat !== null && st.seat !== undefined && !st.host ? `<button class="small" id="leave">${esc(t("web.leave"))}</button>` : "";
     const nameIn = (st.seat === null || st.seat === undefined) && !st.host ? `<label>${esc(t("web.your_name"))} <input id="take-name" value="${esc(savedName())}"></label>` : "";
     els.waiting.innerHTML = `<section class="panel waiting"><h1>${esc(t("web.waiting_room"))} <span class="code">${esc(tb.code)}</span></h1>` +
-      `<p>${esc(tb.preset)} · ${esc(t("web.players_n", { n: tb.size }))}</p>${nameIn}<ol class="seatlist">${rows}</ol>` +
+      `<p>${tableLine(tb)}</p>${nameIn}<ol class="seatlist">${rows}</ol>` +
       `<p class="hintline">${esc(full ? (st.host ? t("web.ready_to_start") : t("web.waiting_for_host")) : t("web.waiting_for_players"))}</p>${startBtn}${leaveBtn}</section>`;
     for (const b of els.waiting.querySelectorAll("[data-cmd]")) {
       b.addEventListener("click", () => {

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { presets, saveSeat } from "./net.js";
 import { toast } from "./lobby.js";
 import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./club.js";
+import { clubMembers, membersHTML, attachMembers } from "./members.js";
 import { account } from "./account.js";
 import { esc } from "./util.js";
 
@@ -116,6 +117,7 @@ export async function showTournament(app, id) {
     const key = keyOf(`tournament:${tn.id}`) || (tn.club && keyOf(`club:${tn.club.id}`));
     const organiser = !!key;
     const links = await seatLinks(tn, key, !!me);
+    const members = organiser && !tn.finished ? await clubMembers(tn) : [];
     const myName = me ? me.name : null;
     const current = openRound(tn);
     const earlier = tn.rounds.filter((r) => r !== current).reverse();
@@ -128,6 +130,7 @@ export async function showTournament(app, id) {
       ${organiser && !tn.finished ? `<section class="panel"><h2>${esc(t("web.club.organise"))}</h2>
         <form id="register" class="row"><label>${esc(t("web.club.player_name"))} <input id="p-name" required autocomplete="off"></label>
           <button type="submit" id="p-add">${esc(t("web.club.register"))}</button></form>
+        ${membersHTML(tn, members)}
         ${current ? `<p class="note">${esc(t("web.club.round_open", { round: current.no }))}</p>` : `<form id="draw" class="row">
           <label>${esc(t("web.club.mode"))} <select id="mode"><option value="cards">${esc(t("web.club.mode.cards"))}</option><option value="sheet">${esc(t("web.club.mode.sheet"))}</option><option value="online">${esc(t("web.club.mode.online"))}</option></select></label>
           <button class="big primary" type="submit" id="draw-btn">${esc(t("web.club.draw_round", { round: tn.rounds.length + 1 }))}</button></form>
@@ -169,6 +172,7 @@ export async function showTournament(app, id) {
         if (await send("players", { name: q("#p-name").value.trim() })) q("#p-name").focus();
       });
     }
+    attachMembers(app, send);
     if (q("#draw")) q("#draw").addEventListener("submit", (ev) => { ev.preventDefault(); send("rounds", { mode: q("#mode").value }); });
     if (q("#finish")) q("#finish").addEventListener("click", () => send("finish", {}));
     for (const b of app.querySelectorAll("[data-drop]")) b.addEventListener("click", () => send("drop", { name: b.dataset.drop }));
