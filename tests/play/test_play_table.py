@@ -283,3 +283,20 @@ async def test_a_session_that_ends_on_a_fold_ends_with_its_summary_and_standings
         in_log = Counter(line for line in app.log_lines if line in told)
         assert in_log == told
         await pilot.press("q")
+
+
+async def test_the_bots_are_marked_in_the_seat_list(tmp_path: Path) -> None:
+    """A bot's seat carries the mark beside its name (a person may have any name a bot
+    might); the human's seat does not."""
+    from toepen.tui.app import BOT_MARK
+
+    session = make_session(tmp_path, "rulebook", players=3, lives=2, seed=3)
+    app = PlayApp(session, lang="en", delay=0.0, strict=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        rows = app.panel_text("players").splitlines()
+        names = app.session.view().players
+        for seat, name in enumerate(names):
+            row = next(r for r in rows if f" {name} " in f" {r} ")
+            assert (BOT_MARK in row) == (seat != app.human), (seat, row)
+        await pilot.press("q")

@@ -47,6 +47,9 @@ CARD_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8")
 """Keys of the cards in the sorted hand, by position."""
 
 _RED = (1, 2)  # diamonds, hearts
+BOT_MARK = "\U0001f916"
+"""The mark beside a bot's name in the seat list (as in the browser: a person may carry
+any first name a bot might)."""
 
 _TOLD = (EventKind.HAND_RESULT, EventKind.ELIMINATED)
 """Events whose line a hand's summary repeats (the log has it once, from the event)."""
@@ -792,6 +795,8 @@ class PlayApp(App[None]):
             label = Text(name, style="bold" if seat == self.human else "")
             if seat == self.human:
                 label.append(" " + t("screen.you"), style="italic")
+            else:  # every other seat of toepen play is a bot: marked as the browser does
+                label.append(" " + BOT_MARK)
             status: list[str] = []
             if not view.in_session[seat]:
                 status.append(t("status.out"))
