@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from toepen.i18n import LANGUAGES, catalog
+from toepen.rules import Rules
 from toepen.server.presets import presets_json
 
 from .conftest import ROOT, Server
@@ -132,6 +133,13 @@ def test_more_options_show_the_presets_values(browser: Browser, server: Server) 
             return c.measureText(el.placeholder).width > el.clientWidth - 4;
           }).map((el) => el.id + ': ' + el.placeholder)""")
         assert cut == [], cut
+        # a club's lives field shows its preset's lives too (no "as tl")
+        page.goto(server.url + "/?clubs")
+        wait_ready(page)
+        for preset in ("classic", "gezinstoepen"):
+            page.select_option("#cl-preset", preset)
+            expect(page.locator("#cl-lives")).to_have_attribute(
+                "placeholder", str(Rules.preset(preset).lives))
         assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()
 

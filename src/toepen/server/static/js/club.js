@@ -5,6 +5,7 @@ import { t, translateStatic } from "./i18n.js";
 import { presets } from "./net.js";
 import { toast, savedName } from "./lobby.js";
 import { esc, once } from "./util.js";
+import { followPresetLives } from "./options.js";
 
 /** This browser's CSRF token (GET /api/account): a logged-in admin's requests need it. */
 const csrf = once(async () => {
@@ -87,7 +88,7 @@ function houseRules(form, prefix) {
 function rulesFields(meta, prefix) {
   return `<label><span>${esc(t("web.club.house_rules_name"))}</span> <input id="${prefix}-rules-name" maxlength="60" placeholder="${esc(t("web.club.house_rules_default"))}"></label>
     <label><span>${esc(t("web.preset"))}</span> ${presetSelect(meta, `${prefix}-preset`)}</label>
-    <label><span>${esc(t("web.club.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>
+    <label><span>${esc(t("web.club.lives"))}</span> <input id="${prefix}-lives" type="number" min="1" max="99"></label>
     <label><span>${esc(t("web.club.scheme"))}</span> ${schemeSelect(meta, `${prefix}-scheme`)}</label>`;
 }
 
@@ -122,6 +123,7 @@ export async function showClubs(app) {
           <button class="big" type="submit" id="cl-create">${esc(t("web.club.create_club"))}</button>
         </form></section>
     </div>`;
+    followPresetLives(app, meta);
     app.querySelector("#cl-admin").value = savedName();
     app.querySelector("#club-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -197,6 +199,7 @@ export async function showClub(app, clubId) {
           <button type="submit">${esc(t("web.club.add_member"))}</button></form><div id="member-key"></div>`
           : `<details><summary>${esc(t("web.club.i_am_admin"))}</summary><form id="enter-key" class="row"><input id="ek" required autocomplete="off" aria-label="${esc(t("web.club.key"))}"><button type="submit">${esc(t("web.club.use_key"))}</button></form></details>`}
       </section></div>`;
+    followPresetLives(app, meta);
     app.querySelector("#season").addEventListener("change", (ev) => { season = ev.target.value; draw(); });
     const q = (s) => app.querySelector(s);
     if (q("#enter-key")) q("#enter-key").addEventListener("submit", (ev) => { ev.preventDefault(); saveKey(`club:${club.id}`, q("#ek").value.trim()); draw(); });
@@ -222,6 +225,7 @@ export async function showClub(app, clubId) {
       const form = q("#club-rules");
       form.querySelector("#cr-rules-name").value = club.house_rules.name;
       form.querySelector("#cr-preset").value = club.house_rules.preset;
+      form.querySelector("#cr-preset").dispatchEvent(new Event("change")); // its lives shown
       if (lives) form.querySelector("#cr-lives").value = lives;
       if (knownScheme(club.scheme, meta.schemes)) form.querySelector("#cr-scheme").value = club.scheme.name;
       const shown = form.querySelector("#cr-scheme").value; // a club's own points stay unless another is chosen

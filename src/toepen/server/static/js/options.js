@@ -48,3 +48,18 @@ export function showPresetValues(form, chosen, options) {
     }
   }
 }
+
+/** Each lives field beside a preset menu (``#X-preset`` and ``#X-lives``), left empty, takes
+ * the chosen preset's lives: the field shows how many (``meta``: GET /api/presets). */
+export function followPresetLives(root, meta) {
+  for (const sel of root.querySelectorAll("select[id$='-preset']")) {
+    const field = root.querySelector(`#${sel.id.slice(0, -"-preset".length)}-lives`);
+    if (!field) continue;
+    const show = () => {
+      const p = (meta.presets || []).find((x) => x.name === sel.value);
+      field.placeholder = p ? String(p.lives) : "";
+    };
+    sel.addEventListener("change", show);
+    show();
+  }
+}

@@ -447,6 +447,13 @@ export async function showTable(app, tableId, setConn) {
         const sel = form.querySelector("#rematch-preset");
         sel.innerHTML = m.presets.filter((p) => p.sizes.includes(v.players.length))
           .map((p) => `<option value="${esc(p.name)}"${p.name === v.rules.preset ? " selected" : ""}>${esc(t(p.label))}</option>`).join("");
+        // left empty, the lives are the chosen preset's: the field shows how many
+        const showLives = () => {
+          const p = m.presets.find((x) => x.name === sel.value);
+          form.querySelector("#rematch-lives").placeholder = p ? String(p.lives) : "";
+        };
+        sel.addEventListener("change", showLives);
+        showLives();
       }).catch(() => {});
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
@@ -473,7 +480,7 @@ export async function showTable(app, tableId, setConn) {
     if (st.host) {
       html += `<details class="rematch-rules"><summary>${esc(t("web.rematch_rules"))}</summary><form id="rematch-rules" class="row">` +
         `<label>${esc(t("web.preset"))} <select id="rematch-preset"></select></label>` +
-        `<label>${esc(t("option.lives"))} <input id="rematch-lives" type="number" min="1" max="99" placeholder="${esc(t("web.default"))}"></label>` +
+        `<label>${esc(t("option.lives"))} <input id="rematch-lives" type="number" min="1" max="99"></label>` +
         `<button class="big" id="rematch-go">${esc(t("web.rematch"))}</button></form></details>`;
     }
     return html;
