@@ -49,6 +49,9 @@ def test_hint_then_all_cards_replay(page: Page, server: Server) -> None:
     # up (16 cards); as a spectator, none of them.
     page.goto(f"{server.url}/?replay={table_id}")
     page.wait_for_selector("#rboard .felt")
+    # the three bots are marked as bots beside their names, Ann is not (issue 25)
+    expect(page.locator("#rboard .seat .botmark")).to_have_count(3)
+    expect(page.locator("#rboard .seat .badge.away")).to_have_count(0)
     page.select_option("#who", "all")
     page.click("#first")
     first = replay({**record, "actions": []})

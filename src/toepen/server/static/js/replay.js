@@ -45,6 +45,8 @@ export async function showReplay(app, tableId) {
   const board = app.querySelector("#rboard");
   const log = app.querySelector("#rlog");
   const names = table.seats.map((s) => s.name || s.bot || `${s.seat + 1}`);
+  // the seats as the board marks them: which are bots (no presence: nobody is "away" in a replay)
+  const botsOnly = { seats: table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "person" })) };
 
   async function load() {
     if (kept) { steps = kept[who] || null; draw(); return; }
@@ -92,7 +94,7 @@ export async function showReplay(app, tableId) {
     app.querySelector("#stepno").textContent = t("web.step_of", { n: cur.state, total: steps[steps.length - 1].state });
     const me = who === "all" || who === "spectator" ? null : Number(who);
     const plays = new Set(cur.events.filter((e) => e.kind === "play" && e.cards.length).map((e) => `${e.seat}${e.cards[0]}`));
-    renderBoard(board, cur.view, { me, table: null, readonly: true, hands: cur.hands || null, animate: { plays, knock: null } });
+    renderBoard(board, cur.view, { me, table: botsOnly, readonly: true, hands: cur.hands || null, animate: { plays, knock: null } });
     const lines = [];
     for (let i = 0; i <= step; i++) {
       for (const e of steps[i].events) {
