@@ -26,6 +26,7 @@ from toepen.bots.base import (
     bot_spec,
     check_bot_name,
     fallback_chain,
+    level_names,
     make_bot,
 )
 from toepen.bots.external import DEFAULT_FALLBACK
@@ -302,7 +303,8 @@ def test_the_registry_is_the_one_list_of_bot_names_and_defaults() -> None:
     assert set(bot_names()) >= names and bot_spec(DEFAULT) is not None
     assert fallback_chain(DEFAULT)[-1] == LAST_RESORT and bot_spec(LAST_RESORT).fallback is None
     # the accounts and the operator's external bots are refused exactly the registry's names
-    assert set(security.BOTS) == {*RESERVED, "bot"} and set(RESERVED) == {*names, DEFAULT_WORD}
+    assert set(security.BOTS) == {*RESERVED, "bot"}
+    assert set(RESERVED) == {*names, *level_names(), DEFAULT_WORD}
     assert set(server_external.RESERVED) == set(RESERVED)
     for name in RESERVED:
         with pytest.raises(Refused, match="name of a bot"):

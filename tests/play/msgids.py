@@ -80,4 +80,8 @@ def built_ids() -> set[str]:
     ids |= {f"rank.letter.{r.lower()}" for r in RANKS}
     for name in Rules.preset_names():
         ids |= {f"preset.{name}", f"preset.{name}.about"}
+    from toepen.bots.base import LEVELS  # the lobby says level.<name> and its .about
+
+    for lv in LEVELS:
+        ids |= {f"level.{lv.name}", f"level.{lv.name}.about"}
     return ids | {f"option.{name}" for name in Rules.option_names()}

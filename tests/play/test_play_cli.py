@@ -184,8 +184,8 @@ def test_option_errors_name_the_option_once_in_the_language(lang: str) -> None:
          t("error.players", preset="gezinstoepen", n=6, sizes="3, 4"), "--players"),
         (["--name", ""], t("cli.bad_name"), "--name"),
         (["--name", "x" * 30], t("cli.bad_name"), "--name"),
-        (["--bots", ","], t("cli.no_bots", bots="random, heuristic, pimc, expert, cmd:COMMAND"),
-         "--bots"),
+        (["--bots", ","], t("cli.no_bots", bots="beginner, casual, good, strong, expert, "
+                            "random, heuristic, pimc, cmd:COMMAND"), "--bots"),
     ]
     for args, message, option in cases:
         result = runner.invoke(cli, ["play", "--lang", lang, *args])

@@ -68,7 +68,7 @@ if mode == "stubborn":  # does not leave when its stdin closes: it must be kille
 """
 
 MODES = ("good", "stubborn", "crash", "hang", "illegal")
-NAMES = {"good": "good", "stubborn": "stubborn", "crash": "crashy", "hang": "sleepy",
+NAMES = {"good": "polite", "stubborn": "stubborn", "crash": "crashy", "hang": "sleepy",
          "illegal": "liar"}
 TIMEOUT = 2.0
 
@@ -158,12 +158,12 @@ def finish(server: Server, watchers: list[Player], timeout: float = 60) -> None:
 def test_a_whole_game_with_external_bots_seeing_only_their_own_cards(
         bots: tuple[Server, dict[str, Path]]) -> None:
     server, outs = bots
-    lineup = {"0": "good", "1": "random", "2": "stubborn", "3": "heuristic"}
+    lineup = {"0": "polite", "1": "random", "2": "stubborn", "3": "heuristic"}
     tid, watcher = table_of_bots(server, lineup)
     finish(server, [watcher])
 
     record = server.get(f"/api/tables/{tid}/record").json()
-    assert record["meta"]["bots"] == ["good", "random", "stubborn", "heuristic"]
+    assert record["meta"]["bots"] == ["polite", "random", "stubborn", "heuristic"]
     assert len(set(record["players"])) == 4
     game = replay(record)
     assert game.is_over
@@ -266,9 +266,9 @@ def test_clients_cannot_name_a_command_or_an_unregistered_bot(
         assert err["code"] == "bad_message" and "unknown bot" in err["message"], err
         assert err["id"] == name
         assert server.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "open"
-    ann.send({"v": 1, "type": "host", "command": "add_bot", "seat": 1, "bot": "good"})
+    ann.send({"v": 1, "type": "host", "command": "add_bot", "seat": 1, "bot": "polite"})
     msg = ann.wait(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "bot")
-    assert msg["table"]["seats"][1]["bot"] == "good"
+    assert msg["table"]["seats"][1]["bot"] == "polite"
     ann.send({"v": 1, "type": "host", "command": "remove_bot", "seat": 1})
     ann.wait(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "open")
     time.sleep(0.2)
@@ -286,7 +286,7 @@ def test_a_stop_leaves_no_bot_and_a_restart_keeps_registered_bots_only(
     server = Server(sqlite_db, *args).start()
     try:
         host = create(server, name="Ann", size=4, idle_seconds=3600, options={"lives": 3},
-                      bots={"1": "good", "2": "stubborn", "3": "random"}, autostart=True)
+                      bots={"1": "polite", "2": "stubborn", "3": "random"}, autostart=True)
         tid = host["table"]["id"]
         ann = Player(server, tid, host["token"])
         rng = random.Random(8)

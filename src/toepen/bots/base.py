@@ -14,9 +14,19 @@ The server, the accounts, the terminal and the tools read the names, the default
 (:data:`DEFAULT`) and the fallbacks from here.
 
 >>> [s.name for s in by_strength()]
-['expert', 'pimc', 'heuristic', 'random']
+['expert', 'pimc', 'heuristic', 'casual', 'beginner', 'random']
 >>> fallback_chain("expert")
 ('expert', 'heuristic', 'random')
+
+People pick bots by *level* (:data:`LEVELS`: ``beginner``, ``casual``, ``good``,
+``strong``, ``expert``, weakest first), each played by one registered bot; a level's
+name is accepted wherever a bot's name is (:func:`make_bot`, :func:`resolve_name`), and
+what is stored (a table's seat, a save, a record) is the bot's name.
+
+>>> [(lv.name, lv.bot) for lv in LEVELS][2:]
+[('good', 'heuristic'), ('strong', 'pimc'), ('expert', 'expert')]
+>>> level_of("pimc").name, resolve_name("good")
+('strong', 'heuristic')
 """
 
 from __future__ import annotations
@@ -30,15 +40,17 @@ from ..view import View
 from . import external
 from .expert import ExpertBot
 from .heuristic import HeuristicBot
+from .noisy import BeginnerBot, CasualBot
 from .pimc import PimcBot
 from .protocol import Bot, BotError, BotFactory
 from .random import RandomBot
 
 __all__ = [
     "Bot", "BotError", "BotFactory", "BotSpec", "BOTS", "BUILTIN", "CMD_PREFIX", "DEFAULT",
-    "DEFAULT_WORD", "EXTERNAL", "EXTERNAL_FALLBACK", "LAST_RESORT", "RESERVED", "by_strength",
-    "bot_factory", "bot_names", "bot_spec", "check_bot_name", "close_bot", "end_game",
-    "fallback_chain", "make_bot", "register_bot", "start_game",
+    "DEFAULT_WORD", "EXTERNAL", "EXTERNAL_FALLBACK", "LAST_RESORT", "LEVELS", "Level",
+    "RESERVED", "STANDIN_LEVEL", "by_strength", "bot_factory", "bot_names", "bot_spec",
+    "check_bot_name", "close_bot", "end_game", "fallback_chain", "level", "level_names",
+    "level_of", "make_bot", "register_bot", "resolve_name", "standin_level", "start_game",
 ]
 
 
@@ -60,11 +72,62 @@ class BotSpec:
 
 BUILTIN: tuple[BotSpec, ...] = (
     BotSpec("random", RandomBot, 0, None),
-    BotSpec("heuristic", HeuristicBot, 1, "random"),
-    BotSpec("pimc", PimcBot, 2, "heuristic"),
-    BotSpec("expert", ExpertBot, 3, "heuristic"),
+    BotSpec("beginner", BeginnerBot, 1, "random"),
+    BotSpec("casual", CasualBot, 2, "random"),
+    BotSpec("heuristic", HeuristicBot, 3, "random"),
+    BotSpec("pimc", PimcBot, 4, "heuristic"),
+    BotSpec("expert", ExpertBot, 5, "heuristic"),
 )
 """The built-in bots."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level people pick a bot by; its words are the catalogs' ``level.NAME`` (the
+    name) and ``level.NAME.about`` (one line on how it plays)."""
+
+    name: str
+    bot: str
+    """The registered bot that plays at this level (the one bot of the level)."""
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "beginner"),
+    Level("casual", "casual"),
+    Level("good", "heuristic"),
+    Level("strong", "pimc"),
+    Level("expert", "expert"),
+)
+"""The levels, weakest first (ordered by arena ratings: docs/bots.md, "Levels")."""
+STANDIN_LEVEL = "good"
+"""The level of the stand-in for an absent person at a table with no levelled bot."""
+
+_LEVELS = {lv.name: lv for lv in LEVELS}
+_LEVEL_OF = {lv.bot: lv for lv in LEVELS}
+
+
+def level(name: str) -> Level | None:
+    """The level called ``name``, else None."""
+    return _LEVELS.get(name)
+
+
+def level_of(bot: str) -> Level | None:
+    """The level that bot ``bot`` plays at (a level's name counts as its bot), else None
+    (``random``, an external program)."""
+    lv = _LEVELS.get(bot)
+    return lv if lv is not None else _LEVEL_OF.get(bot)
+
+
+def level_names() -> list[str]:
+    """The levels' names, weakest first."""
+    return [lv.name for lv in LEVELS]
+
+
+def resolve_name(name: str) -> str:
+    """The bot's name for ``name``: a level's bot, any other name as it is."""
+    lv = _LEVELS.get(name)
+    return lv.bot if lv is not None else name
+
 
 EXTERNAL_FALLBACK: str = external.DEFAULT_FALLBACK.name
 """The built-in bot that plays a seat whose external bot failed or is not registered."""
@@ -87,10 +150,11 @@ BOTS: dict[str, BotFactory] = {s.name: s.factory for s in BUILTIN}
 
 
 def bot_spec(name: str) -> BotSpec | None:
-    """The registry's entry for ``name`` (:data:`EXTERNAL` for ``cmd:...``), else None."""
+    """The registry's entry for ``name`` (a level's name: its bot's; :data:`EXTERNAL` for
+    ``cmd:...``), else None."""
     if name.startswith(CMD_PREFIX):
         return EXTERNAL
-    return _SPECS.get(name)
+    return _SPECS.get(resolve_name(name))
 
 
 def by_strength() -> tuple[BotSpec, ...]:
@@ -110,8 +174,29 @@ def fallback_chain(name: str) -> tuple[str, ...]:
 
 LAST_RESORT: str = fallback_chain(DEFAULT)[-1]
 """The bot at the end of every fallback chain (``random``): it cannot fail."""
-RESERVED: tuple[str, ...] = (*(s.name for s in BUILTIN), DEFAULT_WORD)
-"""Bot names that only the built-in bots have: no external bot nor account may take them."""
+RESERVED: tuple[str, ...] = tuple(dict.fromkeys(
+    (*(s.name for s in BUILTIN), *(lv.name for lv in LEVELS), DEFAULT_WORD)))
+"""Bot and level names that only the built-in bots have: no external bot nor account may
+take them."""
+
+
+def standin_level(bots: Sequence[str]) -> Level:
+    """The level of the stand-in for an absent person at a table whose bots are ``bots``
+    (bot or level names): the level most of them play at (of as many, the stronger);
+    :data:`STANDIN_LEVEL` when none of them has a level.
+
+    >>> standin_level(["pimc", "heuristic", "strong"]).name, standin_level(["random"]).name
+    ('strong', 'good')
+    """
+    count: dict[str, int] = {}
+    for b in bots:
+        lv = level_of(b)
+        if lv is not None:
+            count[lv.name] = count.get(lv.name, 0) + 1
+    if not count:
+        return _LEVELS[STANDIN_LEVEL]
+    order = level_names()
+    return _LEVELS[max(count, key=lambda n: (count[n], order.index(n)))]
 
 
 def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -125,11 +210,13 @@ def register_bot(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_factory(name: str) -> BotFactory:
-    """The factory of bot ``name``, or ValueError naming the known ones."""
-    if name not in BOTS:
-        known = ", ".join(["cmd:COMMAND", *bot_names()])
+    """The factory of bot ``name`` (or of a level's bot), or ValueError naming the known
+    ones."""
+    bot = resolve_name(name)
+    if bot not in BOTS:
+        known = ", ".join(["cmd:COMMAND", *level_names(), *bot_names()])
         raise ValueError(f"unknown bot {name!r} (known: {known})")
-    return BOTS[name]
+    return BOTS[bot]
 
 
 def make_bot(
@@ -139,7 +226,9 @@ def make_bot(
     time_budget: float | None = None,
     timeout: float | None = None,
 ) -> Bot:
-    """A new bot by registered name (``random``, ``heuristic``, ``pimc``, ``expert``).
+    """A new bot by registered name (``random``, ``beginner``, ``casual``, ``heuristic``,
+    ``pimc``, ``expert``) or by level (``beginner``, ``casual``, ``good``, ``strong``,
+    ``expert``: the level's bot).
 
     A name ``cmd:COMMAND`` starts ``COMMAND`` as an external bot (see ``docs/bots.md``),
     with the registry's fallback (:data:`EXTERNAL`) to stand in if it fails; ``timeout``
@@ -148,7 +237,7 @@ def make_bot(
     >>> make_bot("nobody")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'nobody' (known: cmd:COMMAND, ...heuristic, ...random...)
+    ValueError: unknown bot 'nobody' (known: cmd:COMMAND, beginner, ...good...heuristic, ...)
     """
     if name.startswith(CMD_PREFIX):
         return external.ExternalBot(name[len(CMD_PREFIX):], seed=seed,
@@ -159,7 +248,8 @@ def make_bot(
 
 
 def bot_names() -> list[str]:
-    """Names :func:`make_bot` accepts (besides ``cmd:COMMAND``)."""
+    """Bot names :func:`make_bot` accepts (besides ``cmd:COMMAND`` and the levels'
+    names, :func:`level_names`)."""
     return sorted(BOTS)
 
 

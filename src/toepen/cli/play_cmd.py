@@ -10,14 +10,17 @@ from typing import Annotated
 
 import typer
 
-from ..bots.base import BUILTIN, CMD_PREFIX, DEFAULT
+from ..bots.base import BUILTIN, CMD_PREFIX, DEFAULT, level_names
 from ..i18n import I18nError, Translator, check_lang, detect_lang, normalise_lang
 from ..rules import Rules, RulesError
 from .common import parse_options
 from .extras import require
 from .rules_cmd import PRESETS_HELP, Refused
 
-BOTS_HELP = ", ".join([*(spec.name for spec in BUILTIN), CMD_PREFIX + "COMMAND"])
+BOTS_HELP = ", ".join([*level_names(), *(spec.name for spec in BUILTIN
+                                          if spec.name not in level_names()),
+                       CMD_PREFIX + "COMMAND"])
+"""The levels (weakest first), then the other bots' names and the external form."""
 
 
 def _default_name(t: Translator) -> str:
@@ -53,8 +56,9 @@ def play_cmd(
     bots: Annotated[
         str,
         typer.Option("--bots", "-b", help="Bot for every seat, or one per seat, "
-                     f"comma-separated: {BOTS_HELP}. With --resume: the programs "
-                     "(cmd:COMMAND) of the save that may run; a save alone never starts one."),
+                     f"comma-separated, by level or by name: {BOTS_HELP}. With --resume: "
+                     "the programs (cmd:COMMAND) of the save that may run; a save alone "
+                     "never starts one."),
     ] = DEFAULT,
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language: en, nl, de, it, nb (default: locale).")

@@ -28,7 +28,16 @@ import threading
 import time
 from typing import Any
 
-from ..bots.base import CMD_PREFIX, DEFAULT, DEFAULT_WORD, bot_names, fallback_chain, make_bot
+from ..bots.base import (
+    CMD_PREFIX,
+    DEFAULT,
+    DEFAULT_WORD,
+    LEVELS,
+    bot_names,
+    fallback_chain,
+    make_bot,
+    resolve_name,
+)
 from ..engine.actions import Action, action
 from ..match import Incident, Report, ask, fall_back
 from ..review import evaluate
@@ -68,10 +77,19 @@ def default_bot() -> str:
     raise RuntimeError("no bot is available")
 
 
+def available_levels() -> list[dict[str, str]]:
+    """The levels whose bot can be built here, weakest first: ``{"name", "bot"}`` each
+    (what the lobby offers; the words are the catalogs' ``level.NAME``)."""
+    have = set(available_bots())
+    return [{"name": lv.name, "bot": lv.bot} for lv in LEVELS if lv.bot in have]
+
+
 def resolve_bot(name: str) -> str:
-    """A bot name a table may use (``default`` resolved), or ValueError naming it."""
+    """A bot name a table may use (``default`` and a level resolved to their bot), or
+    ValueError naming it."""
     if name == DEFAULT_WORD:
         return default_bot()
+    name = resolve_name(name)
     if name not in available_bots():
         raise ValueError(f"unknown bot {name!r} (available: {', '.join(available_bots())})")
     return name

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from ..record import to_record
 from .accounts import routes as accounts
-from .botpool import available_bots, default_bot
+from .botpool import available_bots, available_levels, default_bot
 from .lobby import Lobby
 from .presets import presets_json
 from .protocol import PROTOCOL, Refused
@@ -90,10 +90,12 @@ async def health() -> dict[str, Any]:
 @router.get("/api/presets")
 async def presets(lobby: LobbyDep) -> dict[str, Any]:
     """Presets, rule options and bots a table can have (the operator's external bots by
-    name, after the built-in ones), and the server's display-name limit."""
+    name, after the built-in ones), the levels people pick bots by (``{"name", "bot"}``,
+    weakest first), and the server's display-name limit."""
     bots = await asyncio.to_thread(available_bots)
     return {**presets_json(), "name_length": lobby.limits.name_length,
-            "bots": [*bots, *lobby.bots.external.names()], "default_bot": default_bot()}
+            "bots": [*bots, *lobby.bots.external.names()], "default_bot": default_bot(),
+            "levels": available_levels()}
 
 
 @router.post("/api/tables", status_code=201)

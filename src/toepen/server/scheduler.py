@@ -24,12 +24,12 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT
+from ..bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT, standin_level
 from ..engine import PASS, Action, Game
 from ..match import Incident, asked, fall_back, seat_seed, view_for
 from ..seeds import derive_seed
 from ..view import View, observe
-from .botpool import BotPool, available_bots, resolve_bot
+from .botpool import BotPool, available_bots, available_levels, resolve_bot
 from .external import FALLBACK, ExternalBots, ExternalSeat, public_incident
 from .master import Master
 from .protocol import Refused
@@ -62,11 +62,13 @@ class Scheduler:
         return name in self.external or name in available_bots()
 
     def choices(self) -> list[str]:
-        """Bot names a table may use here, ``default`` last."""
-        return [*available_bots(), *self.external.names(), DEFAULT_WORD]
+        """Bot names a table may use here: the levels, the bots, ``default`` last."""
+        return [*(lv["name"] for lv in available_levels()), *available_bots(),
+                *self.external.names(), DEFAULT_WORD]
 
     def resolve(self, name: str) -> str:
-        """A bot name a table may use (``default`` resolved), or ValueError naming it.
+        """A bot name a table may use (``default`` and a level resolved to their bot), or
+        ValueError naming it.
 
         Only names: a command (``cmd:...``) is never accepted from a client; the
         operator registers external programs (``toepen serve --bot NAME=cmd:COMMAND``).
@@ -84,10 +86,13 @@ class Scheduler:
                              f"{', '.join(self.choices())})") from None
 
     @staticmethod
-    def standin_bot() -> str:
-        """The bot that plays for an idle human: the default one."""
+    def standin_bot(table: Table | None = None) -> str:
+        """The bot that plays for an idle human: at the level of the table's bots (the
+        level most of them play at; ``good`` where none has a level,
+        :func:`toepen.bots.base.standin_level`)."""
+        bots = [s.bot for s in table.seats if s.kind == "bot" and s.bot] if table else []
         try:
-            return resolve_bot(DEFAULT_WORD)
+            return resolve_bot(standin_level(bots).bot)
         except (RuntimeError, ValueError):
             return LAST_RESORT
 
@@ -139,7 +144,7 @@ class Scheduler:
             table.pending = self.spawn(self._bot_move(table, seat.seat, bot, state, "bot",
                                                       window))
         elif seat.standin:
-            table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(),
+            table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(table),
                                                       state, "standin", window))
         else:  # a timer, not a task: a person's every action re-arms it
             self.timers[table.id] = asyncio.get_running_loop().call_later(

@@ -44,6 +44,7 @@ from ..bots.base import (
     check_bot_name,
     close_bot,
     fallback_chain,
+    resolve_name,
     start_game,
 )
 from ..engine import Action, Event, Game, redact
@@ -103,10 +104,12 @@ class Notice:
 
 
 def resolve_bot(name: str) -> tuple[str, list[Notice]]:
-    """The bot that will play for ``name``: itself, or its fallback with a notice.
+    """The bot that will play for ``name`` (a level: its bot): itself, or its fallback
+    with a notice.
 
     Unknown names (not a planned bot either) raise PlayError.
     """
+    name = resolve_name(name)
     notices: list[Notice] = []
     first_error: ValueError | None = None
     for candidate in (name, *FALLBACKS.get(name, ())):
