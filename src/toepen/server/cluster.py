@@ -346,13 +346,13 @@ class Cluster:
         """The lease epoch an action written here now carries (None: not the owner)."""
         return self.epochs.get(table_id) if table_id in self.owned else None
 
-    def fenced(self, table: Table) -> None:
+    def fenced(self, table: Table, epoch: int | None) -> None:
         """A write of ours was refused by the fence: another process took the table.
         The lease is let go (if Redis still says it is ours) and its bots stop here."""
         self.fenced_writes += 1
         log.warning("cluster: table %s: a write under epoch %s was refused, another "
-                    "process holds the lease now", table.id, self.epochs.get(table.id))
-        self.lost(table.id)
+                    "process holds the lease now", table.id, epoch)
+        self.lost(table.id, epoch)
         task = asyncio.get_running_loop().create_task(self._let_go(table.id))
         self.tasks.append(task)
         task.add_done_callback(self._forget)
@@ -493,17 +493,17 @@ class Renewer(threading.Thread):
         self.client = redis.Redis.from_url(cluster.url, decode_responses=True,
                                            socket_timeout=period, socket_connect_timeout=period)
         self._renew = self.client.register_script(RENEW)
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self.failing = False
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(timeout=2 * self.period + 1)
         with contextlib.suppress(Exception):
             self.client.close()
 
     def run(self) -> None:
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             try:
                 self.round()
                 if self.failing:
@@ -514,7 +514,7 @@ class Renewer(threading.Thread):
                     log.warning("cluster: renewing leases failed (%s); again shortly",
                                 type(e).__name__)
                 self.failing = True
-            self._stop.wait(self.period)
+            self._halt.wait(self.period)
 
     def round(self) -> None:
         c = self.cluster

@@ -209,12 +209,14 @@ class Master:
                 # what is stored is applied and told, never left behind in this copy
                 cancelled = await _to_the_end(asyncio.ensure_future(self.storage.append(row)))
             except Refused as e:
-                if isinstance(e, Fenced) and self.cluster is not None:
-                    self.cluster.fenced(table)  # another process holds the lease now
-                if e.code == "stale":
-                    await self.catch_up_actions(table)  # the other server's action
-                elif e.code == "in_doubt":
-                    self._doubt(table)
+                try:
+                    if e.code == "stale":
+                        await self.catch_up_actions(table)  # the other server's action
+                    elif e.code == "in_doubt":
+                        self._doubt(table)
+                finally:
+                    if isinstance(e, Fenced) and self.cluster is not None:
+                        self.cluster.fenced(table, e.epoch)  # another process holds the lease now
                 raise
             if self.metrics is not None:
                 self.metrics.committed(time.perf_counter() - started, by)

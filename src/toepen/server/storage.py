@@ -42,6 +42,31 @@ def _failpoint(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+FAILPOINT_FILE = os.environ.get("TOEPEN_FAILPOINT_FILE", "")
+"""For fault tests only: a file the test writes when it wants the fault. Holding
+``stop:owner-commit``, the first process to commit an action under a lease (an owner's
+write) takes the file (renamed to ``FILE.<pid>``, where it writes the action's table,
+number and epoch) and SIGSTOPs itself just before the commit: an owner frozen with a
+write in flight."""
+
+
+def _stop_point(rows: list[ActionRow]) -> None:
+    if not FAILPOINT_FILE or not any(r.epoch is not None for r in rows):
+        return
+    try:
+        with open(FAILPOINT_FILE) as f:
+            if f.read().strip() != "stop:owner-commit":
+                return
+        taken = f"{FAILPOINT_FILE}.{os.getpid()}"
+        os.rename(FAILPOINT_FILE, taken)  # one process wins
+    except OSError:
+        return
+    r = next(r for r in rows if r.epoch is not None)
+    with open(taken, "w") as f:
+        f.write(f"{r.table_id} {r.n} {r.epoch}\n")
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
 def _failed(e: BaseException) -> Refused:
     return Refused("server_error", f"storage failed ({type(e).__name__}); nothing changed", 503)
 
@@ -55,10 +80,15 @@ class Fenced(Refused):
     """An action refused by the lease's fence: its writer no longer holds the table's
     lease (another process took it, with a higher epoch); nothing was stored."""
 
+    epoch: int | None = None
+    """The epoch it was written under."""
+
 
 def _fenced(r: ActionRow) -> Refused:
-    return Fenced("stale", f"action {r.n}: this server no longer holds the table's lease "
-                  f"(epoch {r.epoch} is past); nothing changed", 409)
+    e = Fenced("stale", f"action {r.n}: this server no longer holds the table's lease "
+               f"(epoch {r.epoch} is past); nothing changed", 409)
+    e.epoch = r.epoch
+    return e
 
 
 class Storage:
@@ -140,7 +170,7 @@ class Storage:
         """Store ``rows`` in one transaction; each row's outcome (None: stored)."""
         loop = asyncio.get_running_loop()
         try:
-            fenced = await loop.run_in_executor(self.thread, self.store.append_actions, rows)
+            fenced = await loop.run_in_executor(self.thread, self._append, rows)
         except IntegrityError:  # a row another server stored first: one by one
             if len(rows) == 1:
                 return [_stale(rows[0])]
@@ -182,6 +212,10 @@ class Storage:
                                f"({type(error).__name__}): the action may or may not be "
                                "stored; the table is read again when it answers", 503)
             await asyncio.sleep(0.2)
+
+    def _append(self, rows: list[ActionRow]) -> list[ActionRow]:
+        _stop_point(rows)
+        return self.store.append_actions(rows)
 
     def _settle(self, row: ActionRow) -> BaseException | None:
         """In the storage thread: whether ``row`` is stored now (see :meth:`_look_again`)."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .server_bench import free_port
 
-__all__ = ["throwaway_postgres", "throwaway_redis"]
+__all__ = ["Postgres", "throwaway_postgres", "throwaway_postgres_cluster", "throwaway_redis"]
 
 
 def _pg_bin() -> Path:
@@ -33,39 +33,68 @@ def _pg_bin() -> Path:
     raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql")
 
 
+class Postgres:
+    """A throwaway PostgreSQL cluster that a fault test may stop and start again (same
+    folder, same port): :func:`throwaway_postgres_cluster`."""
+
+    def __init__(self, bindir: Path, base: Path, port: int, prefix: list[str]) -> None:
+        self.bindir = bindir
+        self.base = base
+        self.data = base / "data"
+        self.port = port
+        self.prefix = prefix
+        self.url = f"postgresql://toepen@127.0.0.1:{port}/toepen"
+
+    def run(self, *args: str) -> None:
+        subprocess.run([*self.prefix, *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+
+    def start(self) -> None:
+        self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l",
+                 str(self.base / "log"), "-w", "-o",
+                 f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=on",
+                 "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """``pg_ctl stop -m MODE`` (``immediate``: no shutdown checkpoint, as a crash)."""
+        self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w",
+                 "stop")
+
+
 @contextlib.contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """A PostgreSQL cluster in a temp folder on a free port; yields its URL.
+def throwaway_postgres_cluster() -> Iterator[Postgres]:
+    """A PostgreSQL cluster in a temp folder on a free port (:class:`Postgres`).
 
     initdb refuses to run as root: as root the cluster belongs to the ``postgres`` user
     (the Debian package creates it) and every command runs through ``runuser``.
     """
     bindir = _pg_bin()
     base = Path(tempfile.mkdtemp(prefix="toepen-pg-"))
-    data = base / "data"
-    port = free_port()
     prefix: list[str] = []
     if os.geteuid() == 0:
         shutil.chown(base, "postgres")
         os.chmod(base, 0o755)
         prefix = ["runuser", "-u", "postgres", "--"]
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
-
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "toepen",
-        "--no-sync", "-E", "UTF8")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
-        f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=on", "start")
+    pg = Postgres(bindir, base, free_port(), prefix)
+    pg.run(str(bindir / "initdb"), "-D", str(pg.data), "-A", "trust", "-U", "toepen",
+           "--no-sync", "-E", "UTF8")
+    pg.start()
     try:
-        run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "toepen",
-            "toepen")
-        yield f"postgresql://toepen@127.0.0.1:{port}/toepen"
+        pg.run(str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U",
+               "toepen", "toepen")
+        yield pg
     finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(pg.data), "-m",
+                        "immediate", "stop"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL cluster in a temp folder on a free port; yields its URL."""
+    with throwaway_postgres_cluster() as pg:
+        yield pg.url
 
 
 @contextlib.contextmanager

@@ -1,0 +1,248 @@
+"""Faults of a cluster's leases and commits (issue 24), on real PostgreSQL, real Redis
+and two real ``toepen serve`` processes:
+
+- the lease renewer keeps a table's lease while the event loop is blocked, and gives
+  it up as soon as Redis no longer holds it for us;
+- an owner frozen with SIGSTOP (at a failpoint: just before it commits a bot's action)
+  past its lease, then resumed: its late write is refused by the fence, the new
+  owner goes on, no action is doubled;
+- PostgreSQL stopped at once (``pg_ctl stop -m immediate``) while it commits a
+  person's action: the commit is durable but never acknowledged (PostgreSQL waits for
+  a synchronous standby that does not exist); after the restart the person gets the
+  ``state`` with their action, not ``server_error``.
+
+After each fault the game is played to its end, every process tells the database's
+record, every client's state number is the database's, and no stand-in played for the
+person, who stayed connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine
+
+from toepen.record import replay
+from toepen.server.cluster import Cluster, Renewer
+from toepen.server.store import database_url
+from toepen.tools.services import Postgres, throwaway_postgres_cluster, throwaway_redis
+
+from .audit import audit, timeline
+from .conftest import Player, Server, create
+from .test_cluster import acknowledged, owner, start_cluster
+from .test_session import calm, over, play_until
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[Postgres]:
+    """A PostgreSQL of this module's own: the tests stop and start it."""
+    with throwaway_postgres_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def redis_here() -> Iterator[str]:
+    with throwaway_redis() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pair(pg: Postgres, redis_here: str,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Server], Path]]:
+    """Two servers on them, with the failpoint file of storage.FAILPOINT_FILE."""
+    fail = tmp_path_factory.mktemp("fail") / "failpoint"
+    before = os.environ.get("TOEPEN_FAILPOINT_FILE")
+    os.environ["TOEPEN_FAILPOINT_FILE"] = str(fail)
+    try:
+        servers = start_cluster(pg.url, redis_here, 2)
+    finally:
+        if before is None:
+            del os.environ["TOEPEN_FAILPOINT_FILE"]
+        else:
+            os.environ["TOEPEN_FAILPOINT_FILE"] = before
+    yield servers, fail
+    for s in servers:
+        if s.proc is not None:
+            with contextlib.suppress(OSError):
+                os.kill(s.proc.pid, signal.SIGCONT)
+        s.stop()
+
+
+def stored(engine: Engine, tid: str) -> list[tuple[int, int, str, str, int]]:
+    """(n, seat, action, by, epoch) of every stored action of ``tid``."""
+    with engine.connect() as conn:
+        return [(int(r[0]), int(r[1]), str(r[2]), str(r[3]), int(r[4])) for r in conn.execute(
+            text('SELECT n, seat, action, "by", epoch FROM toepen_actions '
+                 "WHERE table_id = :t ORDER BY n"), {"t": tid})]
+
+
+def epoch_of(engine: Engine, tid: str) -> int:
+    with engine.connect() as conn:
+        return int(conn.scalar(text("SELECT epoch FROM toepen_tables WHERE id = :t"),
+                               {"t": tid}))
+
+
+def one_person_three_bots(server: Server) -> tuple[str, str]:
+    host = create(server, name="Ann", size=4,
+                  bots={"1": "random", "2": "random", "3": "random"}, options={"lives": 3})
+    tid = host["table"]["id"]
+    r = server.post(f"/api/tables/{tid}/start", {},
+                    headers={"Authorization": "Bearer " + host["token"]})
+    assert r.status_code == 200, r.text
+    return tid, host["token"]
+
+
+def act(p: Player, rng: random.Random) -> int:
+    """``p`` plays a quiet legal action now; returns the state number it was sent at."""
+    n = p.state["state"] if p.state else 0
+    p.send({"v": 1, "type": "act", "action": calm(p.view["legal"], rng), "state": n})
+    return n
+
+
+def finish_and_agree(servers: list[Server], ann: Player, tid: str, engine: Engine,
+                     rng: random.Random) -> None:
+    """The game goes on to its end; the processes, the client and the database agree;
+    no stand-in played for Ann (seat 0), who stayed connected."""
+    play_until([ann], rng, lambda: over(ann), choose=calm, timeout=90)
+    ann.drain(0.3)
+    records = [s.get(f"/api/tables/{tid}/record").json() for s in servers]
+    rows = stored(engine, tid)
+    assert records[0]["actions"] == records[1]["actions"]
+    assert [f"{seat} {a}" for _, seat, a, _, _ in rows] == records[0]["actions"]
+    assert replay(records[0]).is_over
+    assert ann.view["action_count"] == len(rows)
+    assert acknowledged([ann], records[0]) > 10  # none lost, none doubled
+    assert not [r for r in rows if r[1] == 0 and r[3] != "player"], rows
+    assert audit(ann.messages, 0, timeline(records[0])) > 10
+    for s in servers:
+        info = s.get(f"/api/tables/{tid}").json()
+        assert info["state"] == len(rows), (s.port, info)
+
+
+def test_the_renewer_keeps_a_lease_while_the_event_loop_is_blocked(redis_here: str) -> None:
+    """A lease of 0.6 s, the event loop blocked for 2 s (game work): Redis still holds
+    the lease for this process and it still counts as ours; taken away in Redis (a
+    restart), it is given up here within a renewal."""
+
+    async def main() -> None:
+        cluster = Cluster(redis_here, lease_ms=600)
+        client = redis.Redis.from_url(redis_here, decode_responses=True)
+        key = "toepen:lease:renewtest01"
+        client.set(key, cluster.proc, px=600)
+        cluster.owned.add("renewtest01")
+        cluster.epochs["renewtest01"] = 1
+        cluster.valid["renewtest01"] = time.monotonic() + 0.4
+        renewer = Renewer(cluster, asyncio.get_running_loop())
+        renewer.start()
+        try:
+            time.sleep(2.0)  # the loop does nothing else meanwhile
+            assert client.get(key) == cluster.proc
+            assert cluster.owns("renewtest01")
+            client.delete(key)
+            await asyncio.sleep(0.8)
+            assert not cluster.owns("renewtest01") and "renewtest01" not in cluster.owned
+        finally:
+            renewer.stop()
+            client.close()
+            await cluster.redis.aclose()
+
+    asyncio.run(main())
+
+
+def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
+        pair: tuple[list[Server], Path], pg: Postgres, redis_here: str) -> None:
+    servers, fail = pair
+    rng = random.Random(11)
+    engine = create_engine(database_url(pg.url))
+    try:
+        tid, token = one_person_three_bots(servers[0])
+        frozen = owner(redis_here, tid, servers)
+        other = next(s for s in servers if s is not frozen)
+        assert frozen.proc is not None
+        ann = Player(other, tid, token)  # the person is at the process that is not frozen
+        play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
+                   and ann.my_turn(), choose=calm, timeout=30)
+        fail.write_text("stop:owner-commit")
+        n = act(ann, rng)
+        taken = Path(f"{fail}.{frozen.proc.pid}")
+        end = time.monotonic() + 15
+        while not (taken.exists() and taken.read_text().endswith("\n")):
+            assert time.monotonic() < end, "the owner never reached its next commit"
+            time.sleep(0.02)
+        table, late_n, late_epoch = taken.read_text().split()
+        assert table == tid and int(late_n) > n
+        assert Path(f"/proc/{frozen.proc.pid}/stat").read_text().split(") ")[1][0] == "T"
+        # its lease runs out; the other process takes the table (a higher epoch)
+        assert owner(redis_here, tid, [other], timeout=20) is other
+        end = time.monotonic() + 10
+        while epoch_of(engine, tid) <= int(late_epoch):  # taken in the database too
+            assert time.monotonic() < end, "the new owner never raised the epoch"
+            time.sleep(0.02)
+        os.kill(frozen.proc.pid, signal.SIGCONT)  # resumed with its write in flight
+        end = time.monotonic() + 15
+        while "write under epoch" not in frozen.log():
+            assert time.monotonic() < end, frozen.log()
+            time.sleep(0.05)
+        finish_and_agree(servers, ann, tid, engine, rng)
+        rows = stored(engine, tid)
+        by_n = {r[0]: r for r in rows}
+        # action late_n is the new owner's, under a higher epoch: the late write is not
+        assert by_n[int(late_n)][4] > int(late_epoch), by_n[int(late_n)]
+        assert all(r[4] != int(late_epoch) for r in rows if r[0] >= int(late_n)), rows
+        assert "write under epoch %s was refused" % late_epoch in frozen.log()
+        ann.close()
+    finally:
+        engine.dispose()
+
+
+def test_an_immediate_postgres_stop_during_a_commit_answers_what_was_stored(
+        pair: tuple[list[Server], Path], pg: Postgres) -> None:
+    servers, _ = pair
+    rng = random.Random(12)
+    engine = create_engine(database_url(pg.url), isolation_level="AUTOCOMMIT")
+    try:
+        tid, token = one_person_three_bots(servers[1])
+        ann = Player(servers[0], tid, token)
+        play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
+                   and ann.my_turn(), choose=calm, timeout=30)
+        with engine.connect() as conn:  # a commit is durable here, then waits forever
+            conn.execute(text("ALTER SYSTEM SET synchronous_standby_names = 'nobody'"))
+            conn.execute(text("SELECT pg_reload_conf()"))
+        time.sleep(0.3)
+        n = act(ann, rng)
+        end = time.monotonic() + 15
+        while True:
+            with engine.connect() as conn:
+                waiting = conn.scalar(text("SELECT count(*) FROM pg_stat_activity "
+                                           "WHERE wait_event = 'SyncRep'"))
+            if waiting:
+                break
+            assert time.monotonic() < end, "the commit never reached PostgreSQL"
+            time.sleep(0.05)
+        engine.dispose()
+        pg.stop("immediate")  # the commit is on disk; its answer never leaves
+        auto = pg.data / "postgresql.auto.conf"
+        auto.write_text("".join(line for line in auto.read_text().splitlines(True)
+                                if "synchronous_standby_names" not in line))
+        pg.start()
+        got = ann.wait(lambda m: m["type"] == "error"
+                       or (m["type"] == "state" and m["state"] == n + 1), 40)
+        assert got["type"] == "state", got  # stored: the state, not "nothing changed"
+        rows = stored(engine, tid)
+        assert len(rows) > n and rows[n][1] == 0 and rows[n][3] == "player"
+        finish_and_agree(servers, ann, tid, engine, rng)
+        assert not [m for m in ann.messages if m["type"] == "error"
+                    and m["code"] in ("server_error", "in_doubt")]
+        ann.close()
+    finally:
+        engine.dispose()
