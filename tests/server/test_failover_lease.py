@@ -199,7 +199,7 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         # action late_n is the new owner's, under a higher epoch: the late write is not
         assert by_n[int(late_n)][4] > int(late_epoch), by_n[int(late_n)]
         assert all(r[4] != int(late_epoch) for r in rows if r[0] >= int(late_n)), rows
-        assert "write under epoch %s was refused" % late_epoch in frozen.log()
+        assert f"write under epoch {late_epoch} was refused" in frozen.log()
         ann.close()
     finally:
         engine.dispose()
