@@ -361,6 +361,13 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self._drop(keys=[f"toepen:lease:{table_id}"], args=[self.proc])
 
+    def held_again(self, table_id: str) -> None:
+        """A lease not renewed for a while (not counted on: its bots stopped) is
+        renewed again: what comes next is arranged again."""
+        table = self.lobby.tables.get(table_id) if self.lobby is not None else None
+        if table is not None and self.lobby is not None and self.owns(table_id):
+            self.lobby.bots.kick(table)
+
     def lost(self, table_id: str, epoch: int | None = None) -> None:
         """The table's lease is not ours (any more): its bots and clocks stop here
         (``epoch``: only if we still hold that epoch, not one taken again since)."""
@@ -455,7 +462,8 @@ class Cluster:
 
     def claim_soon(self, table: Table) -> None:
         """A game began: its first-ranked process takes it now (not at the next round)."""
-        if table.row.status == "playing" and self.top(table.id) and not self.owns(table.id):
+        if (table.row.status == "playing" and self.top(table.id)
+                and table.id not in self.owned):
             task = asyncio.get_running_loop().create_task(self._claim(table))
             self.tasks.append(task)
             task.add_done_callback(self._forget)
@@ -529,7 +537,11 @@ class Renewer(threading.Thread):
         for (tid, epoch), ok in zip(owned, answers, strict=True):
             if int(ok):
                 if tid in c.owned and c.epochs.get(tid) == epoch:
+                    lapsed = c.valid.get(tid, 0.0) < started
                     c.valid[tid] = until
+                    if lapsed:  # its bots stopped meanwhile (owns was False): again
+                        with contextlib.suppress(RuntimeError):
+                            self.loop.call_soon_threadsafe(c.held_again, tid)
             else:
                 with contextlib.suppress(RuntimeError):  # the loop is closed: shutting down
                     self.loop.call_soon_threadsafe(c.lost, tid, epoch)
