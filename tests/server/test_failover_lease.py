@@ -2,7 +2,8 @@
 and two real ``toepen serve`` processes:
 
 - the lease renewer keeps a table's lease while the event loop is blocked, and gives
-  it up as soon as Redis no longer holds it for us;
+  it up as soon as Redis no longer holds it for us; a bot's move cancelled during its
+  commit is still applied (in one process, SQLite);
 - an owner frozen with SIGSTOP (at a failpoint: just before it commits a bot's action)
   past its lease, then resumed: its late write is refused by the fence, the new
   owner goes on, no action is doubled;
@@ -23,6 +24,7 @@ import contextlib
 import os
 import random
 import signal
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -246,3 +248,53 @@ def test_an_immediate_postgres_stop_during_a_commit_answers_what_was_stored(
         ann.close()
     finally:
         engine.dispose()
+
+
+def test_an_action_cancelled_during_its_commit_is_still_applied(tmp_path: Path) -> None:
+    """A bot's move whose task is cancelled while its commit waits (its table kicked, a
+    lease lost): the commit goes on, and what it stored is applied to the table's game
+    and told, never left behind in this copy (the fault: stored, not applied, the table
+    still for 32 s). The commit waits for real: another SQLite connection holds the
+    write lock."""
+    from toepen.server.master import Master
+    from toepen.server.protocol import Limits
+    from toepen.server.storage import Storage
+    from toepen.server.store import SeatRow, Store, TableRow
+    from toepen.server.table import Table
+
+    url = f"sqlite:///{tmp_path / 'cancel.sqlite3'}"
+    store = Store.open(url)
+    row = TableRow(id="cancel000001", code="CANCEL", preset="rulebook",
+                   rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,
+                   idle_seconds=60.0, autostart=False, creator="c", host_hash="h",
+                   status="playing", players=["A", "B"],
+                   seats=[SeatRow(0, "bot", "A", "random"), SeatRow(1, "bot", "B", "random")])
+    store.create_table(row, row.seats)
+    blocker = sqlite3.connect(tmp_path / "cancel.sqlite3", timeout=10)
+
+    async def main() -> None:
+        storage = Storage(store)
+        master = Master(storage, Limits())
+        table = Table.stored(row)
+        game = table.game = table.new_game()
+        seat = game.to_act[0]
+        move = str(game.legal(seat)[0])
+        blocker.execute("BEGIN IMMEDIATE")  # the disk is busy: the commit waits
+        task = asyncio.get_running_loop().create_task(
+            master.act(table, seat, move, 0, by="bot"))
+        await asyncio.sleep(0.3)
+        assert not task.done()
+        task.cancel()  # the table is kicked meanwhile
+        await asyncio.sleep(0.1)
+        blocker.rollback()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert table.game is not None and len(table.game.actions) == 1
+        assert store.load_actions(row.id) == [(seat, move, "bot")]
+        storage.thread.shutdown(wait=True)
+
+    try:
+        asyncio.run(main())
+    finally:
+        blocker.close()
+        store.close()
