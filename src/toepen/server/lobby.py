@@ -410,10 +410,11 @@ class Lobby:
     # -- seats -----------------------------------------------------------------------
 
     async def join(self, table: Table, name: Any, seat: int | None = None, *,
-                   handed: bool = False) -> tuple[str, int]:
+                   handed: bool = False, thash: str | None = None) -> tuple[str, int]:
         """Take an open seat (the first, or ``seat``); returns the new token and the seat.
         A table whose seats are handed out (:func:`handed_out`) is joined only through
-        :meth:`hand_seat` (``handed``)."""
+        :meth:`hand_seat` (``handed``). With ``thash`` the seat's token is the one of
+        that hash, which the caller's player holds (play now's ticket): "" is returned."""
         if handed_out(table) and not handed:
             raise Refused("forbidden", "this is a tournament's table: its seats are taken "
                           "with the link the organiser gives each player", 403,
@@ -434,8 +435,8 @@ class Lobby:
                 raise Refused("bad_command", f"seat {seat} is not open (open: "
                               f"{', '.join(map(str, open_seats))})", 409,
                               say=Message("error.join.seat_taken", {"n": seat + 1}))
-            token = secrets.token_urlsafe(24)
-            new = Seat(seat, "human", name=name, token_hash=token_hash(token))
+            token = secrets.token_urlsafe(24) if thash is None else ""
+            new = Seat(seat, "human", name=name, token_hash=thash or token_hash(token))
             changed: dict[int, Seat] = {}
             for s in table.seats:  # a bot with the newcomer's name takes another
                 if s.kind == "bot" and s.name and skeleton(s.name) == skeleton(name):
