@@ -298,3 +298,72 @@ def test_an_action_cancelled_during_its_commit_is_still_applied(tmp_path: Path) 
     finally:
         blocker.close()
         store.close()
+
+
+def test_a_database_silent_past_the_look_again_answers_in_doubt_then_the_truth(
+        pg: Postgres) -> None:
+    """PostgreSQL stopped at once during a commit and not back within the look-again's
+    time: the sender is told ``in_doubt`` (never ``server_error``'s "nothing changed"),
+    and once the database answers again the table is read from it: the stored action is
+    applied to the game (in one process, on this module's PostgreSQL)."""
+    from toepen.server.master import Master
+    from toepen.server.protocol import Limits, Refused
+    from toepen.server.storage import Storage
+    from toepen.server.store import SeatRow, Store, TableRow
+    from toepen.server.table import Table
+
+    store = Store.open(pg.url)
+    tid = f"doubt{os.getpid() % 10**7:07d}"
+    row = TableRow(id=tid, code=tid[-6:].upper(), preset="rulebook",
+                   rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,
+                   idle_seconds=60.0, autostart=False, creator="c", host_hash="h",
+                   status="playing", players=["A", "B"],
+                   seats=[SeatRow(0, "human", "A"), SeatRow(1, "human", "B")])
+    store.create_table(row, row.seats)
+    admin = create_engine(database_url(pg.url), isolation_level="AUTOCOMMIT")
+
+    async def main() -> tuple[int, str]:
+        storage = Storage(store)
+        storage.doubt_seconds = 1.0
+        master = Master(storage, Limits())
+        table = Table.stored(row)
+        game = table.game = table.new_game()
+        seat = game.to_act[0]
+        move = str(game.legal(seat)[0])
+        with admin.connect() as conn:
+            conn.execute(text("ALTER SYSTEM SET synchronous_standby_names = 'nobody'"))
+            conn.execute(text("SELECT pg_reload_conf()"))
+        await asyncio.sleep(0.3)
+        task = asyncio.get_running_loop().create_task(master.act(table, seat, move, 0))
+        end = time.monotonic() + 15
+        while True:
+            with admin.connect() as conn:
+                if conn.scalar(text("SELECT count(*) FROM pg_stat_activity "
+                                    "WHERE wait_event = 'SyncRep'")):
+                    break
+            assert time.monotonic() < end, "the commit never reached PostgreSQL"
+            await asyncio.sleep(0.05)
+        admin.dispose()
+        await asyncio.to_thread(pg.stop, "immediate")
+        with pytest.raises(Refused) as refused:
+            await task
+        assert refused.value.code == "in_doubt", refused.value.message
+        assert len(table.game.actions) == 0  # not applied: unknown
+        auto = pg.data / "postgresql.auto.conf"
+        auto.write_text("".join(line for line in auto.read_text().splitlines(True)
+                                if "synchronous_standby_names" not in line))
+        await asyncio.to_thread(pg.start)
+        end = time.monotonic() + 20
+        while len(table.game.actions) == 0:  # read again from the database
+            assert time.monotonic() < end, "the table was never read again"
+            await asyncio.sleep(0.1)
+        assert [str(a) for _, a in table.game.actions] == [move]
+        storage.thread.shutdown(wait=True)
+        return seat, move
+
+    try:
+        seat, move = asyncio.run(main())
+        assert store.load_actions(tid) == [(seat, move, "player")]  # stored once
+    finally:
+        admin.dispose()
+        store.close()
