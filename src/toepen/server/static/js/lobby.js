@@ -6,6 +6,7 @@ import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
 import { account, accountApi } from "./account.js";
 import { presetName } from "./tableinfo.js";
 import { optionField, showPresetValues } from "./options.js";
+import { showPlayNow } from "./playnow.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 export function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -85,6 +86,7 @@ export async function showLobby(app) {
   </div>`;
   translateStatic(app);
   const form = app.querySelector("#create-form");
+  const playNow = showPlayNow(app.querySelector(".lobby"), meta, me, () => form.name.value.trim(), toast);
   form.name.value = me.user ? me.user.name : savedName();
   form.name.readOnly = !!me.user;
   const size = form.querySelector("#size");
@@ -176,5 +178,5 @@ export async function showLobby(app) {
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); } };
 }

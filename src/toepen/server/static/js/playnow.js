@@ -1,0 +1,153 @@
+// Play now (issue 26): a queue per preset and table size. POST /api/playnow gives a
+// ticket, asked about every second (GET /api/playnow, the ticket as bearer token); once
+// seated the ticket is the seat's token and the table page opens. Leaving the queue:
+// the button, or the tab closing (a beacon); a second tab of this browser replaces the
+// first (the browser's own id, localStorage "toepen.client").
+import { t, translateStatic } from "./i18n.js";
+import { esc } from "./util.js";
+import { saveSeat } from "./net.js";
+import { accountApi, errorText } from "./account.js";
+import { presetName } from "./tableinfo.js";
+
+const WAITS = [["0", "web.playnow.wait_0"], ["15", "web.playnow.wait_15"],
+  ["60", "web.playnow.wait_60"], ["", "web.playnow.wait_none"]];
+
+function clientId() {
+  let id = localStorage.getItem("toepen.client");
+  if (!id) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("toepen.client", id);
+  }
+  return id;
+}
+
+/** The play-now panel at the top of ``lobby``; ``meta``: GET /api/presets; ``me``: the account;
+ * ``nameOf()``: the name the guest typed in the lobby. */
+export function showPlayNow(lobby, meta, me, nameOf, toast) {
+  const box = document.createElement("section");
+  box.className = "panel playnow";
+  box.setAttribute("aria-labelledby", "h-playnow");
+  box.innerHTML = `
+    <h2 id="h-playnow" data-i18n="web.playnow.title"></h2>
+    <p class="note" data-i18n="web.playnow.about"></p>
+    <div class="playnow-pick">
+      <label><span data-i18n="web.preset"></span> <select id="pn-preset">${meta.presets.map((p) =>
+        `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("")}</select></label>
+      <label><span data-i18n="web.size"></span> <select id="pn-size"></select></label>
+      <label><span data-i18n="web.playnow.wait"></span> <select id="pn-wait">${WAITS.map(([v, id]) =>
+        `<option value="${v}" data-i18n="${id}"></option>`).join("")}</select></label>
+      <label><span data-i18n="web.playnow.bot"></span> <select id="pn-bot">${meta.bots.map((b) =>
+        `<option${b === meta.default_bot ? " selected" : ""}>${esc(b)}</option>`).join("")}</select></label>
+    </div>
+    <button class="big primary" type="button" id="pn-go"></button>
+    <p id="pn-status" class="pn-status" role="status" aria-live="polite"></p>
+    <button class="big" type="button" id="pn-leave" hidden data-i18n="web.playnow.leave"></button>
+    <ul id="pn-counts" class="pn-counts"></ul>`;
+  lobby.prepend(box);
+  translateStatic(box);
+  const preset = box.querySelector("#pn-preset");
+  const size = box.querySelector("#pn-size");
+  const go = box.querySelector("#pn-go");
+  const leaveBtn = box.querySelector("#pn-leave");
+  const statusEl = box.querySelector("#pn-status");
+  box.querySelector("#pn-wait").value = "15";
+  const label = () => { go.textContent = t("web.playnow.go", { preset: presetName(preset.value), n: size.value }); };
+  const drawSizes = () => {
+    const chosen = meta.presets.find((p) => p.name === preset.value);
+    const sizes = chosen ? chosen.sizes : [4];
+    size.innerHTML = sizes.map((n) => `<option>${n}</option>`).join("");
+    size.value = String(sizes.includes(4) ? 4 : sizes[0]);
+    label();
+  };
+  preset.addEventListener("change", drawSizes);
+  size.addEventListener("change", label);
+  drawSizes();
+
+  let ticket = null;
+  let timer = null;
+  const stop = (text) => {
+    ticket = null;
+    clearInterval(timer);
+    go.disabled = false;
+    leaveBtn.hidden = true;
+    statusEl.textContent = text || "";
+  };
+  const ask = async () => {
+    if (!ticket) return;
+    const mine = ticket;
+    let r;
+    try {
+      r = await fetch("/api/playnow", { headers: { Authorization: `Bearer ${mine}` }, cache: "no-store" });
+    } catch { return; } // offline for a moment: ask again
+    const data = await r.json().catch(() => null);
+    if (mine !== ticket) return;
+    if (!r.ok) { stop(errorText(data, r.status)); return; }
+    if (data.status === "waiting") {
+      statusEl.textContent = t("web.playnow.waiting", { waited: Math.round(data.waited || 0) });
+    } else if (data.status === "seated") {
+      clearInterval(timer);
+      saveSeat(data.table, { token: mine, seat: data.seat, host: false });
+      ticket = null;
+      location.assign(`/?table=${data.table}`);
+    } else if (data.status === "replaced") {
+      stop(t("web.playnow.replaced"));
+    } else if (data.status === "failed") {
+      stop(errorText(data, 409));
+    } else {
+      stop(t("web.playnow.gone"));
+    }
+  };
+  go.addEventListener("click", async () => {
+    if (go.disabled) return;
+    go.disabled = true;
+    const wait = box.querySelector("#pn-wait").value;
+    try {
+      const made = await accountApi("POST", "/api/playnow", {
+        preset: preset.value, size: Number(size.value), wait: wait === "" ? null : Number(wait),
+        bot: box.querySelector("#pn-bot").value, name: me.user ? null : (nameOf() || null),
+        client: clientId(),
+      });
+      ticket = made.ticket;
+      leaveBtn.hidden = false;
+      statusEl.textContent = t("web.playnow.waiting", { waited: 0 });
+      timer = setInterval(ask, 700);
+      ask();
+    } catch (e) { toast(e.message); go.disabled = false; }
+  });
+  leaveBtn.addEventListener("click", async () => {
+    const mine = ticket;
+    if (!mine) return;
+    ticket = null;
+    try {
+      await fetch("/api/playnow", { method: "DELETE", headers: { Authorization: `Bearer ${mine}` } });
+    } catch { /* the ticket expires by itself */ }
+    stop(t("web.playnow.gone"));
+  });
+  window.addEventListener("pagehide", () => {
+    if (ticket) navigator.sendBeacon("/api/playnow/leave", new Blob([JSON.stringify({ ticket })], { type: "application/json" }));
+  });
+  // how many wait and play, per preset and size; a row's button joins that queue
+  const countsEl = box.querySelector("#pn-counts");
+  const drawCounts = async () => {
+    let data;
+    try { data = await (await fetch("/api/playnow/counts", { cache: "no-store" })).json(); } catch { return; }
+    countsEl.innerHTML = Object.entries(data.counts || {}).map(([key, c]) => {
+      const [p, n] = key.split("/");
+      return `<li data-key="${esc(key)}"><span class="pn-what">${esc(presetName(p))}, ${esc(n)}</span> ` +
+        `<span class="pn-n">${esc(t("web.playnow.counts", c))}</span> ` +
+        `<button class="small pn-pick" type="button" data-preset="${esc(p)}" data-size="${esc(n)}">${esc(t("web.playnow.title"))}</button></li>`;
+    }).join("");
+  };
+  countsEl.addEventListener("click", (ev) => {
+    const b = ev.target.closest(".pn-pick");
+    if (!b || ticket) return;
+    preset.value = b.dataset.preset;
+    drawSizes();
+    size.value = b.dataset.size;
+    label();
+    go.click();
+  });
+  drawCounts();
+  setInterval(drawCounts, 3000);
+  return { relabel: () => { translateStatic(box); label(); drawCounts(); } };
+}
