@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import HIGH_CARDS_MASK, card_str, cards_of, mask_of
-from .engine.actions import CHALLENGE, CLAIM, KNOCK, PASS, Action, format_move
+from .cards import HIGH_CARDS_MASK, card_str, cards_of, mask_of, parse_card
+from .engine.actions import CHALLENGE, CLAIM, KNOCK, PASS, Action, format_move, parse_move
 from .engine.core import order_table
 from .engine.events import Event, redact
 from .engine.phase import Phase
@@ -267,6 +267,11 @@ class View:
                 return s
         return -1
 
+    @staticmethod
+    def from_json(data: Any) -> View:
+        """The view that :meth:`to_json` wrote (:func:`view_from_json`)."""
+        return view_from_json(data)
+
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON data, cards and actions in notation."""
         return {
@@ -313,6 +318,7 @@ class View:
             "sudden_death": self.sudden_death,
             "winner": self.winner,
             "hand_actions": [_move(s, a) for s, a in self.hand_actions],
+            "hand_marks": [[i, str(p)] for i, p in self.hand_marks],
             "action_count": self.action_count,
             "teams": list(self.teams),
             "target": self.target,
@@ -325,6 +331,146 @@ class View:
             "out_hands": list(self.out_hands),
             "places": [p.to_json() for p in self.places],
         }
+
+
+_TOLD = {word: rank for rank, word in TELL_WORDS.items()}
+
+
+class ViewError(ValueError):
+    """A view's JSON that is not one (:meth:`View.from_json`): the message names the field."""
+
+
+def view_from_json(data: Any) -> View:
+    """The :class:`View` that ``view.to_json()`` wrote, exactly (``View.from_json``):
+    what a bot served over the JSON-lines protocol (``toepen bot NAME``) decides from.
+    The derived fields (``deal_start``, ``pelt_opener``, ``first_leader``, ``places``)
+    are worked out again, not read. ViewError names the first field that is wrong.
+
+    >>> from toepen.engine import Game
+    >>> g = Game.new("classic", 4, seed=3)
+    >>> view_from_json(observe(g, 1).to_json()) == observe(g, 1)
+    True
+    """
+    if not isinstance(data, dict):
+        raise ViewError("a view must be a JSON object")
+    field_name = ""
+
+    def get(name: str) -> Any:
+        nonlocal field_name
+        field_name = name
+        if name not in data:
+            raise ViewError(f"view: no field {name!r}")
+        return data[name]
+
+    def ints(name: str) -> tuple[int, ...]:
+        value = get(name)
+        if not isinstance(value, list) or not all(type(x) is int for x in value):
+            raise ViewError(f"view: {name} must be a list of integers")
+        return tuple(value)
+
+    def flags(name: str) -> tuple[bool, ...]:
+        value = get(name)
+        if not isinstance(value, list) or not all(type(x) is bool for x in value):
+            raise ViewError(f"view: {name} must be a list of true/false")
+        return tuple(value)
+
+    def num(name: str, optional: bool = False) -> Any:
+        value = get(name)
+        if (value is None and optional) or type(value) is int:
+            return value
+        raise ViewError(f"view: {name} must be an integer")
+
+    def cards(value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            raise ViewError(f"view: {field_name} must hold lists of cards")
+        return tuple(parse_card(c) for c in value)
+
+    def pairs(name: str) -> tuple[tuple[int, int], ...]:
+        value = get(name)
+        if not isinstance(value, list) or not all(
+                isinstance(x, list) and len(x) == 2 and type(x[0]) is int for x in value):
+            raise ViewError(f"view: {name} must be a list of [seat, card]")
+        return tuple((x[0], parse_card(x[1])) for x in value)
+
+    try:
+        seat = num("seat", optional=True)
+        led = get("led_suit")
+        voids = get("voids")
+        if not isinstance(voids, list) or not all(isinstance(v, list) for v in voids):
+            raise ViewError("view: voids must be a list of lists of suits")
+        moves = get("hand_actions")
+        marks = get("hand_marks")
+        if not all(isinstance(x, str) for x in get("players")) or not isinstance(
+                data["players"], list):
+            raise ViewError("view: players must be a list of names")
+        if not isinstance(moves, list) or not isinstance(marks, list):
+            raise ViewError("view: hand_actions and hand_marks must be lists")
+        legal = get("legal")
+        if not isinstance(legal, list):
+            raise ViewError("view: legal must be a list of actions")
+        for name in ("sudden_death", "cards_unseen"):
+            if type(get(name)) is not bool:
+                raise ViewError(f"view: {name} must be true or false")
+        return View(
+            seat=seat,
+            rules=Rules.from_json(get("rules")),
+            players=tuple(data["players"]),
+            phase=Phase(get("phase")),
+            to_act=ints("to_act"),
+            legal=tuple(Action.parse(a) for a in legal),
+            hand=cards(get("hand")),
+            hand_sizes=ints("hand_sizes"),
+            lives=ints("lives"),
+            in_session=flags("in_session"),
+            active=flags("active"),
+            eliminated=ints("eliminated"),
+            dealer=num("dealer"),
+            hand_no=num("hand_no"),
+            stake=num("stake"),
+            accepted=ints("accepted"),
+            last_knocker=num("last_knocker"),
+            leader=num("leader"),
+            trick=pairs("trick"),
+            led_suit=-1 if led is None else _suit("led_suit", led),
+            trick_no=num("trick_no"),
+            trick_winners=ints("trick_winners"),
+            played=pairs("played"),
+            voids=tuple(tuple(sorted(_suit("voids", x) for x in v)) for v in voids),
+            tells=tuple((t["seat"], t["count"], _TOLD[t["rank"]]) for t in get("tells")),
+            revealed=tuple((r["seat"], cards(r["cards"]), str(r["reason"]))
+                           for r in get("revealed")),
+            claimed=ints("claimed"),
+            exchanged=ints("exchanged"),
+            stock_size=num("stock_size"),
+            drinks=ints("drinks"),
+            beers=ints("beers"),
+            rubber_no=num("rubber_no"),
+            rubbers_won=ints("rubbers_won"),
+            toepkoning=ints("toepkoning"),
+            sudden_death=data["sudden_death"],
+            winner=num("winner", optional=True),
+            hand_actions=tuple(parse_move(m) for m in get("hand_actions")),
+            action_count=num("action_count"),
+            teams=ints("teams"),
+            target=num("target"),
+            laundered=ints("laundered"),
+            kans=ints("kans"),
+            hand_marks=tuple((int(i), Phase(p)) for i, p in get("hand_marks")),
+            lives_lost=ints("lives_lost"),
+            cards_unseen=data["cards_unseen"],
+            out_hands=ints("out_hands"),
+        )
+    except ViewError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ViewError(f"view: {field_name}: {e}") from None
+
+
+def _suit(name: str, letter: Any) -> int:
+    """The suit of ``letter`` (``c``, ``d``, ``h``, ``s``), or ViewError naming ``name``."""
+    if not isinstance(letter, str) or len(letter) != 1 or letter not in "cdhs":
+        raise ViewError(f"view: {name}: {letter!r} is not a suit (c, d, h, s)")
+    return "cdhs".index(letter)
 
 
 def observe(game: Game, seat: int | None) -> View:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import sys
 import textwrap
 from pathlib import Path
@@ -24,6 +25,11 @@ from toepen.view import observe
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
 PY = sys.executable
+TOEPEN = str(Path(PY).parent / "toepen")
+"""This environment's ``toepen`` command: ``toepen bot NAME`` serves a built-in bot."""
+PROGRAMS = {"example": [PY, str(EXAMPLE)], "toepen bot": [TOEPEN, "bot", "casual"]}
+"""The programs every test of the protocol's own runs with: the example (no toepen
+import) and a built-in bot served by ``toepen bot``."""
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:
@@ -67,8 +73,9 @@ def play_session(bot: ExternalBot, preset: str = "rulebook", seed: int = 3) -> G
     return game
 
 
-def test_the_example_bot_plays_a_whole_session_without_incident() -> None:
-    bot = make_bot(f"cmd:{PY} {EXAMPLE}", seed=5)
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_the_example_bot_plays_a_whole_session_without_incident(program: str) -> None:
+    bot = make_bot("cmd:" + shlex.join(PROGRAMS[program]), seed=5)
     assert isinstance(bot, ExternalBot)
     try:
         game = play_session(bot)
@@ -82,10 +89,11 @@ def test_the_example_bot_plays_a_whole_session_without_incident() -> None:
     assert not alive(pid)
 
 
-def test_the_example_bot_is_seeded() -> None:
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_the_example_bot_is_seeded(program: str) -> None:
     runs = []
     for _ in range(2):
-        with ExternalBot(f"{PY} {EXAMPLE}", seed=5) as bot:
+        with ExternalBot(PROGRAMS[program], seed=5) as bot:
             game = play_session(bot, "classic", seed=9)
             runs.append([a for s, a in game.actions if s == 0])
     assert runs[0] == runs[1] and len(runs[0]) > 10
@@ -259,8 +267,9 @@ for i, m in enumerate(decisions()):
     assert row.incidents >= 1 and "crash" in result.incidents[0]
 
 
-def test_act_without_start_game_sends_hello_itself() -> None:
-    with ExternalBot([PY, str(EXAMPLE)], seed=2) as bot:
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_act_without_start_game_sends_hello_itself(program: str) -> None:
+    with ExternalBot(PROGRAMS[program], seed=2) as bot:
         game = Game(Rules.preset("rulebook"), 4, seed=6)
         view = observe(game, game.turn)
         act = bot.act(view)

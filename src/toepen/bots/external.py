@@ -56,6 +56,39 @@ DEFAULT_FALLBACK = HeuristicBot
 registry's :data:`~toepen.bots.base.EXTERNAL_FALLBACK` is its name)."""
 
 
+TREE_PREFIX = "tree:"
+"""``tree:DIR:NAME``: bot ``NAME`` of the toepen checkout in ``DIR``, served by that
+checkout's own environment (``DIR/.venv/bin/toepen bot NAME``); the arena's form."""
+
+
+def tree_command(spec: str) -> list[str]:
+    """The program of ``tree:DIR:NAME`` as an argument list (no shell):
+    ``[DIR/.venv/bin/toepen, "bot", NAME]``, the checkout's own ``toepen`` in its own
+    environment (made there by ``uv sync``). ValueError says what is missing.
+
+    >>> tree_command("tree:/nonexistent:expert")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: tree:/nonexistent:expert: no folder /nonexistent
+    """
+    if not spec.startswith(TREE_PREFIX):
+        raise ValueError(f"{spec!r}: not of the form tree:DIR:NAME")
+    folder, sep, name = spec[len(TREE_PREFIX):].rpartition(":")
+    if not sep or not folder or not name:
+        raise ValueError(f"{spec!r}: not of the form tree:DIR:NAME")
+    if not name.replace("-", "").replace("_", "").isalnum() or not name[0].isalpha():
+        raise ValueError(f"{spec}: {name!r} is not a bot's name")
+    root = os.path.abspath(os.path.expanduser(folder))
+    if not os.path.isdir(root):
+        raise ValueError(f"{spec}: no folder {folder}")
+    for exe in (os.path.join(root, ".venv", "bin", "toepen"),
+                os.path.join(root, ".venv", "Scripts", "toepen.exe")):
+        if os.path.isfile(exe) and os.access(exe, os.X_OK):
+            return [exe, "bot", name]
+    raise ValueError(f"{spec}: no {os.path.join(folder, '.venv', 'bin', 'toepen')} "
+                     "(run `uv sync --all-extras` in that checkout)")
+
+
 @dataclass(frozen=True)
 class Incident:
     """Why an external bot was replaced by the fallback."""

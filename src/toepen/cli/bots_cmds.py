@@ -1,4 +1,5 @@
-"""Bot commands: ``toepen arena`` (duplicate tournaments between bots)."""
+"""Bot commands: ``toepen arena`` (duplicate tournaments between bots) and ``toepen bot``
+(a built-in bot served over the JSON-lines protocol)."""
 
 from __future__ import annotations
 
@@ -162,5 +163,36 @@ def arena_cmd(
             console.print(f"written: {path}")
 
 
+def bot_cmd(
+    name: Annotated[str, typer.Argument(help="The bot or level to serve (expert, good...).")],
+) -> None:
+    """Serve a built-in bot over the external-bot protocol: JSON lines on stdin/stdout
+    (docs/bots.md), until stdin closes.
+
+    So that this checkout's bot can sit at another's table or arena:
+    `toepen arena --baseline tree:DIR:expert` runs DIR/.venv/bin/toepen bot expert.
+    """
+    from ..bots.base import CMD_PREFIX, make_bot
+    from ..bots.external import TREE_PREFIX
+    from ..bots.serve import ProtocolError, serve
+
+    if name.startswith((CMD_PREFIX, TREE_PREFIX)):
+        raise typer.BadParameter("serves a built-in bot or level, not a program",
+                                 param_hint="NAME")
+    try:
+        make_bot(name, seed=0)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="NAME") from None
+    try:
+        serve(lambda seed, budget: make_bot(name, seed=seed, time_budget=budget),
+              sys.stdin, sys.stdout)
+    except ProtocolError as e:
+        print(f"toepen bot {name}: {e}", file=sys.stderr, flush=True)
+        raise typer.Exit(2) from None
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise typer.Exit(1) from None
+
+
 def register(app: typer.Typer) -> None:
     app.command("arena")(arena_cmd)
+    app.command("bot")(bot_cmd)

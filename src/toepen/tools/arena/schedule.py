@@ -20,7 +20,16 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from ...bots.base import Bot, check_bot_name, close_bot, make_bot
+from ...bots.base import (
+    CMD_PREFIX,
+    EXTERNAL_FALLBACK,
+    Bot,
+    bot_factory,
+    check_bot_name,
+    close_bot,
+    make_bot,
+)
+from ...bots.external import TREE_PREFIX, ExternalBot, tree_command
 from ...engine import Game
 from ...match import Incident, Report, hand_over, play_game
 from ...rules import Rules
@@ -36,6 +45,29 @@ SEED_BITS = 48
 """Arena seeds stay below 2**53, so a program in any language reads them exactly."""
 
 # -- the setup --------------------------------------------------------------------------
+
+
+def check_arena_bot(name: str) -> None:
+    """Raise ValueError naming the problem if the arena cannot seat ``name``: a bot or a
+    level of the registry, ``cmd:COMMAND``, or ``tree:DIR:NAME`` (bot ``NAME`` of the
+    checkout in ``DIR``, served by its own ``toepen bot``)."""
+    if name.startswith(TREE_PREFIX):
+        tree_command(name)
+    else:
+        check_bot_name(name)
+
+
+def arena_bot(name: str, seed: int | None, time_budget: float | None,
+              timeout: float | None) -> Bot:
+    """The bot of ``name`` for one seat (a program for ``cmd:`` and ``tree:`` names, with
+    the registry's fallback for external bots)."""
+    if name.startswith(TREE_PREFIX):
+        bot = ExternalBot(tree_command(name), seed=seed, time_budget=time_budget,
+                          timeout=timeout, fallback=bot_factory(EXTERNAL_FALLBACK),
+                          fallback_name=EXTERNAL_FALLBACK)
+        bot.name = name
+        return bot
+    return make_bot(name, seed=seed, time_budget=time_budget, timeout=timeout)
 
 
 class SetupError(ValueError):
@@ -73,12 +105,12 @@ def check_setup(
         raise SetupError("bots", "bots: name at least one bot")
     for name in bots:
         try:
-            check_bot_name(name)
+            check_arena_bot(name)
         except ValueError as e:
             raise SetupError("bots", str(e)) from None
     if baseline is not None:
         try:
-            check_bot_name(baseline)
+            check_arena_bot(baseline)
         except ValueError as e:
             raise SetupError("baseline", str(e)) from None
     try:
@@ -278,11 +310,11 @@ def run_task(task: Task) -> TaskResult:
         bots: list[Bot] = []
         seeds = [bot_seed(task.seed, task.kind, index, rotation, s) for s in range(n)]
         for s, name in enumerate(names):
-            if name.startswith("cmd:"):
+            if name.startswith((CMD_PREFIX, TREE_PREFIX)):
                 bot = cache.get((name, s))
                 if bot is None:  # one process per seat, reused across games
-                    bot = cache[(name, s)] = make_bot(
-                        name, seed=seeds[s], time_budget=task.time_budget, timeout=task.timeout)
+                    bot = cache[(name, s)] = arena_bot(name, seeds[s], task.time_budget,
+                                                       task.timeout)
                 bots.append(bot)
             else:
                 bots.append(make_bot(name, seed=seeds[s], time_budget=task.time_budget))
