@@ -81,11 +81,12 @@ def tree_command(spec: str) -> list[str]:
     root = os.path.abspath(os.path.expanduser(folder))
     if not os.path.isdir(root):
         raise ValueError(f"{spec}: no folder {folder}")
-    for exe in (os.path.join(root, ".venv", "bin", "toepen"),
-                os.path.join(root, ".venv", "Scripts", "toepen.exe")):
+    script = __name__.partition(".")[0]  # the package's command: toepen
+    for exe in (os.path.join(root, ".venv", "bin", script),
+                os.path.join(root, ".venv", "Scripts", script + ".exe")):  # Windows
         if os.path.isfile(exe) and os.access(exe, os.X_OK):
             return [exe, "bot", name]
-    raise ValueError(f"{spec}: no {os.path.join(folder, '.venv', 'bin', 'toepen')} "
+    raise ValueError(f"{spec}: no {os.path.join(folder, '.venv', 'bin', script)} "
                      "(run `uv sync --all-extras` in that checkout)")
 
 
