@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from toepen.tools.services import throwaway_redis
 from .audit import audit, timeline
 from .conftest import Player, Server, create
 from .schema import check_server_message
+from .test_playnow import ask, counts, status, until
 from .test_recovery import mid_hand
 from .test_session import calm, over, play_until
 
@@ -291,3 +293,41 @@ def test_failover_sigkill_the_owner_mid_hand_again_and_again(cluster: list[Serve
     assert max(takeover) < 15, takeover  # "within a few seconds" (a generous bound)
     for p in players:
         p.close()
+
+
+# -- play now (issue 26): the queue shared by every process ---------------------------------
+
+
+def test_playnow_matched_across_processes(cluster: list[Server]) -> None:
+    """Two people asking on different processes sit at one table, which a third
+    process serves (the tickets are the seats' tokens there too)."""
+    a = ask(cluster[0], preset="classic", size=2, wait=None, name="Ann",
+            client=uuid.uuid4().hex)
+    assert counts(cluster[2], "classic/2")["waiting"] == 1  # every process sees the queue
+    b = ask(cluster[1], preset="classic", size=2, wait=None, name="Bob",
+            client=uuid.uuid4().hex)
+    sa = until(cluster[0], a["ticket"], "seated")
+    sb = until(cluster[1], b["ticket"], "seated")
+    assert sa["table"] == sb["table"] and {sa["seat"], sb["seat"]} == {0, 1}
+    info = cluster[2].get(f"/api/tables/{sa['table']}").json()
+    assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bob"]
+    # the tickets are the seats' tokens on any process
+    pa = Player(cluster[2], sa["table"], a["ticket"])
+    pb = Player(cluster[0], sb["table"], b["ticket"])
+    assert pa.welcome is not None and pa.welcome["seat"] == sa["seat"]
+    assert pb.welcome is not None and pb.welcome["seat"] == sb["seat"]
+    pa.close()
+    pb.close()
+    for s in cluster:
+        assert a["ticket"] not in s.log() and b["ticket"] not in s.log()
+
+
+def test_playnow_second_tab_on_another_process(cluster: list[Server]) -> None:
+    client = uuid.uuid4().hex
+    first = ask(cluster[0], preset="teams", size=4, wait=None, name="Cor", client=client)
+    second = ask(cluster[2], preset="teams", size=4, wait=None, name="Cor", client=client)
+    assert status(cluster[1], first["ticket"]).json()["status"] == "replaced"
+    assert status(cluster[1], second["ticket"]).json()["status"] == "waiting"
+    r = cluster[1].post("/api/playnow/leave", {"ticket": second["ticket"]})
+    assert r.json() == {"status": "gone"}
+    assert counts(cluster[0], "teams/4")["waiting"] == 0
