@@ -3,24 +3,36 @@
 ``toepen serve --db postgresql://... --redis redis://...`` runs any number of processes
 that share the database (the source of truth: tables, seats, actions) and one Redis:
 
-- **one writer at a time**: every change of a table (an action, a seat, the start) is
-  made under the table's Redis lock (``SET NX PX``, released by its token; it expires
-  if its holder dies), by whichever process the client talks to. Under the lock the
-  process first catches up: Redis keeps each table's state number and seat version
-  (``toepen:tv:<id>``), and a process that is behind reads what it missed from the
-  database. The database's key (table, action number) fences the rest: an action can be
-  stored once only, whoever thinks they hold the lock;
-- **fan-out**: what changed is published on one channel (``toepen:t``): the action
-  (seat, action text: public once made), the seats (token hashes only), the stand-in
-  flags, the presence of each process's clients, and any public text a table's clients
-  get (chat). Every process applies each action to its own copy of the game and sends
-  its own clients their views: no card leaves a process except to its own seat;
-- **ownership**: the bots, stand-ins and idle clocks of a table run in one process, the
-  holder of the table's lease (``toepen:lease:<id>``, expiring after
-  :attr:`Cluster.lease_ms`). Leases go by rendezvous hashing over the live processes
-  (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process dies, its
-  leases expire and the next process takes each table over, catches up from the
-  database and lets its bots act again;
+- **the owner applies, the others relay**: at any moment one process holds a table's
+  game, the holder of its lease (``toepen:lease:<id>``, renewed every second, expiring
+  after :attr:`Cluster.lease_ms`). It checks, commits, applies each action and encodes
+  each receiver's frame once (its own clients' and the other processes' clients', by the
+  presence each process publishes). Any other process with clients of the table only
+  relays: an ``act`` of its clients goes to the owner on the owner's own channel
+  (``toepen:p:<proc>``) and the answer comes back on its own; the owner's frames come
+  back the same way, each process getting only the frames of the seats (and the
+  spectators) connected there. No card leaves the owner except to its own seat's
+  clients, wherever they are connected. A relaying process's copy of the game is
+  brought up to date from the database only when it is needed (a client connects, a
+  record is asked for, the game ends, it takes the lease): :meth:`Lobby.sync`;
+- **the transport** is Redis pub/sub, with state numbers: every frame carries the
+  state number it shows, and a client's process sends it only to a client one state
+  behind it. A gap (a frame missed, a seat's frame missing) or a broken subscription
+  (a Redis restart) makes the process read what it lacks from the database at once,
+  never from Redis. What a process publishes goes out in order, from one queue, and is
+  sent again until Redis takes it. Streams were not chosen: the database already keeps
+  every action, and a second log in Redis' memory would be a second truth to keep in
+  step; pub/sub costs one round trip per batch and nothing to trim;
+- **seats, presence, chat**: a change of the seats (or the start) is made under the
+  table's Redis lock (``SET NX PX``, released by its token) by whichever process the
+  client talks to, which reads the table's row from the database first; what changed is
+  published on one channel (``toepen:t``) with the stand-in flags, the presence of
+  each process's clients, and any public text a table's clients get (chat);
+- **ownership**: leases go by rendezvous hashing over the live processes
+  (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process dies,
+  its leases expire and the next process takes each table over, reads it from the
+  database, sends every client the state it lacks and lets the bots act again. A
+  process with a client's action for a table nobody holds takes the lease itself.
 - **leases a busy process keeps**: the heartbeat and every lease are renewed by a thread
   of their own (:class:`Renewer`, its own Redis connection, every third of a lease), so
   an event loop busy with game work (or blocked) does not lose them; a lease counts as
@@ -70,6 +82,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("toepen.server")
 
 CHANNEL = "toepen:t"
+OWN = "toepen:p:"
+"""The channel of one process (the prefix of): relayed actions, answers, frames."""
 ACQUIRE = """
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local v = redis.call('hmget', KEYS[2], 'n', 'ver')
@@ -124,8 +138,11 @@ class Cluster:
         """This process's name in the cluster (host, pid and a nonce)."""
         self.lease_ms = lease_ms
         self.lock_ms = lock_ms
+        self.relay_s = lease_ms / 1000 + 1.0
+        """How long a relayed action waits for the owner's answer (then the database is
+        asked, and the lease looked at again)."""
         self.owned: set[str] = set()
-        """Tables whose lease this process holds: their bots and clocks run here."""
+        """Tables whose lease this process holds: their games, bots and clocks run here."""
         self.live: list[str] = [self.proc]
         self.lobby: Lobby | None = None
         self.tasks: list[asyncio.Task[None]] = []
@@ -144,6 +161,16 @@ class Cluster:
         self.published = 0
         self.received = 0
         self.takeovers = 0
+        self.relayed = 0
+        self.resyncs = 0
+        self.outbox: list[tuple[str, str]] = []
+        """What to publish, in order (:meth:`_send`)."""
+        self._wake = asyncio.Event()
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        """Relayed actions waiting for their owner's answer, by request id."""
+        self.loaded = asyncio.Event()
+        """Set once the lobby holds every stored table: messages wait for it."""
+        self._connects = 0
 
     # -- start and stop ------------------------------------------------------------------
 
@@ -157,14 +184,20 @@ class Cluster:
 
     async def start(self, lobby: Lobby) -> None:
         """Listen to the other processes and keep the leases (call after :meth:`connect`;
-        subscribes before the lobby loads, so nothing published meanwhile is missed)."""
+        subscribes before the lobby loads, so nothing published meanwhile is missed:
+        what comes waits until the lobby holds every table)."""
         self.lobby = lobby
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(CHANNEL)
-        self.tasks.append(asyncio.get_running_loop().create_task(self._listen(pubsub)))
+        await pubsub.subscribe(CHANNEL, OWN + self.proc)
+        assert pubsub.connection is not None
+        pubsub.connection.register_connect_callback(self._on_connect)
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self._listen(pubsub)))
+        self.tasks.append(loop.create_task(self._sender()))
 
     def run_leases(self) -> None:
         """Start keeping leases (once the lobby holds every table)."""
+        self.loaded.set()
         self.renewer = Renewer(self, asyncio.get_running_loop())
         self.renewer.start()
         self.tasks.append(asyncio.get_running_loop().create_task(self._leases()))
@@ -172,6 +205,8 @@ class Cluster:
 
     async def close(self) -> None:
         """Let go of every lease now (the others take the tables over at once)."""
+        with contextlib.suppress(Exception):  # what is queued goes out first
+            await asyncio.wait_for(self._flush(), 1.0)
         if self.renewer is not None:
             self.renewer.stop()
         for task in self.tasks:
@@ -185,12 +220,12 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    # -- one writer at a time ----------------------------------------------------------
+    # -- one writer of the seats at a time ------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def hold(self, table: Table) -> AsyncIterator[Hold]:
-        """The table's Redis lock, the table caught up first; on the way out the new
-        state number and seat version are recorded and the change published."""
+        """The table's Redis lock, the table read again from the database first; on the
+        way out the new seat version is recorded and the change published."""
         token = secrets.token_hex(8)
         keys = [f"toepen:lock:{table.id}", f"toepen:tv:{table.id}"]
         deadline = time.monotonic() + 1.6 * self.lock_ms / 1000  # past a dead holder's
@@ -229,24 +264,78 @@ class Cluster:
 
     # -- fan-out -------------------------------------------------------------------------
 
-    def publish(self, message: dict[str, Any]) -> None:
-        """Tell the other processes (in the background, in order)."""
+    def publish(self, message: dict[str, Any], to: str | None = None) -> None:
+        """Tell the other processes (``to``: one of them), in order, in the background."""
         message["p"] = self.proc
-        text = json.dumps(message, separators=(",", ":"))
+        self._queue(CHANNEL if to is None else OWN + to,
+                    json.dumps(message, separators=(",", ":")))
+
+    def _queue(self, channel: str, text: str) -> None:
         self.published += 1
-        task = asyncio.get_running_loop().create_task(self._publish(text))
-        self.tasks.append(task)
-        task.add_done_callback(self._forget)
+        self.outbox.append((channel, text))
+        self._wake.set()
+
+    async def _sender(self) -> None:
+        """Publish the outbox in order, a batch per round trip; what Redis does not take
+        is sent again (the receivers read anything they still miss from the database)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self.outbox:
+                batch = self.outbox[:500]
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, text in batch:
+                            pipe.publish(channel, text)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("cluster: publishing failed; again shortly", exc_info=True)
+                    if len(self.outbox) > 100_000:  # Redis is gone for long: keep the newest
+                        del self.outbox[:len(self.outbox) - 100_000]
+                    await asyncio.sleep(0.2)
+                    continue
+                del self.outbox[:len(batch)]
+
+    async def _flush(self) -> None:
+        while self.outbox:
+            await asyncio.sleep(0.01)
 
     def _forget(self, task: asyncio.Task[None]) -> None:
         with contextlib.suppress(ValueError):
             self.tasks.remove(task)
 
-    async def _publish(self, text: str) -> None:
-        try:
-            await self.redis.publish(CHANNEL, text)
-        except Exception:  # the others catch up under the next lock
-            log.warning("cluster: publishing failed", exc_info=True)
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    async def _on_connect(self, connection: Any) -> None:
+        """The subscription's connection is (re)made: after the first time, whatever was
+        published meanwhile is lost, so every table here is read from the database."""
+        self._connects += 1
+        if self._connects > 1:
+            log.warning("cluster: the subscription was made again; reading every table "
+                        "with clients here from the database")
+            self.spawn(self.resync())
+
+    async def resync(self) -> None:
+        """Bring every table with clients here (or owned here) up to the database, and
+        tell the others again who is connected here."""
+        lobby = self.lobby
+        assert lobby is not None
+        await self.loaded.wait()
+        self.resyncs += 1
+        for table in list(lobby.tables.values()):
+            if table.clients or table.id in self.owned:
+                try:
+                    await lobby.sync(table)
+                except Exception:
+                    log.warning("cluster: reading table %s failed", table.id, exc_info=True)
+            if table.clients:
+                self.presence(table)
+        self.publish({"k": "hello"})
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
@@ -254,7 +343,17 @@ class Cluster:
                 async for item in pubsub.listen():
                     if item.get("type") != "message":
                         continue
-                    msg = json.loads(item["data"])
+                    if not self.loaded.is_set():
+                        await self.loaded.wait()
+                    data: str = item["data"]
+                    if data.startswith("F"):
+                        self.received += 1
+                        try:
+                            self._frames(data)
+                        except Exception:
+                            log.exception("cluster: frames failed")
+                        continue
+                    msg = json.loads(data)
                     if msg.get("p") == self.proc:
                         continue
                     self.received += 1
@@ -270,7 +369,8 @@ class Cluster:
                             exc_info=True)
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(CHANNEL, OWN + self.proc)
+                self.spawn(self.resync())
 
     async def _handle(self, msg: dict[str, Any]) -> None:
         lobby = self.lobby
@@ -281,30 +381,195 @@ class Cluster:
                 if each.clients:
                     self.presence(each)
             return
+        if kind == "r":  # the owner's answer to an action relayed from here
+            fut = self.waiting.get(msg.get("id", ""))
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+            return
         table = lobby.tables.get(msg.get("t", ""))
         if kind == "new":
             if table is None:
                 await lobby.adopt(row_of(msg["row"]))
             return
+        if kind == "do":  # a client's action relayed to this process, the owner
+            self.spawn(self._do(table, msg))
+            return
         if table is None:
             return
-        if kind == "act":
-            await lobby.remote_action(table, int(msg["n"]), int(msg["seat"]), msg["act"],
-                                      msg["by"])
-        elif kind == "seats":
+        if kind == "seats":
             await lobby.remote_seats(table, int(msg["ver"]), row_of(msg["row"]))
         elif kind == "flags":
             for s, flags in zip(table.seats, msg["flags"], strict=False):
                 s.standin, s.fallback, s.incident = flags
             lobby.master.broadcast_table(table, local=True)
-            lobby.bots.kick(table)
+            lobby.next(table)
         elif kind == "presence":
-            table.elsewhere[msg["p"]] = (frozenset(msg["seats"]), int(msg["spectators"]),
-                                         bool(msg["host"]))
+            proc = msg["p"]
+            seats = frozenset(msg["seats"])
+            before = table.elsewhere.get(proc)
+            table.elsewhere[proc] = (seats, int(msg["spectators"]), bool(msg["host"]))
             lobby.master.broadcast_table(table, local=True)
+            if self.owns(table.id) and table.game is not None:
+                # a client there may have missed a frame sent before this came: its state
+                keys = set(seats) | ({None} if int(msg["spectators"]) else set())
+                if before is not None:
+                    keys -= set(before[0]) | ({None} if before[1] else set())
+                if keys:
+                    self.frames(table, table.state,
+                                {proc: dict(lobby.master.fresh_frames(table, keys))},
+                                fresh=True)
         elif kind == "raw":
             table.keep_chat(msg["text"])  # a chat line said at another server
             lobby.master.broadcast(table, msg["text"], local=True)
+
+    # -- the owner applies, the others relay ---------------------------------------------
+
+    async def holder(self, table_id: str) -> str | None:
+        """The process holding the table's lease now, if any."""
+        got = await self.redis.get(f"toepen:lease:{table_id}")
+        return None if got is None else str(got)
+
+    async def relay(self, table: Table, seat: int, text: str, state: int, by: str) -> bool:
+        """A client's action at a table this process does not own: sent to its owner,
+        whose answer is this one's (Refused as the owner refused it). False when there
+        is no owner and this process took the lease: the caller applies it itself."""
+        assert self.lobby is not None
+        end = time.monotonic() + 2.5 * self.relay_s
+        while time.monotonic() < end:
+            try:
+                proc = await self.holder(table.id)
+                if proc is None:
+                    if await self.claim(table):
+                        return False
+                    continue
+            except Refused:
+                raise
+            except Exception as e:
+                raise Refused("server_error", f"the cluster does not answer "
+                              f"({type(e).__name__}); nothing changed", 503) from None
+            if proc == self.proc:
+                if table.id in self.epochs:  # ours, its renewal late: written under the fence
+                    return False
+                await self._let_go(table.id)  # held without an epoch: take it properly
+                continue
+            rid = secrets.token_hex(8)
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.waiting[rid] = fut
+            self.relayed += 1
+            self.publish({"k": "do", "t": table.id, "id": rid, "seat": seat, "a": text,
+                          "s": state, "by": by, "at": time.time()}, to=proc)
+            try:
+                answer = await asyncio.wait_for(fut, self.relay_s)
+            except TimeoutError:
+                if await self._stored(table, seat, text, state):
+                    return True
+                continue  # the owner is slow, frozen or dead: look at the lease again
+            finally:
+                self.waiting.pop(rid, None)
+            if answer.get("moved"):
+                await asyncio.sleep(0.05)
+                continue
+            error = answer.get("e")
+            if error is not None:
+                raise Refused(error["code"], error["message"], int(error["status"]),
+                              refusal=error.get("refusal"))
+            return True
+        if await self._stored(table, seat, text, state):
+            return True
+        raise Refused("server_error", "the table's server does not answer; nothing changed",
+                      503)
+
+    async def _stored(self, table: Table, seat: int, text: str, state: int) -> bool:
+        """After an owner did not answer: whether the database holds this very action
+        as number ``state`` (then it was done; this process's clients are told). If it
+        holds another one there, the action is stale."""
+        assert self.lobby is not None
+        try:
+            stored = await self.lobby.storage.load_actions(table.id, state)
+        except Exception:
+            return False
+        if not stored:
+            return False
+        self.spawn(self.lobby.sync(table))
+        if stored[0][0] == seat and stored[0][1] == text:
+            return True
+        raise Refused("stale", f"state {state} is stale: the game is at state "
+                      f"{state + len(stored)}")
+
+    async def _do(self, table: Table | None, msg: dict[str, Any]) -> None:
+        """Apply an action another process relayed (this process owns the table), and
+        answer it. A request older than half its wait is not done: its sender no longer
+        counts on this answer."""
+        reply: dict[str, Any] = {"k": "r", "id": msg.get("id")}
+        assert self.lobby is not None
+        if (table is None or not self.owns(table.id)
+                or time.time() - float(msg.get("at", 0)) > self.relay_s / 2):
+            reply["moved"] = 1
+        else:
+            try:
+                await self.lobby.master.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
+                                            str(msg["by"]), relayed=True)
+            except Refused as e:
+                reply["e"] = {"code": e.code, "message": e.message, "status": e.status,
+                              "refusal": e.refusal}
+            except Exception as e:  # nothing was stored (the commit raised)
+                log.exception("cluster: a relayed action failed")
+                reply["e"] = {"code": "server_error", "status": 503,
+                              "message": f"the table's server failed ({type(e).__name__})"}
+        self.publish(reply, to=str(msg["p"]))
+
+    def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
+               fresh: bool = False) -> None:
+        """Send each process the frames of its clients' seats for state ``n`` (``fresh``:
+        whole states, for clients any number of states behind)."""
+        head: dict[str, Any] = {"t": table.id, "n": n}
+        if fresh:
+            head["x"] = 1
+        if table.row.status == "over":
+            head["o"] = 1
+            head["w"] = table.row.winner
+        top = "F" + json.dumps(head, separators=(",", ":"))
+        for proc, frames in by_proc.items():
+            if not frames:
+                continue
+            parts = [top]
+            for key, frame in frames.items():
+                text = frame if isinstance(frame, str) else frame.decode()
+                parts.append(f"{'s' if key is None else key}\x01{text}")
+            self._queue(OWN + proc, "\x00".join(parts))
+
+    def _frames(self, data: str) -> None:
+        """The owner's frames for this process's clients of a table."""
+        lobby = self.lobby
+        assert lobby is not None
+        parts = data[1:].split("\x00")
+        head = json.loads(parts[0])
+        table = lobby.tables.get(head["t"])
+        if table is None:
+            return
+        frames: dict[int | None, str] = {}
+        for part in parts[1:]:
+            key, _, frame = part.partition("\x01")
+            frames[None if key == "s" else int(key)] = frame
+        n = int(head["n"])
+        fresh = bool(head.get("x"))
+        table.heard = max(table.heard, n)
+        behind = False
+        for c in list(table.clients):
+            if c.at >= n:
+                continue
+            got = frames.get(c.seat)
+            if got is not None and (fresh or c.at == n - 1):
+                c.send(got)
+                c.at = n
+            else:  # a frame missed: read the table from the database
+                behind = True
+        if head.get("o") and table.row.status != "over":
+            table.row.status = "over"
+            table.row.winner = head.get("w")
+            behind = True  # the whole game here too (its record, a rematch)
+        if behind:
+            self.spawn(lobby.sync(table))
 
     def presence(self, table: Table) -> None:
         """Tell the others who is connected to ``table`` here."""
@@ -342,6 +607,11 @@ class Cluster:
         expire: a lease its renewer could not renew lately is not counted on)."""
         return table_id in self.owned and time.monotonic() < self.valid.get(table_id, 0.0)
 
+    def holds(self, table_id: str) -> bool:
+        """Whether this process took the table's lease and has not heard it lost (its
+        frames go to the other processes: it is the table's writer)."""
+        return table_id in self.owned
+
     def fence(self, table_id: str) -> int | None:
         """The lease epoch an action written here now carries (None: not the owner)."""
         return self.epochs.get(table_id) if table_id in self.owned else None
@@ -366,7 +636,7 @@ class Cluster:
         renewed again: what comes next is arranged again."""
         table = self.lobby.tables.get(table_id) if self.lobby is not None else None
         if table is not None and self.lobby is not None and self.owns(table_id):
-            self.lobby.bots.kick(table)
+            self.lobby.next(table)
 
     def lost(self, table_id: str, epoch: int | None = None) -> None:
         """The table's lease is not ours (any more): its bots and clocks stop here
@@ -380,7 +650,7 @@ class Cluster:
         log.warning("cluster: lost the lease of table %s", table_id)
         table = self.lobby.tables.get(table_id) if self.lobby is not None else None
         if table is not None and self.lobby is not None:
-            self.lobby.bots.kick(table)  # not ours: stops its bots and clocks here
+            self.lobby.next(table)  # not ours: stops its bots and clocks here
 
     def top(self, table_id: str) -> bool:
         """Whether this process ranks first for ``table_id`` among the live ones."""
@@ -452,12 +722,10 @@ class Cluster:
         self.owned.add(table.id)
         self.takeovers += 1
         log.info("cluster: %s owns table %s (epoch %d)", self.proc, table.id, epoch)
-        async with table.lock:
-            n, ver = await self.redis.hmget(f"toepen:tv:{table.id}", "n", "ver")
-            await lobby.catch_up(table, int(n or 0), int(ver or 0))
-            # the database is the truth: what was stored before the epoch was raised
-            await lobby.master.catch_up_actions(table)
-        lobby.bots.kick(table)
+        # the database is the truth (never Redis' memory): read what this copy lacks,
+        # what was stored before the epoch was raised too; tell every client what it
+        # lacks (here and at the other processes); then what comes next
+        await lobby.sync(table, takeover=True)
         return True
 
     def claim_soon(self, table: Table) -> None:
@@ -477,7 +745,8 @@ class Cluster:
     def stats(self) -> dict[str, Any]:
         return {"proc": self.proc, "live": len(self.live), "owned": len(self.owned),
                 "published": self.published, "received": self.received,
-                "takeovers": self.takeovers, "fenced": self.fenced_writes}
+                "takeovers": self.takeovers, "fenced": self.fenced_writes,
+                "relayed": self.relayed, "resyncs": self.resyncs}
 
 
 MARGIN = 1 / 3

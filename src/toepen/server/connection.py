@@ -139,6 +139,8 @@ class Connection:
                 await self._refuse("auth", e.message, 4001, "unknown token")
                 return None
         client = Client(seat, host, self.limits.send_queue)
+        if self.lobby.cluster is not None and not self.lobby.cluster.owns(self.table.id):
+            await self.lobby.sync(self.table)  # this copy lags the owner's: the database's
         try:
             self.master.attach(self.table, client)
         except Refused as e:

@@ -68,6 +68,7 @@ async def hint(table_id: str, lobby: LobbyDep,
                authorization: Authorization = None) -> dict[str, Any]:
     """What the strongest installed bot would do for the token's seat now."""
     table = lobby.get(table_id)
+    await lobby.fresh_copy(table)
     seat, _host = lobby.bearer(table, authorization, "a seat's")
     game = table.game
     if seat is None:
@@ -87,6 +88,7 @@ async def hint(table_id: str, lobby: LobbyDep,
 async def replay(table_id: str, lobby: LobbyDep, seat: str | None = None) -> dict[str, Any]:
     """Every step of a finished game, as one seat, a spectator or everyone saw it."""
     table = lobby.get(table_id)
+    await lobby.fresh_copy(table)
     game = table.game
     if table.row.status != "over" or game is None:
         raise Refused("bad_command", "the game is not over: a replay would show hidden "

@@ -56,7 +56,7 @@ class Lobby:
         self.storage = Storage(store)
         self.master = Master(self.storage, self.limits)
         self.bots = Scheduler(self.master, pool, external, bot_delay)
-        self.master.on_change = self.bots.kick
+        self.master.on_change = self.next
         self.tables: dict[str, Table] = {}
         self.codes: dict[str, str] = {}
         self.tokens: dict[str, str] = {}  # token hash -> table id
@@ -87,7 +87,7 @@ class Lobby:
                 with contextlib.suppress(Refused):
                     await self.start(table)
         for table in self.tables.values():
-            self.bots.kick(table)
+            self.next(table)
         return len(rows)
 
     async def adopt(self, row: TableRow) -> Table | None:
@@ -144,29 +144,42 @@ class Lobby:
                 await self.master.catch_up_actions(table)
 
     async def catch_up(self, table: Table, n: int, ver: int) -> None:
-        """Under the table's locks: make this copy of the table what the cluster says it
-        is (seat version ``ver``, state number ``n``), from the database."""
-        if ver > table.version:
+        """Under the table's locks (a change of its seats): make this copy of the table
+        what the database holds (its row; seat version at least ``ver``) and its game
+        what the database holds (``n``, Redis' state number, is not trusted: Redis may
+        have been restarted and remember nothing)."""
+        row = await self.storage.load_table(table.id)
+        if row is not None:
+            self._apply_row(table, row, max(ver, table.version))
+        await self.master.catch_up_actions(table)
+
+    async def sync(self, table: Table, takeover: bool = False) -> None:
+        """In a cluster: bring this copy of the table up to what the database holds (its
+        seats, its game), tell this process's clients what they lack, and (``takeover``:
+        this process just took the lease) every other process's clients too; then what
+        comes next (:meth:`next`)."""
+        if self.cluster is None:
+            return
+        async with table.lock:
             row = await self.storage.load_table(table.id)
             if row is not None:
-                self._apply_row(table, row, ver)
-        if n > table.state:
+                self._apply_row(table, row, table.version)
             await self.master.catch_up_actions(table)
+            self.master.tell_behind(table)
+            if takeover:
+                self.master.tell_elsewhere(table)
+        self.next(table)
 
-    async def remote_action(self, table: Table, n: int, seat: int, text: str,
-                            by: str) -> None:
-        """Another server made action ``n``: apply it here too (or catch up to it)."""
-        async with table.lock:
-            if table.game is None:  # the start has not reached us yet
-                row = await self.storage.load_table(table.id)
-                if row is not None:
-                    self._apply_row(table, row, table.version)
-            if table.game is None or n < table.state:
-                return
-            if n == table.state:
-                self.master.apply_stored(table, seat, text, by)
-            else:
-                await self.master.catch_up_actions(table)
+    async def fresh_copy(self, table: Table) -> None:
+        """In a cluster, at a process that does not own ``table``: :meth:`sync` it (its
+        copy lags: only the owner applies each action). Elsewhere nothing."""
+        if self.cluster is not None and not self.cluster.owns(table.id):
+            await self.sync(table)
+
+    def next(self, table: Table) -> None:
+        """The one "what next" step: every path that learns of a new state of a table
+        (its own commit, a relayed action, a stale refusal, a catch-up, a takeover) ends
+        here: the bot, the stand-in, the idle clock (:meth:`Scheduler.kick`)."""
         self.bots.kick(table)
 
     async def remote_seats(self, table: Table, ver: int, row: TableRow) -> None:
@@ -175,7 +188,7 @@ class Lobby:
             if ver <= table.version:
                 return
             self._apply_row(table, row, ver)
-        self.bots.kick(table)
+        self.next(table)
 
     def _apply_row(self, table: Table, row: TableRow, ver: int) -> None:
         """Seats and status as stored elsewhere; this server's clients told."""
@@ -369,7 +382,7 @@ class Lobby:
         if self.cluster is not None:
             self.cluster.created(table)
             self.cluster.claim_soon(table)
-        self.bots.kick(table)
+        self.next(table)
         return table, token, 0 if name is not None else None
 
     async def start(self, table: Table) -> None:
@@ -384,7 +397,7 @@ class Lobby:
             players = [s.label for s in table.seats]
             await self.storage.start(table.id, players)
             self._begin(table, players)
-        self.bots.kick(table)
+        self.next(table)
 
     def _starts(self, table: Table, taken: dict[int, Seat]) -> list[str] | None:
         """The players of the game if seating ``taken`` starts it (``autostart`` and then
@@ -455,7 +468,7 @@ class Lobby:
             else:
                 self.master.broadcast_table(table)
         if players is not None:
-            self.bots.kick(table)
+            self.next(table)
         return token, seat
 
     async def hand_seat(self, table: Table, name: str, seat: int) -> tuple[str, int]:
@@ -484,7 +497,7 @@ class Lobby:
                     if not c.host:
                         c.close()
             self.master.broadcast_table(table)
-        self.bots.kick(table)
+        self.next(table)
         return token, seat
 
     async def set_seat(self, table: Table, seat: int, new: Seat) -> None:
@@ -552,4 +565,4 @@ class Lobby:
                 if table.connected(seat):
                     raise Refused("bad_command", f"seat {seat}'s player is still here")
                 await self.set_seat(table, seat, Seat(seat))
-        self.bots.kick(table)  # a seat that filled an autostart table started its game
+        self.next(table)  # a seat that filled an autostart table started its game

@@ -189,53 +189,69 @@ class Master:
         return {**why.to_json(), "message": why.english(), "say": say.to_json()}
 
     async def act(self, table: Table, seat: int, text: Any, state: Any,
-                  by: str = "player") -> None:
-        """Apply one action: checked, committed, then broadcast; Refused changes nothing."""
+                  by: str = "player", relayed: bool = False) -> None:
+        """Apply one action: checked, committed, then broadcast; Refused changes nothing.
+
+        In a cluster only the table's owner (its lease holder) does this; any other
+        process relays the action to it and answers what it answers (``relayed``: it
+        came from another process, so it is not relayed again). Every path that learns
+        of a new state ends in :attr:`on_change`, a stale refusal from the database
+        too (the other process's action is read and told first)."""
         act = parse_action(text, state)
-        async with self.locked(table) as held:
-            self.check(table, seat, act, state, by)
-            game = table.game
-            assert game is not None
-            n = len(game.actions)
-            after = game.clone()
-            events = after.apply(seat, act)
-            started = time.perf_counter()
-            epoch = None if self.cluster is None else self.cluster.fence(table.id)
-            row = ActionRow(table.id, n, seat, str(act), by,
-                            after.winner if after.is_over else None, epoch)
-            try:
-                # once sent to the database the action is seen to its end, even if the
-                # caller is cancelled meanwhile (a bot's move when its table is kicked):
-                # what is stored is applied and told, never left behind in this copy
-                cancelled = await _to_the_end(asyncio.ensure_future(self.storage.append(row)))
-            except Refused as e:
+        cluster = self.cluster
+        if (cluster is not None and not relayed and not cluster.owns(table.id)
+                and await cluster.relay(table, seat, str(act), state, by)):
+            return
+        changed = False
+        cancelled = False
+        try:
+            async with table.lock:
+                self.check(table, seat, act, state, by)
+                game = table.game
+                assert game is not None
+                n = len(game.actions)
+                after = game.clone()
+                events = after.apply(seat, act)
+                started = time.perf_counter()
+                epoch = None if cluster is None else cluster.fence(table.id)
+                row = ActionRow(table.id, n, seat, str(act), by,
+                                after.winner if after.is_over else None, epoch)
                 try:
-                    if e.code == "stale":
-                        await self.catch_up_actions(table)  # the other server's action
-                    elif e.code == "in_doubt":
-                        self._doubt(table)
-                finally:
-                    if isinstance(e, Fenced) and self.cluster is not None:
-                        self.cluster.fenced(table, e.epoch)  # another process holds the lease now
-                raise
-            if self.metrics is not None:
-                self.metrics.committed(time.perf_counter() - started, by)
-            if held is not None:
-                held.message = {"k": "act", "n": n, "seat": seat, "act": str(act), "by": by}
-            table.game = after
-            moved(table, n, events)
-            table.last_by.append(by)
-            if after.is_over:
-                table.row.status = "over"
-                table.row.winner = after.winner
-            self.broadcast_state(table, events, (seat, str(act), by))
-            if after.is_over:
-                self.broadcast_table(table)
+                    # once sent to the database the action is seen to its end, even if
+                    # the caller is cancelled meanwhile (a bot's move when its table is
+                    # kicked): what is stored is applied and told, never left behind
+                    cancelled = await _to_the_end(asyncio.ensure_future(
+                        self.storage.append(row)))
+                except Refused as e:
+                    try:
+                        if e.code == "stale":
+                            # another process stored action n: read it (and what follows)
+                            changed = await self.catch_up_actions(table)
+                        elif e.code == "in_doubt":
+                            self._doubt(table)
+                    finally:
+                        if isinstance(e, Fenced) and cluster is not None:
+                            cluster.fenced(table, e.epoch)  # another process holds the lease
+                    raise
+                if self.metrics is not None:
+                    self.metrics.committed(time.perf_counter() - started, by)
+                table.game = after
+                moved(table, n, events)
+                table.last_by.append(by)
+                if after.is_over:
+                    table.row.status = "over"
+                    table.row.winner = after.winner
+                changed = True
+                self.broadcast_state(table, events, (seat, str(act), by))
+                if after.is_over:
+                    self.broadcast_table(table)
+        finally:
+            if changed:
+                self.on_change(table)
         if after.is_over and self.on_over:
             task = asyncio.get_running_loop().create_task(self._ended(table))
             self._over_tasks.add(task)
             task.add_done_callback(self._over_tasks.discard)
-        self.on_change(table)
         if cancelled:
             raise asyncio.CancelledError
 
@@ -263,9 +279,10 @@ class Master:
             self._doubtful.discard(table.id)
         self.on_change(table)
 
-    def apply_stored(self, table: Table, seat: int, text: str, by: str) -> None:
-        """Apply an action another server made (and stored): the same game here, and
-        this server's clients told (under the table's lock)."""
+    def apply_stored(self, table: Table, seat: int, text: str, by: str,
+                     tell: bool = True) -> list[Event]:
+        """Apply an action stored by another process (under the table's lock): the same
+        game here, and (``tell``) this process's clients told. Its events."""
         game = table.game
         assert game is not None
         after = game.clone()
@@ -276,17 +293,29 @@ class Master:
         if after.is_over:
             table.row.status = "over"
             table.row.winner = after.winner
-        self.broadcast_state(table, events, (seat, text, by))
-        if after.is_over:
-            self.broadcast_table(table)
+        if tell:
+            self.broadcast_state(table, events, (seat, text, by))
+            if after.is_over:
+                self.broadcast_table(table)
+        return events
 
-    async def catch_up_actions(self, table: Table) -> None:
-        """Apply what the database holds beyond this server's copy of the game."""
+    async def catch_up_actions(self, table: Table) -> bool:
+        """Apply what the database holds beyond this copy of the game; the clients here
+        (and, at the owner, elsewhere) are told the last state (a client further behind
+        gets it whole). Whether there was anything."""
         if table.game is None:
-            return
-        for seat, text, by in await self.storage.load_actions(table.id,
-                                                              len(table.game.actions)):
-            self.apply_stored(table, seat, text, by)
+            return False
+        stored = await self.storage.load_actions(table.id, len(table.game.actions))
+        if not stored:
+            return False
+        events: list[Event] = []
+        for seat, text, by in stored:
+            events = self.apply_stored(table, seat, text, by, tell=False)
+        seat, text, by = stored[-1]
+        self.broadcast_state(table, events, (seat, text, by))
+        if table.game.is_over:
+            self.broadcast_table(table)
+        return True
 
     async def _ended(self, table: Table) -> None:
         for hook in self.on_over:
@@ -312,6 +341,7 @@ class Master:
             so_far = past(table)
             client.send(protocol.state(view, (), None, so_far,
                                        closing=final(table.game, so_far)))
+            client.at = table.state
         self.broadcast_table(table)
         if self.cluster is not None:
             self.cluster.presence(table)
@@ -364,25 +394,84 @@ class Master:
 
     def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
         """Every client gets the ``state`` of its own seat: encoded once per receiver
-        class (a seat, or the spectators), from one public view (:func:`state_frames`)."""
+        class (a seat, or the spectators), from one public view (:func:`state_frames`).
+
+        A client gets the frame of state ``n`` only if it has state ``n - 1``; one
+        further behind gets the whole state (:meth:`fresh`), one that has it already
+        nothing. In a cluster the owner encodes the frames of the other processes'
+        clients too (by their presence) and sends each process its own."""
         game = table.game
         assert game is not None
+        n = len(game.actions)
         ends = closing(game, events, past(table))
+        clients = [c for c in table.clients if c.at < n]
+        behind = [c for c in clients if c.at < n - 1]
+        now = [c for c in clients if c.at == n - 1]
+        remote: dict[str, set[int | None]] = {}
+        cluster = self.cluster
+        if cluster is not None and cluster.holds(table.id):
+            for proc, (seats, spectators, _host) in table.elsewhere.items():
+                keys: set[int | None] = set(seats)
+                if spectators:
+                    keys.add(None)
+                if keys:
+                    remote[proc] = keys
+        wanted: set[int | None] = {c.seat for c in now}
+        for keys in remote.values():
+            wanted |= keys
         cache: dict[int | None, str | bytes] = {}
         if protocol.PLAIN:  # the benchmark's baseline: one observe per receiver
-            for c in list(table.clients):
-                text = cache.get(c.seat)
-                if text is None:
-                    text = cache[c.seat] = self.state_message(table, c.seat, events, last,
-                                                              ends)
-                c.send(text)
-            return
-        clients = list(table.clients)
-        for seat, text in state_frames(game, {c.seat for c in clients}, events, last,
-                                       ends).items():
-            cache[seat] = text
-        for c in clients:
+            for seat in wanted:
+                cache[seat] = self.state_message(table, seat, events, last, ends)
+        elif wanted:
+            cache.update(state_frames(game, wanted, events, last, ends))
+        for c in now:
             c.send(cache[c.seat])
+            c.at = n
+        for c in behind:
+            self.fresh(table, c)
+        if remote and cluster is not None:
+            cluster.frames(table, n, {proc: {k: cache[k] for k in keys}
+                                      for proc, keys in remote.items()})
+
+    def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, str]:
+        """The whole ``state`` (its history so far) for each of ``keys`` (a seat; None:
+        a spectator), as a client that connects now gets it."""
+        game = table.game
+        assert game is not None
+        so_far = past(table)
+        ends = final(game, so_far)
+        return {key: protocol.state(observe(game, key), (), None, so_far, closing=ends)
+                for key in keys}
+
+    def fresh(self, table: Table, client: Client) -> None:
+        """Send ``client`` the whole state (it is more than one state behind)."""
+        client.send(self.fresh_frames(table, {client.seat})[client.seat])
+        client.at = table.state
+
+    def tell_behind(self, table: Table) -> None:
+        """Every client here that lacks the table's latest state gets it whole."""
+        if table.game is None:
+            return
+        for c in list(table.clients):
+            if c.at < table.state:
+                self.fresh(table, c)
+
+    def tell_elsewhere(self, table: Table) -> None:
+        """The owner (just taken over): every other process's clients get the whole
+        state (each process sends it on to its clients that lack it)."""
+        cluster = self.cluster
+        if cluster is None or table.game is None:
+            return
+        by_proc: dict[str, dict[int | None, str | bytes]] = {}
+        for proc, (seats, spectators, _host) in table.elsewhere.items():
+            keys: set[int | None] = set(seats)
+            if spectators:
+                keys.add(None)
+            if keys:
+                by_proc[proc] = dict(self.fresh_frames(table, keys))
+        if by_proc:
+            cluster.frames(table, table.state, by_proc, fresh=True)
 
 
 def _seating(table: Table) -> tuple[Any, ...]:

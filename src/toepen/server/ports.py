@@ -44,9 +44,17 @@ class ClusterPort(Protocol):
 
     def owns(self, table_id: str) -> bool: ...
 
+    def holds(self, table_id: str) -> bool: ...
+
     def fence(self, table_id: str) -> int | None: ...
 
     def fenced(self, table: Table, epoch: int | None) -> None: ...
+
+    async def relay(self, table: Table, seat: int, text: str, state: int, by: str) -> bool:
+        """Send an action to the table's owner; False if this process took the lease."""
+
+    def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
+               fresh: bool = False) -> None: ...
 
 
 class MetricsPort(Protocol):

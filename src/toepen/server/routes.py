@@ -122,7 +122,9 @@ async def list_tables(lobby: LobbyDep, status: str | None = None) -> dict[str, A
 @router.get("/api/tables/{table_id}")
 async def get_table(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
     """One table."""
-    return (await lobby.find(table_id)).info()
+    table = await lobby.find(table_id)
+    await lobby.fresh_copy(table)
+    return table.info()
 
 
 @router.get("/api/codes/{code}")
@@ -168,6 +170,7 @@ async def start_table(table_id: str, lobby: LobbyDep,
 async def record(table_id: str, lobby: LobbyDep) -> JSONResponse:
     """The ``toepen-record/1`` of a finished game."""
     table = await lobby.find(table_id)
+    await lobby.fresh_copy(table)
     if table.row.status != "over" or table.game is None:
         raise Refused("bad_command", "the game is not over: its record would show hidden "
                       "cards", 409)

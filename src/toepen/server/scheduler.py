@@ -201,7 +201,11 @@ class Scheduler:
             if e.code == "server_error":  # try again a little later
                 await asyncio.sleep(0.5)
                 self.kick(table)
-            elif e.code not in ("stale", "over"):
+            elif e.code == "stale":  # the table moved on: what now, unless that is arranged
+                if table.pending is asyncio.current_task():
+                    table.pending = None
+                    self.kick(table)
+            elif e.code != "over":
                 log.error("bot %s at table %s refused: %s", bot, table.id, e.message)
 
     async def _failed(self, table: Table, view: View, bot: str, kind: str, detail: str,

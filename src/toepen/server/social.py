@@ -139,6 +139,7 @@ class Social:
         if client.seat is None and not client.host:
             raise Refused("forbidden", "rematch: only a player at the table", 403,
                           say=Message("error.rematch.seat"))
+        await self.lobby.fresh_copy(table)  # in a cluster: the whole game here too
         game = table.game
         if game is None or not game.is_over:
             raise Refused("bad_command", "rematch: the game is not over", 409,

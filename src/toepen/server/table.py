@@ -155,6 +155,10 @@ class Client:
         """The socket's send, once the connection's writer runs (before: all is queued)."""
         self.writing = False
         """The writer task is sending a frame (what comes meanwhile queues behind it)."""
+        self.at = -1
+        """The state number of the last ``state`` this client was sent (-1: none yet):
+        a frame goes to a client one state behind it; one further behind gets the whole
+        state again (:meth:`~toepen.server.master.Master.broadcast_state`)."""
         self.direct: Callable[[str | bytes], bool] | None = None
         """The socket's side door (:meth:`toepen.server.wire.Wire.send`), if it has one:
         sends a frame at once, or declines (the socket's buffer is full, or it closes)."""
@@ -223,6 +227,10 @@ class Table:
     """Clients at the cluster's other processes: (seats, spectators, host) by process."""
     rematch: str | None = None
     """The id of this finished game's rematch table, once one is made."""
+    heard: int = 0
+    """In a cluster, at a process that does not own the table: the latest state number
+    its owner relayed (this copy of the game is brought up to it from the database only
+    when it is needed: :meth:`~toepen.server.lobby.Lobby.sync`)."""
     rated: bool = False
     """The game counts for ratings (:mod:`toepen.server.accounts`)."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
@@ -311,8 +319,9 @@ class Table:
             "idle_seconds": row.idle_seconds,
             "seats": [s.info(s.kind == "bot" or self.connected(s.seat)) for s in self.seats],
             "spectators": self.spectators(),
-            "state": self.state,
-            "winner": self.game.winner if self.game is not None else None,
+            "state": max(self.state, self.heard),
+            "winner": (self.game.winner if self.game is not None and self.game.winner is not None
+                       else row.winner),
             "created": row.created.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
             "rated": self.rated,
