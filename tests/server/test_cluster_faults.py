@@ -88,7 +88,7 @@ def own_redis() -> Iterator[Redis]:
 @pytest.fixture(scope="module")
 def trio(postgres_url: str, own_redis: Redis) -> Iterator[list[Server]]:
     """Three processes on this module's Redis (a test that kills one starts it again)."""
-    servers = [Server(postgres_url, "--redis", own_redis.url) for _ in range(3)]
+    servers = [Server(postgres_url, "--redis", own_redis.url, *os.environ.get("TOEPEN_FAULT_ARGS", "").split()) for _ in range(3)]
     try:
         starts = [threading.Thread(target=s.start) for s in servers]
         for t in starts:
@@ -108,8 +108,10 @@ class Driver:
     try again. Errors are kept: under faults only ``stale`` and ``server_error`` may
     come."""
 
-    def __init__(self, players: list[Player], rng: random.Random) -> None:
+    def __init__(self, players: list[Player], rng: random.Random,
+                 servers: list[Server] | None = None) -> None:
         self.players = players
+        self.servers = servers or []
         self.rng = rng
         self.sent: dict[int, int] = {}
         self.errors: list[dict[str, Any]] = []
@@ -135,8 +137,21 @@ class Driver:
     def run(self, done: Any, timeout: float) -> None:
         end = time.monotonic() + timeout
         while not done():
+            if time.monotonic() > end and os.environ.get("TOEPEN_FAULT_LOGS"):
+                for s in self.servers:
+                    if s.proc:
+                        with open(os.environ["TOEPEN_FAULT_LOGS"] + f".{s.port}", "w") as f:
+                            f.write(s.logpath.read_text(errors="replace"))
+                            for p in self.players:
+                                info = s.get(f"/api/tables/{p.table_id}").json()
+                                f.write(f"\nINFO: {info['state']} {info['seats']}\n")
+                                f.write(f"CLUSTER: {s.get('/api/ready').json()}\n")
+                for p in self.players:
+                    print("PLAYER", p.server.port, p.state and p.state["state"],
+                          p.state and p.view["to_act"], p.messages[-1])
             assert time.monotonic() < end, "stuck: " + "; ".join(
-                f"{p.table_id}@{p.state and p.state['state']}" for p in self.players)
+                f"{p.table_id}@{p.state and p.state['state']}" for p in self.players) + "".join(
+                f"\n--- {s.port}:\n{s.log()[-1500:]}" for s in self.servers if s.proc)
             self.step()
             time.sleep(0.005)
 
@@ -241,7 +256,7 @@ def test_a_redis_restart_in_the_middle_of_a_game(trio: list[Server], own_redis: 
     b = Player(trio[2], tid, bas["token"])
     watcher = Player(trio[0], tid)
     players = [a, b, watcher]
-    drive = Driver([a, b], rng)
+    drive = Driver(players, rng, trio)
     drive.run(lambda: a.state is not None and a.state["state"] >= 12, 30)
     for _ in range(2):
         own_redis.kill()
@@ -278,7 +293,7 @@ def test_messages_while_a_process_starts(trio: list[Server], own_redis: Redis) -
                     headers={"Authorization": "Bearer " + host["token"]})
         tables.append((tid, host["token"]))
         players.append(Player(second, tid, host["token"]))
-    drive = Driver(players, rng)
+    drive = Driver(players, rng, trio)
     drive.run(lambda: all(p.state is not None and p.state["state"] >= 3 for p in players), 30)
     starting = threading.Thread(target=late.start)
     starting.start()
@@ -290,7 +305,7 @@ def test_messages_while_a_process_starts(trio: list[Server], own_redis: Redis) -
     moved = [Player(late, tid, token) for tid, token in tables]
     for old in players:
         old.close()
-    drive = Driver(moved, rng)
+    drive = Driver(moved, rng, trio)
     drive.run(lambda: all(finished(p) for p in moved), 90)
     for p in moved:
         p.drain(0.1)
@@ -340,7 +355,7 @@ def test_chaos(trio: list[Server], own_redis: Redis) -> None:
         w = Player(rng.choice(trio), tid)
         players.append(w)
         audited[w] = None
-    drive = Driver([p for p in players if audited[p] is not None], rng)
+    drive = Driver(players, rng, trio)
     faults = {"kill": 0, "freeze": 0}
     restarts: list[threading.Thread] = []
 
