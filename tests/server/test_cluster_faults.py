@@ -88,7 +88,7 @@ def own_redis() -> Iterator[Redis]:
 @pytest.fixture(scope="module")
 def trio(postgres_url: str, own_redis: Redis) -> Iterator[list[Server]]:
     """Three processes on this module's Redis (a test that kills one starts it again)."""
-    servers = [Server(postgres_url, "--redis", own_redis.url, *os.environ.get("TOEPEN_FAULT_ARGS", "").split()) for _ in range(3)]
+    servers = [Server(postgres_url, "--redis", own_redis.url) for _ in range(3)]
     try:
         starts = [threading.Thread(target=s.start) for s in servers]
         for t in starts:
@@ -137,18 +137,6 @@ class Driver:
     def run(self, done: Any, timeout: float) -> None:
         end = time.monotonic() + timeout
         while not done():
-            if time.monotonic() > end and os.environ.get("TOEPEN_FAULT_LOGS"):
-                for s in self.servers:
-                    if s.proc:
-                        with open(os.environ["TOEPEN_FAULT_LOGS"] + f".{s.port}", "w") as f:
-                            f.write(s.logpath.read_text(errors="replace"))
-                            for p in self.players:
-                                info = s.get(f"/api/tables/{p.table_id}").json()
-                                f.write(f"\nINFO: {info['state']} {info['seats']}\n")
-                                f.write(f"CLUSTER: {s.get('/api/ready').json()}\n")
-                for p in self.players:
-                    print("PLAYER", p.server.port, p.state and p.state["state"],
-                          p.state and p.view["to_act"], p.messages[-1])
             assert time.monotonic() < end, "stuck: " + "; ".join(
                 f"{p.table_id}@{p.state and p.state['state']}" for p in self.players) + "".join(
                 f"\n--- {s.port}:\n{s.log()[-1500:]}" for s in self.servers if s.proc)
