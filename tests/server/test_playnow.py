@@ -1,7 +1,9 @@
-"""Play now over HTTP against a real server: people waiting for the same preset and size
-sit at one table, a wait of 0 gets bots at once, leaving (or a second tab, or a closed
-tab) takes you out of the queue, and bad requests are refused in five languages and
-change nothing."""
+"""Play now and who is here over HTTP against a real server. Play now: people waiting
+for the same preset and size sit at one table, a wait of 0 gets bots at once, leaving
+(or a second tab, or a closed tab) takes you out of the queue, and bad requests are
+refused in five languages and change nothing. Who is here: three accounts follow each
+other, see who is online and at a table, an invitation accepted and one declined;
+guests stay anonymous."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ import pytest
 from toepen.i18n import catalog
 from toepen.server.playnow import STALE, MemoryQueue, PlayNow, Ticket
 
-from .conftest import Player, Server
+from .conftest import Player, Server, create
+from .test_accounts import Browser
 
 LANGS = ("en", "nl", "de", "it", "nb")
 
@@ -153,3 +156,112 @@ async def closed_tab() -> None:
     await queue.match_once()
     assert await store.waiting() == []
     assert await store.answer("t1") == {"status": "gone"}
+
+
+# -- who is here: presence, follows, invitations (issue 26, point 2) ------------------------
+
+
+def here(b: Browser, **body: Any) -> dict[str, Any]:
+    r = b.post("/api/here", body)
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_friends_online_and_invitations(server: Server) -> None:
+    tag = uuid.uuid4().hex[:6]
+    ann, bob, cor = (Browser(server) for _ in range(3))
+    names = [f"ann{tag}", f"bob{tag}", f"cor{tag}"]
+    for b, n in zip((ann, bob, cor), names, strict=True):
+        b.register(n)
+    assert ann.post("/api/follows", {"name": names[1]}).status_code == 200
+    assert ann.post("/api/follows", {"name": names[2]}).status_code == 200
+    assert bob.post("/api/follows", {"name": names[0]}).status_code == 200
+    here(bob)
+    seen = here(ann)
+    friends = {f["name"]: f for f in seen["friends"]}
+    assert friends[names[1]]["online"] and not friends[names[2]]["online"]
+    assert seen["followers"] == [names[1]]
+    assert names[1] in [o["name"] for o in seen["online"]]
+    # Ann's table with two open seats; Bob and Cor invited
+    r = ann.post("/api/tables", {"preset": "rulebook", "size": 3, "name": names[0]})
+    assert r.status_code == 201, r.text
+    host = r.json()
+    table = host["table"]["id"]
+    to_bob = ann.post("/api/invitations", {"to": names[1], "table": table})
+    to_cor = ann.post("/api/invitations", {"to": names[2], "table": table})
+    assert to_bob.status_code == 201 and to_cor.status_code == 201, to_cor.text
+    mine = here(bob)["invitations"]
+    assert [(i["from"], i["table"], i["status"]) for i in mine] == [(names[0], table, "open")]
+    # someone else's invitation cannot be answered; nothing changes
+    r = cor.post(f"/api/invitations/{to_bob.json()['id']}/accept")
+    assert r.status_code == 404 and r.json()["say"]["id"] == "here.error.invitation"
+    ok = bob.post(f"/api/invitations/{to_bob.json()['id']}/accept")
+    assert ok.status_code == 200, ok.text
+    seated = ok.json()
+    assert seated["status"] == "accepted" and seated["table"]["id"] == table
+    info = server.get(f"/api/tables/{table}").json()
+    assert info["seats"][seated["seat"]]["name"] == names[1]
+    p = Player(server, table, seated["token"])
+    assert p.welcome is not None and p.welcome["seat"] == seated["seat"]
+    again = bob.post(f"/api/invitations/{to_bob.json()['id']}/accept")
+    assert again.status_code == 409 and again.json()["say"]["id"] == "here.error.answered"
+    no = cor.post(f"/api/invitations/{to_cor.json()['id']}/decline")
+    assert no.json()["status"] == "declined"
+    sent = {i["to"]: i["status"] for i in here(ann)["sent"]}
+    assert sent == {names[1]: "accepted", names[2]: "declined"}
+    end = time.monotonic() + 15  # Bob's socket at the table marks him there
+    while here(ann)["friends"][0]["table"] != table:
+        assert time.monotonic() < end, "Bob is not shown at the table"
+        time.sleep(0.5)
+    p.close()
+    info = server.get(f"/api/tables/{table}").json()
+    assert [s["kind"] for s in info["seats"]].count("open") == 1  # Cor did not sit
+    for b in (ann, bob, cor):
+        for text in b.answers:
+            assert host["token"] not in text or b is ann
+            assert seated["token"] not in text or b is bob
+
+
+def test_guests_stay_anonymous(server: Server) -> None:
+    guest, other = Browser(server), Browser(server)
+    here(guest, client=uuid.uuid4().hex, name="Geheim")
+    seen = here(other, client=uuid.uuid4().hex)
+    assert "Geheim" not in str(seen)
+    assert seen["counts"]["guests"] >= 2 and seen["me"] is None and "friends" not in seen
+    client = uuid.uuid4().hex
+    here(guest, client=client, visible=True, name="Zichtbaar")
+    assert {"name": "Zichtbaar"} in here(other, client=uuid.uuid4().hex)["guests"]
+
+
+@pytest.mark.parametrize(("path", "body", "status_code", "msg"), [
+    ("/api/follows", {"name": "nobody-at-all"}, 404, "here.error.no_player"),
+    ("/api/invitations", {"to": "nobody-at-all", "table": "x"}, 404, "here.error.no_player"),
+    ("/api/invitations/99999/accept", {}, 404, "here.error.invitation"),
+])
+def test_bad_friend_requests(server: Server, path: str, body: dict[str, Any],
+                             status_code: int, msg: str) -> None:
+    me = Browser(server)
+    assert me.post(path, body).json()["say"]["id"] == "here.error.login"  # a guest
+    me.register(f"eve{uuid.uuid4().hex[:6]}")
+    r = me.post(path, body)
+    assert r.status_code == status_code and r.json()["say"]["id"] == msg, r.text
+    for lang in LANGS:
+        assert catalog(lang)[msg]
+    assert here(me)["friends"] == [] and here(me)["sent"] == []
+
+
+def test_invite_only_followed_to_own_table(server: Server) -> None:
+    tag = uuid.uuid4().hex[:6]
+    ann, bob = Browser(server), Browser(server)
+    ann.register(f"ann{tag}")
+    bob.register(f"bob{tag}")
+    table = create(server, preset="rulebook", size=3)["table"]["id"]
+    r = ann.post("/api/invitations", {"to": f"bob{tag}", "table": table})
+    assert r.status_code == 403 and r.json()["say"]["id"] == "here.error.not_followed"
+    ann.post("/api/follows", {"name": f"bob{tag}"})
+    r = ann.post("/api/invitations", {"to": f"bob{tag}", "table": table})
+    assert r.status_code == 403 and r.json()["say"]["id"] == "here.error.not_seated"
+    r = ann.post("/api/follows", {"name": f"ann{tag}"})
+    assert r.status_code == 400 and r.json()["say"]["id"] == "here.error.self"
+    assert here(bob)["invitations"] == []

@@ -21,7 +21,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import accounts, clubs, connection, extras, metrics, playnow, reviews, routes, sheets
+from . import (
+    accounts,
+    clubs,
+    connection,
+    extras,
+    metrics,
+    playnow,
+    presence,
+    reviews,
+    routes,
+    sheets,
+)
 from .botpool import BotPool
 from .config import ServerConfig
 from .external import ExternalBots
@@ -64,11 +75,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.lobby = lobby
     await accounts.start(app, lobby)
     await playnow.start(app, lobby)
+    await presence.start(app, lobby)
     if cfg.own_process:
         tune_collector()
     try:
         yield
     finally:
+        await presence.stop(app)
         await playnow.stop(app)
         await accounts.stop(app)
         if cluster is not None:
@@ -111,7 +124,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_exception_handler(Refused, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(RequestGuard, limit=cfg.limits.max_body)
-    for module in (routes, extras, reviews, connection, metrics, playnow):
+    for module in (routes, extras, reviews, connection, metrics, playnow, presence):
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)
