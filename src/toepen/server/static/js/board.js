@@ -11,7 +11,9 @@ import { botMark } from "./tableinfo.js";
 function dir(seat, me, n) {
   const rel = (seat - (me ?? 0) + n) % n;
   const a = Math.PI / 2 + (rel * 2 * Math.PI) / n;
-  return `data-c="${Math.cos(a).toFixed(4)}" data-s="${Math.sin(a).toFixed(4)}"`;
+  // (the felt's grid cell: rows and columns 1 to 3, from the direction; css/table.css)
+  const cell = (x) => (x < -0.35 ? 1 : x > 0.35 ? 3 : 2);
+  return `data-c="${Math.cos(a).toFixed(4)}" data-s="${Math.sin(a).toFixed(4)}" data-row="${cell(Math.sin(a))}" data-col="${cell(Math.cos(a))}"`;
 }
 
 /** The directions of {@link dir} as custom properties (through the CSSOM, which the CSP allows). */
