@@ -95,3 +95,51 @@ def test_leaving_and_a_second_tab(context: BrowserContext, server: Server) -> No
     until_waiting(server, "teams/4", 1)
     other.close()  # closing the tab: its beacon leaves the queue
     until_waiting(server, "teams/4", 0)
+
+
+REGISTER = """async ([name]) => {
+  const me = await (await fetch('/api/account')).json();
+  const r = await fetch('/api/account/register', {method: 'POST', headers: {'Content-Type':
+    'application/json', 'X-CSRF-Token': me.csrf}, body: JSON.stringify({name, password:
+    'correct horse battery'})});
+  return r.status;
+}"""
+
+
+def test_invite_a_friend_in_the_browser(browser: Browser, server: Server) -> None:
+    """Ann follows Bob in the lobby and invites him to her table; Bob accepts on his
+    lobby page and sits at it. A guest watching the lobby is counted, not named."""
+    ctxs = [browser.new_context(locale="en-GB") for _ in range(3)]
+    try:
+        ann, bob, guest = (lobby(c, server, n) for c, n in zip(ctxs, ("x", "y", "Geheim"),
+                                                                strict=True))
+        for page, name in ((ann, "annweb"), (bob, "bobweb")):
+            assert page.evaluate(REGISTER, [name]) == 201
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']")
+        ann.fill("#here-follow-name", "bobweb")
+        ann.click("#here-follow button")
+        friend = ann.locator("#here-friends li[data-name='bobweb']")
+        expect(friend).to_contain_text("online")
+        ann.select_option("#size", "3")
+        ann.select_option("select[name='seat1']", "")  # open: for Bob
+        ann.click("#create")
+        table = table_of(ann)
+        ann.goto(server.url + "/")
+        ann.locator("#here-friends li[data-name='bobweb'] .here-invite").click()
+        bob.wait_for_timeout(200)
+        bob.reload()
+        invite = bob.locator("#here-invitations li")
+        expect(invite).to_contain_text("annweb invites you")
+        invite.locator(".here-accept").click()
+        assert table_of(bob) == table
+        expect(bob.locator("#app")).to_contain_text("annweb")
+        info: dict[str, Any] = server.get(f"/api/tables/{table}")
+        assert "bobweb" in [s["name"] for s in info["seats"]]
+        guest.reload()
+        guest.wait_for_selector("#here-online")
+        expect(guest.locator("#here-online")).to_contain_text("annweb")
+        assert "Geheim" not in guest.locator(".here").inner_text()
+    finally:
+        for c in ctxs:
+            c.close()

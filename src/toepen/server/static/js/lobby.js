@@ -7,6 +7,7 @@ import { account, accountApi } from "./account.js";
 import { presetName } from "./tableinfo.js";
 import { optionField, showPresetValues } from "./options.js";
 import { showPlayNow } from "./playnow.js";
+import { showHere } from "./here.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 export function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -87,6 +88,7 @@ export async function showLobby(app) {
   translateStatic(app);
   const form = app.querySelector("#create-form");
   const playNow = showPlayNow(app.querySelector(".lobby"), meta, me, () => form.name.value.trim(), toast);
+  const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast);
   form.name.value = me.user ? me.user.name : savedName();
   form.name.readOnly = !!me.user;
   const size = form.querySelector("#size");
@@ -178,5 +180,5 @@ export async function showLobby(app) {
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); here.relabel(); } };
 }

@@ -12,7 +12,8 @@ import { presetName } from "./tableinfo.js";
 const WAITS = [["0", "web.playnow.wait_0"], ["15", "web.playnow.wait_15"],
   ["60", "web.playnow.wait_60"], ["", "web.playnow.wait_none"]];
 
-function clientId() {
+/** This browser's own random id (one ticket, one guest mark, however many tabs). */
+export function clientId() {
   let id = localStorage.getItem("toepen.client");
   if (!id) {
     id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
