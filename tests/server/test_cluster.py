@@ -29,6 +29,7 @@ from toepen.tools.services import throwaway_redis
 from .audit import audit, timeline
 from .conftest import Player, Server, create
 from .schema import check_server_message
+from .test_accounts import Browser
 from .test_playnow import ask, counts, status, until
 from .test_recovery import mid_hand
 from .test_session import calm, over, play_until
@@ -331,3 +332,22 @@ def test_playnow_second_tab_on_another_process(cluster: list[Server]) -> None:
     r = cluster[1].post("/api/playnow/leave", {"ticket": second["ticket"]})
     assert r.json() == {"status": "gone"}
     assert counts(cluster[0], "teams/4")["waiting"] == 0
+
+
+def test_presence_across_processes(cluster: list[Server]) -> None:
+    """Who is here is one for the cluster: Bob says he is here on one process, Ann (who
+    follows him) sees him online on another; a visible guest is listed on a third."""
+    tag = uuid.uuid4().hex[:6]
+    ann, bob = Browser(cluster[0]), Browser(cluster[1])
+    ann.register(f"ann{tag}")
+    bob.register(f"bob{tag}")
+    assert ann.post("/api/follows", {"name": f"bob{tag}"}).status_code == 200
+    assert bob.post("/api/here", {}).status_code == 200
+    seen = Browser(cluster[2])
+    seen.http.cookies = ann.http.cookies
+    seen.refresh()
+    got = seen.post("/api/here", {}).json()
+    assert got["friends"] == [{"name": f"bob{tag}", "online": True, "table": None}]
+    guest = Browser(cluster[1])
+    guest.post("/api/here", {"client": uuid.uuid4().hex, "visible": True, "name": f"G{tag}"})
+    assert {"name": f"G{tag}"} in Browser(cluster[0]).post("/api/here", {}).json()["guests"]
