@@ -73,9 +73,10 @@ def test_two_browsers_sit_together(browser: Browser, server: Server) -> None:
 
 def test_at_once_gets_bots(context: BrowserContext, server: Server) -> None:
     page = lobby(context, server, "Cas")
-    choose(page, "rulebook", 4, "0", "random")
+    choose(page, "rulebook", 4, "0", "beginner")
     info: dict[str, Any] = server.get(f"/api/tables/{table_of(page)}")
     assert sorted(s["kind"] for s in info["seats"]) == ["bot", "bot", "bot", "human"]
+    assert {s["bot"] for s in info["seats"] if s["kind"] == "bot"} == {"beginner"}
 
 
 def test_leaving_and_a_second_tab(context: BrowserContext, server: Server) -> None:

@@ -22,6 +22,17 @@ export function clientId() {
   return id;
 }
 
+/** The bots people pick by level (GET /api/presets' levels: Beginner..Expert), the
+ * strongest installed chosen; a server without levels offers its bots by name. */
+function levelOptions(meta) {
+  const levels = meta.levels || [];
+  if (!levels.length) {
+    return meta.bots.map((b) => `<option${b === meta.default_bot ? " selected" : ""}>${esc(b)}</option>`).join("");
+  }
+  const chosen = (levels.find((lv) => lv.bot === meta.default_bot) || levels[levels.length - 1]).name;
+  return levels.map((lv) => `<option value="${esc(lv.name)}"${lv.name === chosen ? " selected" : ""} data-i18n="level.${esc(lv.name)}"></option>`).join("");
+}
+
 /** The play-now panel at the top of ``lobby``; ``meta``: GET /api/presets; ``me``: the account;
  * ``nameOf()``: the name the guest typed in the lobby. */
 export function showPlayNow(lobby, meta, me, nameOf, toast) {
@@ -37,8 +48,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
       <label><span data-i18n="web.size"></span> <select id="pn-size"></select></label>
       <label><span data-i18n="web.playnow.wait"></span> <select id="pn-wait">${WAITS.map(([v, id]) =>
         `<option value="${v}" data-i18n="${id}"></option>`).join("")}</select></label>
-      <label><span data-i18n="web.playnow.bot"></span> <select id="pn-bot">${meta.bots.map((b) =>
-        `<option${b === meta.default_bot ? " selected" : ""}>${esc(b)}</option>`).join("")}</select></label>
+      <label><span data-i18n="web.playnow.bot"></span> <select id="pn-bot">${levelOptions(meta)}</select></label>
     </div>
     <button class="big primary" type="button" id="pn-go"></button>
     <p id="pn-status" class="pn-status" role="status" aria-live="polite"></p>
