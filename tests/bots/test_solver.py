@@ -139,3 +139,26 @@ def test_node_budget_gives_up_cleanly() -> None:
     # Nothing half-searched was remembered: an unlimited solve still agrees.
     s.max_nodes = None
     assert s.solve(hands[:4] + [0] * 4, 0) == Solver(8, 1, False).solve(hands[:4] + [0] * 4, 0)
+
+
+def test_repeated_solves_are_answered_from_the_results_and_budget_failures_are_not_kept() -> None:
+    """A solve done once is answered at once (no node searched) with the same value; a
+    solve that ran over its budget is not kept, so a later try can still complete it."""
+    import random
+
+    from toepen.bots.solver import Solver
+
+    rng = random.Random(3)
+    for _ in range(30):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[4 * j:4 * j + 4]) for j in range(4)]
+        s = Solver(4, 1, False)
+        first = s.solve(hands, 0)
+        nodes = s.nodes
+        assert s.solve(hands, 0) is first and s.nodes == nodes
+        tight = Solver(4, 1, False, max_nodes=3)
+        if tight.try_solve(hands, 0) is None:
+            assert not tight.results
+            tight.max_nodes = None
+            assert tight.try_solve(hands, 0) is first

@@ -53,7 +53,7 @@ from ..engine.phase import Phase
 from ..view import View
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
-from .policy import Policy, decision_key, load_policy
+from .policy import CUTS, Policy, bucket, decision_key, key_of, load_policy
 from .reads import Reads, load_reads
 from .solver import Solver
 
@@ -141,16 +141,30 @@ class ExpertBot(PimcBot):
         the self-play policy (balanced, bluffing) and pimc's plain reader (a knock
         means strength); weight ``POLICY_SHARE`` on the first.
         """
+        return self._log_likelihood(view, obs, hands, self._policy_probs(view, obs))
+
+    def _policy_probs(self, view: View, obs: Sequence[Observed]) -> list[list[float]]:
+        """For each observed decision, the policy's probability of the action taken by
+        ``genuine * 6 + bucket`` (what its key depends on, besides the decision's own
+        context): looked up once per decision instead of once per candidate deal."""
         mode = self._mode(view)
-        want = mode == "W"
+        return [[self.policy.prob(key_of(mode, kind, tricks, stake, g, b), action)
+                 for g in (0, 1) for b in range(len(CUTS) + 1)]
+                for _seat, kind, action, tricks, stake, _later, _gone in obs]
+
+    def _log_likelihood(self, view: View, obs: Sequence[Observed], hands: Sequence[int],
+                        probs: Sequence[Sequence[float]]) -> float:
+        want = view.rules.last_trick_wins
         w = 0.0
-        for seat, kind, action, tricks, stake, later, gone in obs:
+        for (seat, _kind, action, _tricks, _stake, later, gone), ps in zip(obs, probs,
+                                                                          strict=True):
             held = hands[seat] | later
             if not held:
                 continue  # a folded seat: its hand is not sampled
-            key = decision_key(mode, kind, tricks, stake, held, gone)
-            plain = threshold_likelihood(action, strength(held, gone, want))
-            mixed = POLICY_SHARE * self.policy.prob(key, action) + (1 - POLICY_SHARE) * plain
+            st = strength(held, gone, want)
+            genuine = 0 if held & HIGH_CARDS_MASK else 6
+            plain = threshold_likelihood(action, st)
+            mixed = POLICY_SHARE * ps[genuine + bucket(st)] + (1 - POLICY_SHARE) * plain
             w += log(max(LIKELIHOOD_FLOOR, mixed))
         return w
 
@@ -159,7 +173,8 @@ class ExpertBot(PimcBot):
         """:meth:`log_likelihood` of what was seen, plus the log of the reading table's
         weight of each opponent (its bets read through the solve of the candidate deal
         from its side)."""
-        weights = super().candidate_log_weights(view, know, obs, cands)
+        probs = self._policy_probs(view, obs)
+        weights = [self._log_likelihood(view, obs, h, probs) for h in cands]
         mode = self._mode(view)
         factor: dict[int, float] = {}
         for seat, kind, action, _tricks, stake, _later, _before in obs:

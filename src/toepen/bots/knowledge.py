@@ -103,6 +103,8 @@ class Knowledge:
     caps: list[list[tuple[int, int]]] = field(default_factory=list)
     """By seat: (rank mask, at most) its unknown cards may contain (no tell made)."""
     played_by: list[int] = field(default_factory=list)
+    draw_order: list[int] = field(default_factory=list)
+    """The opponents in the order :meth:`sample` draws them (worked out at the first)."""
 
     @classmethod
     def from_view(cls, view: View) -> Knowledge:
@@ -163,8 +165,11 @@ class Knowledge:
         and tell constraints are dropped (they can only disagree after house-rule
         edge cases) so that a deal is always returned.
         """
-        opps = [s for s in self.active if s != self.me]
-        opps.sort(key=lambda s: (self.pool & self.allowed[s]).bit_count() - self.need[s])
+        opps = self.draw_order
+        if not opps:
+            opps = [s for s in self.active if s != self.me]
+            opps.sort(key=lambda s: (self.pool & self.allowed[s]).bit_count() - self.need[s])
+            self.draw_order = opps
         for attempt in range(tries + 1):
             relax = attempt == tries
             hands = [0] * self.n
@@ -211,11 +216,18 @@ class Knowledge:
         return self.pool & ~used
 
 
+_BYTE_CARDS = [[tuple(8 * i + c for c in range(8) if v >> c & 1) for v in range(256)]
+               for i in range(4)]
+"""``_BYTE_CARDS[i][v]``: the cards of byte ``i`` of a card mask whose value is ``v``."""
+
+
 def pick_cards(mask: int, k: int, rng: random.Random) -> int | None:
     """``k`` random cards of ``mask`` (None if it holds fewer)."""
     if k <= 0:
         return 0
-    cards = [c for c in range(32) if mask >> c & 1]
+    b = _BYTE_CARDS  # the cards in ascending order, as rng.sample is given them
+    cards = (b[0][mask & 0xFF] + b[1][mask >> 8 & 0xFF] + b[2][mask >> 16 & 0xFF]
+             + b[3][mask >> 24 & 0xFF])
     if len(cards) < k:
         return None
     return mask_of(rng.sample(cards, k))

@@ -35,6 +35,7 @@ __all__ = [
     "Policy",
     "bucket",
     "decision_key",
+    "key_of",
     "load_policy",
     "KIND_ACTIONS",
 ]
@@ -63,16 +64,29 @@ def bucket(value: float) -> int:
     return b
 
 
-def decision_key(mode: str, kind: str, tricks: int, stake: int, hand: int, gone: int) -> str:
+def decision_key(mode: str, kind: str, tricks: int, stake: int, hand: int, gone: int,
+                 st: float | None = None) -> str:
     """The abstract information set of a decision (see the module documentation).
+
+    ``st``: ``strength(hand, gone, mode == "W")`` when the caller has it already.
 
     >>> decision_key("L", "answer", 0, 2, 0b1111, 0)
     'L|answer|0|2|0'
     """
+    if st is None:
+        st = strength(hand, gone, mode == "W")
+    return key_of(mode, kind, tricks, stake, 0 if hand & HIGH_CARDS_MASK else 1, bucket(st))
+
+
+def key_of(mode: str, kind: str, tricks: int, stake: int, genuine: int, b: int) -> str:
+    """:func:`decision_key` from its parts: ``genuine`` (1: no 7, 8, 9 or ten; only a
+    claim's key holds it) and the strength bucket ``b``.
+
+    >>> key_of("L", "claim", 0, 1, 1, 2), key_of("W", "knock", 5, 1, 0, 4)
+    ('L|claim|1|2', 'W|knock|3|1|4')
+    """
     if kind == "claim":
-        genuine = 0 if hand & HIGH_CARDS_MASK else 1
-        return f"{mode}|claim|{genuine}|{bucket(strength(hand, gone, mode == 'W'))}"
-    b = bucket(strength(hand, gone, mode == "W"))
+        return f"{mode}|claim|{genuine}|{b}"
     return f"{mode}|{kind}|{min(tricks, 3)}|{min(stake, 3)}|{b}"
 
 

@@ -73,6 +73,24 @@ def _repr_byte(own: int, other: int) -> int:
     return r
 
 
+def _repr_table() -> list[int]:
+    """``_repr_byte`` for every pair of disjoint 8-bit patterns, indexed ``own | other << 8``."""
+    table = [0] * (1 << 16)
+    for own in range(256):
+        free = 0xFF & ~own
+        other = free
+        while True:  # every subset of the cards ``own`` does not hold
+            table[own | other << 8] = _repr_byte(own, other)
+            if not other:
+                break
+            other = (other - 1) & free
+    _REPR.clear()
+    return table
+
+
+_REPR_TABLE = _repr_table()
+
+
 def representatives(hand: int, others: int) -> int:
     """The cards of ``hand`` worth trying: one per run of equivalent cards.
 
@@ -131,7 +149,8 @@ class Solver:
     so one solver should serve every sampled deal of one decision.
     """
 
-    __slots__ = ("n", "root_side", "want_last", "memo", "nodes", "max_nodes", "_limit", "_rot")
+    __slots__ = ("n", "root_side", "want_last", "memo", "nodes", "max_nodes", "_limit", "_rot",
+                 "results", "_root_seats", "_rots")
 
     def __init__(
         self, n: int, root_side: int, want_last: bool, max_nodes: int | None = None
@@ -140,12 +159,18 @@ class Solver:
         self.root_side = root_side
         self.want_last = want_last
         self.memo: dict[tuple[int, ...], bool] = {}
+        self._root_seats = [s for s in range(n) if root_side >> s & 1]
         self.nodes = 0
         """Nodes searched so far (all calls)."""
         self.max_nodes = max_nodes
         """Per call: raise :class:`SearchBudgetExceeded` beyond this many nodes (None: no limit)."""
         self._limit = 1 << 62
         self._rot: dict[int, list[int]] = {}
+        self._rots: dict[tuple[int, ...], dict[int, list[int]]] = {}
+        self.results: dict[tuple[object, ...], bool] = {}
+        """Completed solves by their arguments: a repeated position is answered at once.
+        Exact: the repeat would search a subset of the first search's tree (its trick
+        starts are memoised) and find the same value; a solve over budget is not kept."""
 
     def try_solve(
         self,
@@ -177,16 +202,26 @@ class Solver:
         ``trick[0]`` (the leader folded after leading; -1: take it from the trick).
         A seat is in the hand if it holds cards or has a card in the trick.
         """
+        key = (*hands, leader, *trick, led)
+        done = self.results.get(key)
+        if done is not None:
+            return done
         hs = list(hands)
         active = [s for s in range(self.n) if hs[s] or any(t == s for t, _ in trick)]
         if len(active) <= 1:
             return bool(active) and ((1 << active[0]) & self.root_side != 0) == self.want_last
         self._limit = self.nodes + self.max_nodes if self.max_nodes is not None else 1 << 62
-        self._rot = {s: _order(active, s) for s in active}
+        rot = self._rots.get(tuple(active))
+        if rot is None:
+            rot = self._rots[tuple(active)] = {s: _order(active, s) for s in active}
+        self._rot = rot
         if not trick and led < 0:
             tricks = max(hs[s].bit_count() for s in active)
-            return self._trick_start(hs, _order(active, _next_in(active, leader)), tricks)
-        return self._mid_trick(hs, active, leader, list(trick), led)
+            r = self._trick_start(hs, _order(active, _next_in(active, leader)), tricks)
+        else:
+            r = self._mid_trick(hs, active, leader, list(trick), led)
+        self.results[key] = r
+        return r
 
     def move_values(
         self,
@@ -226,7 +261,10 @@ class Solver:
         if r is not None:
             return r
         self.nodes += 1
-        r = self._play(hands, order, 0, -1, 99, -1, tricks)
+        live = 0
+        for s in order:
+            live |= hands[s]
+        r = self._play(hands, order, 0, -1, 99, -1, tricks, 0, live)
         memo[key] = r
         return r
 
@@ -260,8 +298,11 @@ class Solver:
         trick_cards = 0
         for _, c in trick:
             trick_cards |= 1 << c
+        live = trick_cards
+        for s in full:
+            live |= hands[s]
         tricks = max(hands[s].bit_count() for s in rest)
-        return self._play(hands, full, k, led, best, best_seat, tricks, trick_cards)
+        return self._play(hands, full, k, led, best, best_seat, tricks, trick_cards, live)
 
     def _play(
         self,
@@ -272,31 +313,38 @@ class Solver:
         best: int,
         best_seat: int,
         tricks: int,
-        trick_cards: int = 0,
+        trick_cards: int,
+        live: int,
     ) -> bool:
-        """Seat ``order[k]`` plays to the current trick; ``tricks`` counts this one."""
+        """Seat ``order[k]`` plays to the current trick; ``tricks`` counts this one.
+
+        ``live``: the cards of every hand in ``order`` and of the trick (the same for
+        the whole trick). The search is the one :meth:`_trick_start` and this method
+        describe, with the trick start and the closed-form last trick inlined here (the
+        same nodes, counted the same way: only the function calls are saved)."""
         seat = order[k]
         h = hands[seat]
-        others = trick_cards
-        for s in order:
-            if s != seat:
-                others |= hands[s]
+        others = live ^ h
+        t = _REPR_TABLE
         if led >= 0 and h & _SUIT[led]:
             # Following suit: only the led suit's cards, merged within it.
             sh = 8 * led
-            moves = _repr_byte(h >> sh & 0xFF, others >> sh & 0xFF) << sh
+            moves = t[(h >> sh & 0xFF) | (others >> sh & 0xFF) << 8] << sh
         elif h & (h - 1):
-            moves = representatives(h, others)
+            moves = (t[(h & 0xFF) | (others & 0xFF) << 8]
+                     | t[(h >> 8 & 0xFF) | (others >> 8 & 0xFF) << 8] << 8
+                     | t[(h >> 16 & 0xFF) | (others >> 16 & 0xFF) << 8] << 16
+                     | t[(h >> 24) | (others >> 24 & 0xFF) << 8] << 24)
         else:
             moves = h
-        is_root = (1 << seat) & self.root_side != 0
+        root = self.root_side
+        is_root = (1 << seat) & root != 0
         last = k == len(order) - 1
         self.nodes += 1
         if self.nodes > self._limit:
             raise SearchBudgetExceeded
         # Move order: high cards first, suit by suit (measured: the other three scan
         # orders of root and others search 0-15% more nodes on fresh 4-player deals).
-        root = self.root_side
         want = self.want_last
         while moves:
             low = moves & -moves
@@ -311,13 +359,110 @@ class Solver:
                 nl, nb, ns = led, best, seat
             else:
                 nl, nb, ns = led, best, best_seat
-            if last:
-                if tricks == 1:
-                    r = ((1 << ns) & root != 0) == want
+            if not last:
+                if k + 2 < len(order):
+                    r = self._play(hands, order, k + 1, nl, nb, ns, tricks, trick_cards | low,
+                                   live)
                 else:
-                    r = self._trick_start(hands, self._rot[ns], tricks - 1)
+                    r = self._close(hands, order[k + 1], nl, nb, ns, tricks, trick_cards | low,
+                                    live)
+            elif tricks == 1:
+                r = ((1 << ns) & root != 0) == want
+            elif tricks == 2 and hands[ns]:
+                # The last trick in closed form: the highest card of the suit led wins.
+                rest = live & ~(trick_cards | low)
+                lead = hands[ns]
+                follow = rest & _SUIT[(lead.bit_length() - 1) >> 3]
+                mine = 0
+                for s in self._root_seats:
+                    mine |= hands[s]
+                r = (follow & -follow & mine != 0) == want
             else:
-                r = self._play(hands, order, k + 1, nl, nb, ns, tricks, trick_cards | low)
+                key = (*hands, ns)
+                r = self.memo.get(key)  # type: ignore[assignment]
+                if r is None:
+                    if tricks == 2:  # pragma: no cover - a leader without a card
+                        r = self._trick_start(hands, self._rot[ns], 1)
+                    else:
+                        self.nodes += 1
+                        r = self._play(hands, self._rot[ns], 0, -1, 99, -1, tricks - 1, 0,
+                                       live & ~(trick_cards | low))
+                        self.memo[key] = r
+            hands[seat] |= low
+            if r is is_root:
+                return r
+        return not is_root
+
+
+    def _close(
+        self,
+        hands: list[int],
+        seat: int,
+        led: int,
+        best: int,
+        best_seat: int,
+        tricks: int,
+        trick_cards: int,
+        live: int,
+    ) -> bool:
+        """:meth:`_play` for the last seat of a trick (``led`` known), written out: the
+        same node, counted the same way, with fewer branches (most nodes are here)."""
+        h = hands[seat]
+        others = live ^ h
+        t = _REPR_TABLE
+        if h & _SUIT[led]:
+            sh = 8 * led
+            moves = t[(h >> sh & 0xFF) | (others >> sh & 0xFF) << 8] << sh
+        elif h & (h - 1):
+            moves = (t[(h & 0xFF) | (others & 0xFF) << 8]
+                     | t[(h >> 8 & 0xFF) | (others >> 8 & 0xFF) << 8] << 8
+                     | t[(h >> 16 & 0xFF) | (others >> 16 & 0xFF) << 8] << 16
+                     | t[(h >> 24) | (others >> 24 & 0xFF) << 8] << 24)
+        else:
+            moves = h
+        root = self.root_side
+        is_root = (1 << seat) & root != 0
+        self.nodes += 1
+        if self.nodes > self._limit:
+            raise SearchBudgetExceeded
+        want = self.want_last
+        if tricks == 1:
+            while moves:
+                low = moves & -moves
+                moves ^= low
+                c = low.bit_length() - 1
+                ns = seat if c >> 3 == led and c < best else best_seat
+                if (((1 << ns) & root != 0) == want) is is_root:
+                    return is_root
+            return not is_root
+        rest0 = live & ~trick_cards
+        rots = self._rot
+        memo = self.memo
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            c = low.bit_length() - 1
+            ns = seat if c >> 3 == led and c < best else best_seat
+            hands[seat] ^= low
+            lead = hands[ns]
+            if tricks == 2 and lead:
+                # The last trick in closed form: the highest card of the suit led wins.
+                follow = rest0 & ~low & _SUIT[(lead.bit_length() - 1) >> 3]
+                mine = 0
+                for s in self._root_seats:
+                    mine |= hands[s]
+                r = (follow & -follow & mine != 0) == want
+            else:
+                key = (*hands, ns)
+                r = memo.get(key)  # type: ignore[assignment]
+                if r is None:
+                    if tricks == 2:  # pragma: no cover - a leader without a card
+                        r = self._trick_start(hands, rots[ns], 1)
+                    else:
+                        self.nodes += 1
+                        r = self._play(hands, rots[ns], 0, -1, 99, -1, tricks - 1, 0,
+                                       rest0 & ~low)
+                        memo[key] = r
             hands[seat] |= low
             if r is is_root:
                 return r
