@@ -84,4 +84,8 @@ def built_ids() -> set[str]:
 
     for lv in LEVELS:
         ids |= {f"level.{lv.name}", f"level.{lv.name}.about"}
+
+    from toepen.rules import CHOICES, HOUSE_RULES  # a house rule's choice in words
+
+    ids |= {f"option.{name}.{c}" for name in HOUSE_RULES for c in CHOICES.get(name, ())}
     return ids | {f"option.{name}" for name in Rules.option_names()}

@@ -264,3 +264,19 @@ async def test_the_suit_led_is_apart_from_no_cards_yet_on_a_narrow_table(
         trick = app.panel_text("trick")
         assert t("screen.no_cards") + " " in trick
         assert " " + t("screen.led_suit", suit=suit) in trick
+
+
+async def test_the_fast_forward_key_is_named_in_the_language(tmp_path: Path) -> None:
+    session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3, lang="nl")
+    app = PlayApp(session, lang="nl", delay=0.05, strict=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.out and not app.over:
+            await settle(pilot, app)
+            keys = app.legal_keys()
+            await pilot.press("f" if "f" in keys else keys[0])
+            await pilot.pause(0.02)
+        assert app.out
+        keys_text = app.panel_text("keys")
+        assert "[spatie]" in keys_text and "[space]" not in keys_text, keys_text
+        await pilot.press("space")
+        assert app.delay == 0.0

@@ -199,3 +199,60 @@ def test_a_broken_json_file_says_where_in_plain_words(tmp_path: Path) -> None:
         assert result.exit_code == 2
         out = flat(result.output.replace("│", " "))
         assert "at at" not in out and "starting at line 3" in out, out
+
+
+# -- point 14: words ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it", "nb"])
+def test_a_hand_has_its_own_word_apart_from_the_session_rubbers_and_rounds(lang: str) -> None:
+    import re
+
+    from toepen.i18n import Translator
+
+    t = Translator(lang, strict=True)
+    hand = t("log.deal", hand=7, name="Cor").strip("— ").split()[0].lower()
+    assert hand in t("summary.title", hand=7).lower()
+    assert hand in t("summary.next_dealer", name="Cor").lower()
+    for key, values in [("log.session_result", {"name": "Cor"}), ("screen.winner", {"name": "C"}),
+                        ("log.you.session_result", {}), ("phase.over", {}),
+                        ("refusal.session_over", {}), ("screen.session_over", {}),
+                        ("log.rematch", {}), ("col.drinks", {}), ("col.rubbers", {}),
+                        ("screen.rubber", {"n": 2}), ("option.rubbers", {}),
+                        ("tally.status.over", {"name": "Cor"})]:
+        text = t(key, **values).lower()  # the word, or its plural (runde, runder)
+        assert not re.search(rf"\b{hand}(r|n|s|e|en|er)?\b", text), (lang, key, text)
+
+
+def test_rules_of_a_preset_in_words_wrapped_and_apart(tmp_path: Path) -> None:
+    from toepen.i18n import Translator
+    from toepen.rules import Rules
+
+    narrow = CliRunner(env={"COLUMNS": "60"})
+    for lang in ("en", "nl", "de", "it", "nb"):
+        t = Translator(lang)
+        result = narrow.invoke(cli, ["rules", "--preset", "kroeg-huisregels", "--lang", lang])
+        assert result.exit_code == 0, result.output
+        rules_part = result.output.split("  lives=")[0]  # the rules, not the option values
+        for raw in ("no_fold", "each", ": 3\n", "plays_open"):
+            assert raw not in rules_part, (lang, raw, rules_part)
+        assert t("rules.four_of_a_kind.penalty", n=3) in flat(rules_part)
+        assert t("option.edge.no_fold") in flat(rules_part)
+        assert max(map(len, result.output.splitlines())) < 60, result.output
+        listing = narrow.invoke(cli, ["rules", "--lang", lang]).output
+        assert max(map(len, listing.splitlines())) < 60, listing
+        for name in Rules.preset_names():
+            assert f"  {name}  " in listing, (lang, name)
+
+
+@pytest.mark.parametrize("command", ["play", "tally --players Ann,Bas"])
+def test_an_unknown_preset_is_refused_in_the_language(command: str) -> None:
+    from toepen.i18n import Translator
+    from toepen.rules import Rules
+
+    result = runner.invoke(cli, [*command.split(), "--preset", "bogus", "--lang", "de"])
+    assert result.exit_code == 2, result.output
+    out = flat(result.output.replace("│", " "))
+    assert "unknown preset" not in out and "option preset" not in out, out
+    assert flat(Translator("de")("cli.unknown_preset", preset="bogus",
+                                 presets=", ".join(Rules.preset_names()))) in out

@@ -51,8 +51,8 @@ def test_entries_from_the_command_line_are_saved_and_reopened(tmp_path: Path) ->
     assert state["over"] and state["players"][state["winner"]] == "Bas"
     assert Sheet.from_record(load(path)).winner == 1
     result = runner.invoke(cli, ["tally", "--open", str(path), "--print", "--lang", "de"])
-    assert result.exit_code == 0 and "Bas gewinnt das Spiel." in result.output
-    assert "1. Bas: zuletzt noch im Spiel, 1 Leben übrig" in result.output
+    assert result.exit_code == 0 and "Bas gewinnt die Partie." in result.output
+    assert "1. Bas: als Letzter noch dabei, 1 Leben übrig" in result.output
 
 
 def test_bad_options_name_the_fault(tmp_path: Path) -> None:

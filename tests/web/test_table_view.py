@@ -129,7 +129,7 @@ def test_rubber_and_score_on_the_table(page: Page, server: Server) -> None:
         expect(seat.locator(".badge.rubbers")).to_have_text(f"{v['rubbers_won'][s]} rubbers won")
         expect(seat.locator(".badge.drinks")).to_have_text(f"{v['drinks'][s]} rounds")
     page.select_option("#lang", "de")
-    expect(page.locator(".centre .rubberno")).to_have_text(f"Partie {v['rubber_no']}")
+    expect(page.locator(".centre .rubberno")).to_have_text(f"Robber {v['rubber_no']}")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

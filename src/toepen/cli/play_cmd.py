@@ -116,6 +116,8 @@ def play_cmd(
             opts = parse_options(option, lives, bad=lambda item: t("error.option", item=item))
             if rules_file is not None:
                 rules = _rules_from_file(rules_file, t).replace(**opts)
+            elif preset not in Rules.preset_names():  # said in the language, not the engine's
+                raise Refused(t("cli.unknown_preset", preset=preset, presets=PRESETS_HELP))
             else:
                 rules = Rules.preset(preset, **opts)
             lineup = [b.strip() for b in bots.split(",") if b.strip()]

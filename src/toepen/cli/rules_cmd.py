@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
+import textwrap
 from typing import Annotated, Any
 
 import typer
@@ -49,11 +51,12 @@ def sizes_text(sizes: tuple[int, ...]) -> str:
 def presets_text(t: Translator) -> list[str]:
     """Every preset (name, label, description, table sizes and lives) and every option."""
     lines = [t("rules_cmd.presets"), ""]
+    column = max(map(len, Rules.preset_names())) + 2  # the longest name, and a gap
     for name in Rules.preset_names():
         rules = Rules.preset(name)
-        lines.append(f"  {name:<14}{t(f'preset.{name}')}: {t(f'preset.{name}.about')}")
-        lines.append(" " * 16 + t("rules_cmd.facts", sizes=sizes_text(rules.allowed_table_sizes()),
-                                  lives=rules.lives))
+        lines.append(f"  {name:<{column}}{t(f'preset.{name}')}: {t(f'preset.{name}.about')}")
+        lines.append(" " * (column + 2) + t(
+            "rules_cmd.facts", sizes=sizes_text(rules.allowed_table_sizes()), lives=rules.lives))
     default = Rules.preset()
     lines += ["", t("rules_cmd.options", preset=default.name), ""]
     for field in dataclasses.fields(Rules):
@@ -67,6 +70,26 @@ def presets_text(t: Translator) -> list[str]:
         lines.append(line)
     lines += ["", t("rules_cmd.more")]
     return lines
+
+
+def wrap(lines: list[str], width: int) -> list[str]:
+    """Lines no wider than ``width``: a long one goes on under its own text (under the
+    text after a bullet or after the name column of a list), words kept whole."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip()
+        lead = line[:len(line) - len(body)]
+        hang = lead + ("  " if body.startswith("• ") else "")
+        if lead == "  " and "  " in body:  # "  name      text": under the text
+            name, _, rest = body.partition("  ")
+            hang = " " * (len(line) - len(rest.lstrip()))
+        out.extend(textwrap.wrap(line, width=width, initial_indent="", subsequent_indent=hang,
+                                 break_long_words=False, break_on_hyphens=False,
+                                 drop_whitespace=True) or [""])
+    return out
 
 
 def preset_text(t: Translator, name: str) -> list[str]:
@@ -100,7 +123,8 @@ def rules_cmd(
     if preset is not None and preset not in Rules.preset_names():
         raise Refused(t("cli.unknown_preset", preset=preset, presets=PRESETS_HELP))
     lines = presets_text(t) if preset is None else preset_text(t, preset)
-    print("\n".join(lines))
+    width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
+    print("\n".join(wrap(lines, width)))
 
 
 def register(app: typer.Typer) -> None:

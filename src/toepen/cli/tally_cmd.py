@@ -82,6 +82,8 @@ def tally_cmd(
                 {n.casefold() for n in names}) != len(names):
             raise Refused(t("tally.cli.names"))
         opts = parse_options(option, lives, bad=lambda item: t("error.option", item=item))
+        if preset not in Rules.preset_names():
+            raise Refused(t("cli.unknown_preset", preset=preset, presets=PRESETS_HELP))
         try:
             rules = Rules.preset(preset, **opts)
             sheet = Sheet.new(rules, names, dealer=dealer, display=display)

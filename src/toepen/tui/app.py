@@ -959,7 +959,7 @@ class PlayApp(App[None]):
             text.append("[n] ", style="bold cyan")
             text.append(t("keys.rematch") + "   ")
         elif self.out and self.delay:
-            text.append("[space] ", style="bold cyan")
+            text.append(f"[{t('keys.space')}] ", style="bold cyan")
             text.append(t("keys.fast_forward") + "   ")
         text.append("[PgUp PgDn] ", style="bold cyan")
         text.append(t("keys.log") + "   ")

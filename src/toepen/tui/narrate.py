@@ -114,8 +114,12 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
         if value != getattr(base, name) and name != "four_of_a_kind_penalty":
             label = t(f"option.{name}")
             if name == "four_of_a_kind":
-                value = rules.four_of_a_kind_penalty
-            lines.append(label if value is True else f"{label}: {value}")
+                lines.append(f"{label}: " + t(N_("rules.four_of_a_kind.penalty"),
+                                              n=rules.four_of_a_kind_penalty))
+            elif value is True:
+                lines.append(label)
+            else:  # a choice, in the words the browser's lobby gives it
+                lines.append(f"{label}: {t(f'option.{name}.{value}')}")
     return lines
 
 
