@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -42,6 +43,9 @@ def lines_of(widget: Static) -> int:
     return widget.get_content_height(widget.size, widget.size, widget.content_size.width)
 
 
+WIDGETS = ("title", "top", "status", "hand", "keys", "message", "log")
+
+
 def keys_and_prompt_visible(app: PlayApp) -> None:
     for name in ("title", "status", "hand", "keys"):
         widget = app.query_one(f"#{name}", Static)
@@ -49,6 +53,19 @@ def keys_and_prompt_visible(app: PlayApp) -> None:
         assert lines_of(widget) <= box.height - (widget.outer_size.height - widget.size.height), (
             name, "cut")
     assert app.query_one("#title").region.y == 0, "the title bar scrolled away"
+
+
+async def steady(pilot: Pilot[None], app: PlayApp) -> None:
+    """Wait until the screen is laid out for what it shows (the players' table fitted to
+    the rows the prompt leaves), as a person sees it a moment after a move."""
+    last: tuple[object, ...] = ()
+    for _ in range(100):
+        await pilot.pause(0.01)
+        now = (*(app.query_one(f"#{w}").region for w in WIDGETS),
+               app.query_one("#top").styles.max_height)
+        if now == last:
+            return
+        last = now
 
 
 def summary_screen_fits(app: PlayApp) -> str:
@@ -116,13 +133,14 @@ async def test_keys_prompt_log_summary_and_standings_fit_the_window(
                 continue
             if app.over:
                 break
+            await steady(pilot, app)
             check(app)
             keys = app.legal_keys()
             stake = app.session.view().stake
             key = ("s" if "s" in keys and stake <= 3 else "f" if "f" in keys
                    else first_key(app, [k for k in keys if k != "k"] or keys))
             await pilot.press(key)
-        await pilot.pause()
+        await steady(pilot, app)
         view = session.view()
         rows = [m.render(t, app.names) for m in app.summary if m.id.startswith("standings.row")]
         assert len(rows) == 4

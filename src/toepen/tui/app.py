@@ -359,11 +359,16 @@ class PlayApp(App[None]):
             if top.styles.max_height is not None:
                 top.styles.max_height = None
             return
-        used = sum(self.query_one(f"#{w}").outer_size.height
-                   for w in ("title", "status", "hand", "keys", "message"))
-        log = self.query_one("#log", GameLog)
-        frame = log.outer_size.height - log.scrollable_content_region.height if log.display else 1
-        room = max(1, self.size.height - used - self.LOG_ROWS - max(frame, 1))
+        width, height = self.size
+        used = 0
+        for name in ("title", "status", "hand", "keys", "message"):  # from their content,
+            widget = self.query_one(f"#{name}", Static)              # not the last layout
+            if widget.display:
+                gutter = widget.styles.gutter
+                used += gutter.height + widget.get_content_height(
+                    self.size, self.size, max(1, width - gutter.width))
+        frame = self.query_one("#log", GameLog).styles.gutter.height
+        room = max(1, height - used - self.LOG_ROWS - frame)
         current = top.styles.max_height
         if current is None or current.value != room:
             top.styles.max_height = room
@@ -658,6 +663,7 @@ class PlayApp(App[None]):
         self._transient = True
         if self._mounted:
             self.query_one("#message", Static).update(Text(text))
+            self._fit()
 
     def _write_log(self, line: str, style: str = "") -> None:
         self.log_lines.append(line)
@@ -750,7 +756,7 @@ class PlayApp(App[None]):
         self.query_one("#hand", Static).update(self._hand_text(view))
         self.query_one("#keys", Static).update(self._keys_text(view))
         self.query_one("#message", Static).update(Text(self.message))
-        self.call_after_refresh(self._fit)
+        self._fit()
 
     def _summary_text(self) -> Text:
         """The summary as short paragraphs: the hand's, then the standings row by row."""
