@@ -265,3 +265,31 @@ def test_invite_only_followed_to_own_table(server: Server) -> None:
     r = ann.post("/api/follows", {"name": f"ann{tag}"})
     assert r.status_code == 400 and r.json()["say"]["id"] == "here.error.self"
     assert here(bob)["invitations"] == []
+
+
+def test_rate_limits() -> None:
+    """Past its window's limit a request is refused (429) in the player's words; the
+    accounts' windows (in Redis with --redis) count them."""
+    from starlette.requests import Request
+
+    from toepen.server.accounts.limits import MemoryWindow
+    from toepen.server.playnow import limited
+    from toepen.server.protocol import Refused
+
+    request = Request({"type": "http", "client": ("192.0.2.7", 1), "headers": []})
+
+    async def three() -> Refused:
+        window = MemoryWindow(2, 60.0)
+        for area in ("playnow", "here"):
+            await limited(request, window, "x", key=area)
+            await limited(request, window, "x", key=area)
+        try:
+            await limited(request, window, "x", key="here", area="here")
+        except Refused as e:
+            return e
+        raise AssertionError("not limited")
+
+    e = asyncio.run(three())
+    assert e.status == 429 and e.say_json()["id"] == "here.error.rate_limited"
+    assert all(catalog(lang)["here.error.rate_limited"] for lang in LANGS)
+    assert all(catalog(lang)["playnow.error.rate_limited"] for lang in LANGS)

@@ -391,7 +391,7 @@ class PlayNow:
         self.counts: dict[str, dict[str, int]] = {}
         """``preset/size``: ``waiting`` and ``playing`` (the last matcher round's)."""
         self._task: asyncio.Task[None] | None = None
-        self.asks: Window = MemoryWindow(30, 60.0)
+        self.asks: Window = MemoryWindow(60, 60.0)
         """Requests for a game per client address."""
         self.polls: Window = MemoryWindow(600, 60.0)
         """Questions about a ticket (status, leave) per client address."""
@@ -578,7 +578,6 @@ class Ask(BaseModel):
     """A guest's name (a logged-in player plays under the account's)."""
     client: str | None = Field(None, min_length=8, max_length=64)
     """The browser's own random id: its second ticket replaces the first (a second tab)."""
-    visible: bool = False
 
 
 class Leave(BaseModel):
@@ -599,12 +598,15 @@ def ticket_of(authorization: str | None) -> str:
     return authorization[7:].strip()
 
 
-async def limited(request: Request, window: Window, what: str) -> None:
-    wait = await window.take(request.client.host if request.client else "unknown")
+async def limited(request: Request, window: Window, what: str, key: str | None = None,
+                  area: str = "playnow") -> None:
+    """Count a request of the client's address (or ``key``) in ``window``; past its limit
+    Refused 429 with ``<area>.error.rate_limited``."""
+    wait = await window.take(key or (request.client.host if request.client else "unknown"))
     if wait > 0:
         seconds = max(1, int(wait + 0.999))
-        raise refused("rate_limited", f"too many {what}: try again in {seconds} s", 429,
-                      seconds=seconds)
+        raise Refused(area, f"too many {what}: try again in {seconds} s", 429,
+                      say=Message(f"{area}.error.rate_limited", {"seconds": seconds}))
 
 
 @router.post("/api/playnow", status_code=201)
@@ -689,7 +691,7 @@ async def start(app: FastAPI, lobby: Lobby) -> PlayNow:
         return MemoryWindow(most, seconds) if redis is None else RedisWindow(
             redis, name, most, seconds)
 
-    queue.asks = window("playnow-ask", 30, 60.0)
+    queue.asks = window("playnow-ask", 60, 60.0)
     queue.polls = window("playnow-poll", 600, 60.0)
     app.state.playnow = queue
     queue.start()

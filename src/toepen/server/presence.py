@@ -34,6 +34,7 @@ from .accounts import Accounts, User
 from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
 from .lobby import Lobby, handed_out
+from .playnow import limited
 from .protocol import Refused, check_name
 from .store import Base
 
@@ -249,7 +250,7 @@ class Presence:
             return MemoryWindow(most, seconds) if redis is None else RedisWindow(
                 redis, name, most, seconds)
 
-        self.beats = window("here", 120, 60.0)
+        self.beats = window("here", 300, 60.0)
         """Marks per client address (a page says it is here every 10 s)."""
         self.changes = window("friends", 60, 3600.0)
         """Follows, unfollows and invitations per account: 60 an hour."""
@@ -285,12 +286,7 @@ class Presence:
 
     async def here(self, request: Request, body: Here) -> dict[str, Any]:
         """Mark the asker here; answer who is here (and, logged in, its friends)."""
-        address = request.client.host if request.client else "unknown"
-        wait = await self.beats.take(address)
-        if wait > 0:
-            seconds = max(1, int(wait + 0.999))
-            raise refused("rate_limited", f"too many requests: try again in {seconds} s", 429,
-                          seconds=seconds)
+        await limited(request, self.beats, "requests", area="here")
         user = await accounts_routes.player(request)
         if user is not None:
             await self.marks.mark("u", user.name, None, None)
@@ -341,11 +337,7 @@ class Presence:
         if user is None:
             raise refused("login", "log in first: friends and invitations are for accounts",
                           401)
-        wait = await self.changes.take(f"u:{user.id}")
-        if wait > 0:
-            seconds = max(1, int(wait + 0.999))
-            raise refused("rate_limited", f"too many changes: try again in {seconds} s", 429,
-                          seconds=seconds)
+        await limited(request, self.changes, "changes", key=f"u:{user.id}", area="here")
         return user
 
     async def _other(self, me: User, name: str) -> User:
