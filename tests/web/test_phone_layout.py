@@ -3,8 +3,9 @@
 (every box inside the window, no sideways scroll, no text out of its box, no label or
 word broken over two lines, the header one row), in every phase a player sees: the waiting
 room, a card to play, a knock to answer, a hand's summary, the result dialog and the
-finished table; the score sheet for real cards with 4 and 8 players likewise (the sheet of
-8 may scroll inside its own box, never the page). The checks: tests/web/layout.py."""
+finished table (4 seats); a full table of 8 (a card to play, the result dialog); the score
+sheet for real cards with 4 and 8 players likewise (the sheet of 8 may scroll inside its own
+box, never the page). The checks: tests/web/layout.py."""
 
 from __future__ import annotations
 
@@ -75,3 +76,27 @@ def test_the_score_sheet_for_real_cards_fits_a_phone_with_4_and_8_players(
         page.context.close()
     assert not bad, summary_of(bad)
     assert len(LANGS) == 5
+
+
+def test_a_full_table_of_8_and_its_result_fit_every_window_in_every_language(
+        browser: Browser, server: Server) -> None:
+    """Eight seats (seats in every cell of the felt's grid): a card to play (and a knock
+    to answer, where one comes) and the result dialog with eight rows."""
+    bad: dict[str, list[str]] = {}
+    seen: list[str] = []
+
+    def on_phase(phase: str, page: Page) -> None:
+        if phase not in ("play", "knock", "result"):
+            return
+        seen.append(phase)
+        redrawn = result_redrawn if phase == "result" else None
+        for where, got in sweep(page, "result" if phase == "result" else "table", redrawn).items():
+            bad[f"{phase} {where}"] = got
+        page.set_viewport_size({"width": SIZES[1][0], "height": SIZES[1][1]})
+        sweep(page, "table", redrawn, sizes=(), langs=("en",))
+
+    page = drive(browser, server, on_phase, ctx_options(), size=8, sessions=1)
+    assert page.locator(".result-panel .scoresheet tbody tr").count() == 8
+    page.context.close()
+    assert "play" in seen and "result" in seen, seen
+    assert not bad, summary_of(bad)
