@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from toepen.bots.base import level_names
+
 from .conftest import Server
 from .helpers import (
     choose,
@@ -31,20 +33,34 @@ def presets(server: Server) -> dict[str, Any]:
 
 
 def test_seats_default_to_the_strongest_bot(page: Page, server: Server) -> None:
-    """The lobby's seat menus choose the server's default_bot and say it is the strongest;
-    there is no unexplained "bot: default"."""
-    strongest = presets(server)["default_bot"]
+    """The lobby's seat menus offer levels with their line, not bot kinds, choose the level
+    of the server's default_bot and say it is the strongest; there is no unexplained "bot:
+    default"."""
+    meta = presets(server)
+    strongest = next(lv["name"] for lv in meta["levels"] if lv["bot"] == meta["default_bot"])
     page.goto(server.url + "/")
+    wait_ready(page)
+    page.select_option("#lang", "nl")
+    page.reload()  # the menus are written in the page's language
     wait_ready(page)
     page.select_option("#size", "4")
     for seat in (1, 2, 3):
         menu = page.locator(f"select[data-seat='{seat}']")
         assert menu.input_value() == strongest
         values = menu.locator("option").evaluate_all("os => os.map(o => o.value)")
-        assert "default" not in values and "random" in values
-        expect(menu.locator("option:checked")).to_have_text(f"bot: {strongest} (strongest)")
+        assert values[1:6] == level_names() and "random" in values
+        assert "default" not in values and not {"heuristic", "pimc"} & set(values)
+        texts = menu.locator("option").all_inner_texts()
+        assert texts[3] == "Goed – Degelijk kroegspel: houdt de juiste kaarten, toept met een " \
+            "sterke hand en bluft af en toe."
+        assert texts[1].startswith("Beginner – Leert het spel nog")
+        expect(menu.locator("option:checked")).to_contain_text("Expert – De sterkste")
+    page.select_option("#lang", "en")
+    page.reload()
+    wait_ready(page)
     # the host's menu for an open seat in the waiting room, too
-    create_table(page, server.url, "Ann", {1: "random", 2: "random"})
+    create_table(page, server.url, "Ann", {1: "random", 2: "good"})
+    expect(page.locator("body")).to_contain_text("bot: Good")
     expect(page.locator("select[data-botsel='3']")).to_have_value(strongest)
     assert page.errors == []  # type: ignore[attr-defined]
 

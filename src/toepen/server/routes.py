@@ -91,11 +91,12 @@ async def health() -> dict[str, Any]:
 async def presets(lobby: LobbyDep) -> dict[str, Any]:
     """Presets, rule options and bots a table can have (the operator's external bots by
     name, after the built-in ones), the levels people pick bots by (``{"name", "bot"}``,
-    weakest first), and the server's display-name limit."""
+    weakest first: what the lobby offers, with the operator's programs, ``external``), and
+    the server's display-name limit."""
     bots = await asyncio.to_thread(available_bots)
     return {**presets_json(), "name_length": lobby.limits.name_length,
             "bots": [*bots, *lobby.bots.external.names()], "default_bot": default_bot(),
-            "levels": available_levels()}
+            "levels": available_levels(), "external": lobby.bots.external.names()}
 
 
 @router.post("/api/tables", status_code=201)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.base import level_of
 from ..engine import Event, Game
 from ..rules import Rules
 from ..seeds import derive_seed
@@ -105,6 +106,9 @@ class Seat:
         out: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "name": self.name,
                                "bot": self.bot, "connected": connected,
                                "standin": self.standin}
+        lv = level_of(self.bot) if self.kind == "bot" and self.bot else None
+        if lv is not None:  # what the clients call the bot: its level (level.<name>)
+            out["level"] = lv.name
         if self.fallback is not None:
             out["fallback"] = self.fallback
             out["incident"] = self.incident

@@ -8,6 +8,7 @@ import { presetName } from "./tableinfo.js";
 import { optionField, showPresetValues } from "./options.js";
 import { showPlayNow } from "./playnow.js";
 import { showHere } from "./here.js";
+import { botKind, botLabel, botMenu, playsAs } from "./levels.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 export function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -22,8 +23,9 @@ export function toast(text) {
 
 /** A bot's entry in a seat menu: the strongest bot (the server's default_bot) is chosen and says so. */
 export function botOption(bot, defaultBot) {
-  const label = `${t("web.bot")}: ${bot}` + (bot === defaultBot ? ` (${t("web.bot_strongest")})` : "");
-  return `<option value="${esc(bot)}"${bot === defaultBot ? " selected" : ""}>${esc(label)}</option>`;
+  const chosen = playsAs(bot, defaultBot);
+  const label = botLabel(bot) + (chosen ? ` (${t("web.bot_strongest")})` : "");
+  return `<option value="${esc(bot)}"${chosen ? " selected" : ""}>${esc(label)}</option>`;
 }
 
 function seatRows(size, bots, defaultBot) {
@@ -38,7 +40,7 @@ function seatRows(size, bots, defaultBot) {
 
 /** Who sits at a taken seat, for the lists: a bot's name with its kind beside it. */
 export function seatWho(s) {
-  if (s.kind === "bot") return `${esc(s.name || s.bot || "")} (${esc(t("web.bot"))}: ${esc(s.bot || "")})`;
+  if (s.kind === "bot") return `${esc(s.name || s.bot || "")} (${esc(t("web.bot"))}: ${esc(botKind(s))})`;
   return esc(s.name || "");
 }
 
@@ -46,7 +48,7 @@ export function seatWho(s) {
 export async function showLobby(app) {
   let meta = { presets: [], options: [], sizes: [], bots: [], default_bot: "" };
   try { meta = await presets(); } catch (e) { toast(e.message); }
-  const bots = [...meta.bots]; // "default" is not offered: the strongest bot is chosen and marked
+  const bots = botMenu(meta); // levels, not kinds; "default" is not offered: the strongest is chosen and marked
   const me = await account(); // logged in: the host sits under the account's name, rated tables allowed
   const presetOptions = meta.presets.map((p) => `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("");
   app.innerHTML = `

@@ -9,6 +9,7 @@ import { keepState } from "./store.js";
 import { esc } from "./util.js";
 import { reviewButton } from "./review.js";
 import { tableLine, botMark } from "./tableinfo.js";
+import { botKind, botMenu } from "./levels.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
 
 const LOG_MAX = 300;
@@ -71,7 +72,7 @@ export async function showTable(app, tableId, setConn) {
     }).catch(() => {});
   }
   presets().then((m) => {
-    st.meta = m; st.bots = m.bots; st.defaultBot = m.default_bot || m.bots[0];
+    st.meta = m; st.bots = botMenu(m); st.defaultBot = m.default_bot || m.bots[0];
     if (st.table && st.table.status === "lobby") drawWaiting(); else drawBoard();
   }).catch(() => {});
 
@@ -314,7 +315,7 @@ export async function showTable(app, tableId, setConn) {
     const rows = tb.seats.map((s) => {
       let who;
       if (s.kind === "open") who = `<em>${esc(t("web.seat_open"))}</em>`;
-      else if (s.kind === "bot") who = `${esc(s.name || s.bot)} ${botMark()} <span class="badge bot">${esc(t("web.bot"))}: ${esc(s.bot)}</span>`;
+      else if (s.kind === "bot") who = `${esc(s.name || s.bot)} ${botMark()} <span class="badge bot">${esc(t("web.bot"))}: ${esc(botKind(s))}</span>`;
       else who = `${esc(s.name)} ${s.connected ? "" : `<span class="badge away">${esc(t("web.away"))}</span>`}`;
       let ctl = "";
       if (st.host && s.kind === "open") {
