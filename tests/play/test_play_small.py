@@ -18,10 +18,28 @@ from textual.widgets import Static
 from toepen.cards import SUIT_SYMBOLS, SUITS
 from toepen.i18n import LANGUAGES, Translator
 from toepen.tui.app import GameLog, PlayApp, SummaryScreen
+from toepen.tui.session import PlaySession
 
 from .driver import first_key, make_session, play_out, settle
 
 pytestmark = pytest.mark.asyncio
+
+
+def out_early(tmp_path: Path, lang: str = "en") -> PlaySession:
+    """A game (lives 2, seed 3) played up to where the human, folding whenever offered,
+    has just gone out in hand 2 while three bots play on (deterministic: played here,
+    then handed to the app with its history)."""
+    session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3, lang=lang)
+    while session.view().in_session[session.human]:
+        seat, window = session.asked()
+        if seat == session.human:
+            legal = session.view().legal
+            folds = [a for a in legal if str(a) == "fold"]
+            session.apply(seat, folds[0] if folds else legal[0])
+        else:
+            session.answer(seat, window, session.ask_bot(seat, window))
+    assert session.game.winner is None
+    return session
 
 
 def flat(text: str) -> str:
@@ -169,11 +187,10 @@ async def test_keys_prompt_log_summary_and_standings_fit_the_window(
 async def test_the_log_wraps_at_its_width_also_for_lines_written_while_hidden(
     tmp_path: Path,
 ) -> None:
-    """Lives 1 and folding at once: out early, fast-forward (space) to the end while the
-    summaries cover the log; then every line of the log is wrapped at its width, and again
-    after the window changes size."""
-    session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3)
-    app = PlayApp(session, delay=0.05, strict=True)
+    """Out early, fast-forward (space) to the end while the summaries cover the log; then
+    every line of the log is wrapped at its width, and again after the window changes size."""
+    session = out_early(tmp_path)
+    app = PlayApp(session, delay=0.05, strict=True, history=session.history())
 
     def check_wrap(log: GameLog) -> None:
         width = log.scrollable_content_region.width
@@ -186,13 +203,7 @@ async def test_the_log_wraps_at_its_width_also_for_lines_written_while_hidden(
         assert any(len(line) > 30 for line in drawn)
 
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.out and not app.over:
-            await settle(pilot, app)
-            if app.over:
-                break
-            keys = app.legal_keys()
-            await pilot.press("f" if "f" in keys else keys[0])
-            await pilot.pause(0.02)
+        await pilot.pause()
         assert app.out, "the test needs the human out while the session goes on"
         await pilot.press("space")
         await settle(pilot, app, timeout=30)
@@ -210,14 +221,10 @@ async def test_the_log_wraps_at_its_width_also_for_lines_written_while_hidden(
 
 
 async def test_a_refusal_leaves_the_message_line_with_its_trick(tmp_path: Path) -> None:
-    session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3)
-    app = PlayApp(session, delay=0.05, strict=True)
+    session = out_early(tmp_path)
+    app = PlayApp(session, delay=0.05, strict=True, history=session.history())
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.out and not app.over:
-            await settle(pilot, app)
-            keys = app.legal_keys()
-            await pilot.press("f" if "f" in keys else keys[0])
-            await pilot.pause(0.02)
+        await pilot.pause()
         assert app.out, "the test needs the human out while the session goes on"
         hand = session.view().hand_no
         app.action_verb("k")  # the key k, at once (a bot's move may be due any moment)
@@ -285,14 +292,10 @@ async def test_the_suit_led_is_apart_from_no_cards_yet_on_a_narrow_table(
 
 
 async def test_the_fast_forward_key_is_named_in_the_language(tmp_path: Path) -> None:
-    session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3, lang="nl")
-    app = PlayApp(session, lang="nl", delay=0.05, strict=True)
+    session = out_early(tmp_path, "nl")
+    app = PlayApp(session, lang="nl", delay=0.05, strict=True, history=session.history())
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.out and not app.over:
-            await settle(pilot, app)
-            keys = app.legal_keys()
-            await pilot.press("f" if "f" in keys else keys[0])
-            await pilot.pause(0.02)
+        await pilot.pause()
         assert app.out
         keys_text = app.panel_text("keys")
         assert "[spatie]" in keys_text and "[space]" not in keys_text, keys_text

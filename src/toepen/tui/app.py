@@ -156,6 +156,9 @@ class GameLog(RichLog):
     that width changes or the log is shown again (a line written while the log is hidden
     or narrower would otherwise keep the width it was wrapped at)."""
 
+    can_focus = False
+    """The game's keys (PgUp, PgDn, Home, End among them) are the app's, never the log's."""
+
     def __init__(self, *, id: str, max_lines: int = 1000) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id, wrap=True, max_lines=max_lines, min_width=1)
         self.entries: list[Text] = []
