@@ -23,6 +23,8 @@ SERVER_PREFIXES = ("error.", "hint.", "react.")
 AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py")),
          "review.": [SRC / "review.py", SRC / "server" / "reviews.py"]}
 """Server areas whose catalog ids are string constants in their code, by id prefix."""
+REFUSERS = {SRC / "server" / "playnow.py": "playnow", SRC / "server" / "presence.py": "here"}
+"""Server modules whose refusals are ``refused("code", ...)``, each with its id's area."""
 CALLERS = {"t", "N_"}
 ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")
 
@@ -56,13 +58,48 @@ def used_ids() -> dict[str, str]:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and ID.match(node.value) and node.value.startswith(SERVER_PREFIXES)):
                 found.setdefault(node.value, f"{path.name}:{node.lineno}")
-    review_js = SRC / "server" / "static" / "js" / "review.js"  # the browser's review
-    if review_js.exists():
-        for m in re.finditer(r"""["'`](review\.[a-z_.]+[a-z_])["'`]""",
-                             review_js.read_text(encoding="utf-8")):
-            found.setdefault(m.group(1), "review.js")
+    for path in REFUSERS:  # refused("code", ...) says <area>.error.<code>
+        area = REFUSERS[path]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "refused" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.setdefault(f"{area}.error.{node.args[0].value}",
+                                 f"{path.name}:{node.lineno}")
+            if (isinstance(node, ast.JoinedStr) and node.values
+                    and isinstance(node.values[-1], ast.Constant)
+                    and str(node.values[-1].value).startswith(".error.")):
+                for each in REFUSERS.values():  # f"{area}.error.rate_limited", either area
+                    found.setdefault(f"{each}{node.values[-1].value}",
+                                     f"{path.name}:{node.lineno}")
+    # the browser's ids kept in the .po catalogs (the others are in static/i18n/web-extra*)
+    po_ids = catalog_ids()
+    families: dict[str, str] = {}
+    for js in sorted((SRC / "server" / "static" / "js").glob("*.js")):
+        text = js.read_text(encoding="utf-8")
+        for m in re.finditer(r"""["'`]((?:review|web)\.[a-z_.0-9]*[a-z_0-9])["'`]""", text):
+            if m.group(1) in po_ids:
+                found.setdefault(m.group(1), js.name)
+        for m in re.finditer(r"""`((?:review|web)\.[a-z_.0-9]+)\$\{""", text):
+            families.setdefault(m.group(1), js.name)  # t(`web.here.sent_${status}`)
+    for key in po_ids:
+        for prefix, where in families.items():
+            if key.startswith(prefix):
+                found.setdefault(key, where)
     found.update({k: "built from names" for k in built_ids() if k not in found})
     return found
+
+
+def catalog_ids() -> set[str]:
+    """Every id of the English catalogs (the families above are matched against them)."""
+    from babel.messages.pofile import read_po
+
+    ids: set[str] = set()
+    for po in sorted((SRC / "locales" / "en" / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as fh:
+            ids |= {str(m.id) for m in read_po(fh) if m.id}
+    return ids
 
 
 def built_ids() -> set[str]:
