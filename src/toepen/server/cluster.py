@@ -318,7 +318,15 @@ class Cluster:
         if self._connects > 1:
             log.warning("cluster: the subscription was made again; reading every table "
                         "with clients here from the database")
-            self.spawn(self.resync())
+            self.spawn(self._resync_twice())
+
+    async def _resync_twice(self) -> None:
+        """Read the tables again at once and once more a lease later: what was published
+        between the first read and the subscription being made again is lost too (a
+        Redis restart mid-game left a relay two states behind, its person's turn unseen)."""
+        await self.resync()
+        await asyncio.sleep(self.lease_ms / 1000)
+        await self.resync()
 
     async def resync(self) -> None:
         """Bring every table with clients here (or owned here) up to the database, and

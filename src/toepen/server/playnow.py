@@ -119,7 +119,7 @@ def choose(waiting: list[Ticket], size: int, now: float) -> tuple[list[Ticket], 
     ['1', '3', '4']
     >>> choose([t(1), t(2)], 3, 1.0)
     ([], None)
-    >>> g, bot = choose([t(1, s=-100), t(2, w=None), t(3)], 3, 1.0)
+    >>> g, bot = choose([t(1, s=-100), t(2, w=None), t(3)], 4, 1.0)  # three of four: bots
     >>> [x.id for x in g], bot
     (['1', '3'], 'random')
     """
