@@ -375,6 +375,18 @@ def test_a_bad_invite_or_table_link_says_so_with_the_way_back(page: Page, server
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_a_bot_seat_on_the_felt_says_its_level(page: Page, server: Server) -> None:
+    """A bot chosen by level is called by its level on the felt while the game is played
+    (issue 25, point 4: the felt said "bot: heuristic"); a bot of no level by its name."""
+    create_table(page, server.url, "Ann", {1: "beginner", 2: "good", 3: "random"})
+    start_game(page)
+    expect(page.locator(".seat[data-seat='1'] .badge.bot")).to_have_text("bot: Beginner")
+    expect(page.locator(".seat[data-seat='2'] .badge.bot")).to_have_text("bot: Good")
+    expect(page.locator(".seat[data-seat='3'] .badge.bot")).to_have_text("bot: random")
+    assert "heuristic" not in page.locator(".felt").inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_bots_of_one_kind_have_their_own_names(page: Page, server: Server) -> None:
     """Three random bots: three distinct human-sounding names on the felt, each with its
     kind beside it, and the same names in the game's players."""

@@ -3,6 +3,7 @@ import { t, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys 
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
 import { botMark } from "./tableinfo.js";
+import { botKind } from "./levels.js";
 
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
  * The stylesheet turns it into a place (its radii differ between desktop and phone).
@@ -43,7 +44,7 @@ function seatBox(view, table, s, me, opts) {
   if (out) badges.push(`<span class="badge out">${esc(t("web.out"))}</span>`);
   if (view.winner === s) badges.push(`<span class="badge winner">${esc(t("web.winner"))}</span>`);
   if (view.teams && view.teams.length) badges.push(`<span class="badge team team-${view.teams[s]}">${esc(t("web.team", { n: view.teams[s] + 1 }))}</span>`);
-  if (info && info.kind === "bot") badges.push(`<span class="badge bot">${esc(t("web.bot"))}: ${esc(info.bot || "")}</span>`);
+  if (info && info.kind === "bot") badges.push(`<span class="badge bot">${esc(t("web.bot"))}: ${esc(botKind(info))}</span>`);
   if (info && info.standin) badges.push(`<span class="badge standin">${esc(t("web.standin"))}</span>`);
   if (info && info.fallback) badges.push(`<span class="badge standin" title="${esc(info.incident || "")}">${esc(t("web.fallback", { bot: info.fallback }))}</span>`);
   if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
