@@ -163,6 +163,7 @@ class Cluster:
         self.takeovers = 0
         self.relayed = 0
         self.resyncs = 0
+        self.comebacks = 0
         self.outbox: list[tuple[str, str]] = []
         """What to publish, in order (:meth:`_send`)."""
         self._wake = asyncio.Event()
@@ -639,6 +640,15 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self._drop(keys=[f"toepen:lease:{table_id}"], args=[self.proc])
 
+    def came_back(self) -> None:
+        """This process's heartbeat had lapsed (it was frozen or starved): the others
+        dropped what it told them; read its tables again and tell them again who is
+        connected here (:meth:`resync`)."""
+        self.comebacks += 1
+        log.warning("cluster: this process was counted dead (its heartbeat lapsed); "
+                    "telling the others again who is connected here")
+        self.spawn(self.resync())
+
     def held_again(self, table_id: str) -> None:
         """A lease not renewed for a while (not counted on: its bots stopped) is
         renewed again: what comes next is arranged again."""
@@ -754,7 +764,8 @@ class Cluster:
         return {"proc": self.proc, "live": len(self.live), "owned": len(self.owned),
                 "published": self.published, "received": self.received,
                 "takeovers": self.takeovers, "fenced": self.fenced_writes,
-                "relayed": self.relayed, "resyncs": self.resyncs}
+                "relayed": self.relayed, "resyncs": self.resyncs,
+                "comebacks": self.comebacks}
 
 
 MARGIN = 1 / 3
@@ -806,10 +817,17 @@ class Renewer(threading.Thread):
         owned = [(tid, c.epochs.get(tid)) for tid in list(c.owned)]
         started = time.monotonic()
         pipe = self.client.pipeline(transaction=False)
-        pipe.set(f"toepen:proc:{c.proc}", "1", px=c.lease_ms)
+        pipe.set(f"toepen:proc:{c.proc}", "1", px=c.lease_ms, get=True)
         for tid, _ in owned:
             self._renew(keys=[f"toepen:lease:{tid}"], args=[c.proc, c.lease_ms], client=pipe)
-        answers = pipe.execute()[1:]
+        heartbeat, *answers = pipe.execute()
+        if heartbeat is None:
+            # Our heartbeat had expired (this process was frozen or starved, or Redis
+            # forgot it): the others counted us dead and dropped our clients' presence,
+            # so the owners send their frames elsewhere; say it all again (a frozen
+            # relay's people never saw their turn and a stand-in played for them).
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(c.came_back)
         until = started + c.lease_ms / 1000 * (1 - MARGIN)
         for (tid, epoch), ok in zip(owned, answers, strict=True):
             if int(ok):
