@@ -293,3 +293,20 @@ def test_rate_limits() -> None:
     assert e.status == 429 and e.say_json()["id"] == "here.error.rate_limited"
     assert all(catalog(lang)["here.error.rate_limited"] for lang in LANGS)
     assert all(catalog(lang)["playnow.error.rate_limited"] for lang in LANGS)
+
+
+def test_tables_being_played_are_listed_to_watch(server: Server) -> None:
+    """Who is here lists the tables being played (to watch), with their preset, size and
+    players; a table still waiting for players is not among them."""
+    host = create(server, name="Wim", size=2, bots={"1": "random"}, options={"lives": 9},
+                  autostart=False)
+    tid = host["table"]["id"]
+    watcher = Browser(server)
+    assert tid not in [t["id"] for t in here(watcher, client=uuid.uuid4().hex)["tables"]]
+    r = server.post(f"/api/tables/{tid}/start", {},
+                    headers={"Authorization": "Bearer " + host["token"]})
+    assert r.status_code == 200, r.text
+    listed = {t["id"]: t for t in here(watcher, client=uuid.uuid4().hex)["tables"]}
+    assert tid in listed, listed
+    assert listed[tid]["preset"] == host["table"]["preset"] and listed[tid]["size"] == 2
+    assert listed[tid]["players"][0] == "Wim" and len(listed[tid]["players"]) == 2
