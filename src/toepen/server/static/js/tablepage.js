@@ -368,6 +368,8 @@ export async function showTable(app, tableId, setConn) {
     });
   }
 
+  let standinBar = null; // the "a bot plays for you" bar, kept across redraws
+
   function drawBoard() {
     if (st.missing) { drawMissing(); return; }
     if (!st.view) { els.board.innerHTML = ""; return; }
@@ -403,12 +405,21 @@ export async function showTable(app, tableId, setConn) {
     }
     const standin = st.table && st.seat !== null && st.seat !== undefined && st.table.seats[st.seat] && st.table.seats[st.seat].standin;
     if (standin) {
-      // over the felt, so that the table does not move down
-      const bar = document.createElement("div");
-      bar.className = "standin-bar";
-      bar.innerHTML = `${esc(t("web.standin_playing"))} <button class="big" id="back">${esc(t("web.back"))}</button>`;
-      bar.querySelector("#back").addEventListener("click", () => conn.send({ type: "back" }));
-      felt.append(bar);
+      // over the felt, so that the table does not move down; one bar kept across redraws
+      // (while a stand-in plays the table changes several times a second, and a button
+      // made anew each time could never be pressed)
+      if (!standinBar) {
+        standinBar = document.createElement("div");
+        standinBar.className = "standin-bar";
+        standinBar.innerHTML = `<span></span> <button class="big" id="back"></button>`;
+        standinBar.querySelector("#back").addEventListener("click", () => conn.send({ type: "back" }));
+      }
+      standinBar.querySelector("span").textContent = t("web.standin_playing");
+      standinBar.querySelector("#back").textContent = t("web.back");
+      felt.append(standinBar);
+    } else if (standinBar) {
+      standinBar.remove();
+      standinBar = null;
     }
   }
 
