@@ -329,40 +329,36 @@ def test_playnow_in_two_browsers_on_different_processes(cluster: list[Server]) -
     different processes of the cluster, for the same preset and size, and sit at one
     table, each seeing its own hand (issue 26: in a cluster two clients on different
     processes are matched)."""
-    from playwright.sync_api import expect, sync_playwright
+    from chromium import with_browser
+    from playwright.sync_api import expect
 
-    chromium = "/usr/bin/chromium"
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=args)
-        try:
-            pages = []
-            for name, server in (("Ann", cluster[0]), ("Bob", cluster[1])):
-                ctx = browser.new_context(locale="en-GB")
-                page = ctx.new_page()
-                page.set_default_timeout(20000)
-                page.goto(server.url + "/")
-                page.wait_for_selector("body[data-ready='1']")
-                page.fill("#name", name)
-                page.select_option("#pn-preset", "classic")
-                page.select_option("#pn-size", "2")
-                page.select_option("#pn-wait", "")
-                page.click("#pn-go")
-                pages.append(page)
-                if name == "Ann":
-                    expect(page.locator("#pn-status")).to_contain_text("Waiting")
-            tables = []
-            for page in pages:
-                page.wait_for_url(re.compile(r"\?table="), timeout=20000)
-                tables.append(page.url.split("table=")[1])
-            assert tables[0] == tables[1]
-            info = cluster[2].get(f"/api/tables/{tables[0]}").json()
-            assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bob"]
-            for page in pages:
-                expect(page.locator(".hand .card").first).to_be_visible()
-        finally:
-            browser.close()
+    def play_now(browser: Browser) -> None:
+        pages = []
+        for name, server in (("Ann", cluster[0]), ("Bob", cluster[1])):
+            ctx = browser.new_context(locale="en-GB")
+            page = ctx.new_page()
+            page.set_default_timeout(20000)
+            page.goto(server.url + "/")
+            page.wait_for_selector("body[data-ready='1']")
+            page.fill("#name", name)
+            page.select_option("#pn-preset", "classic")
+            page.select_option("#pn-size", "2")
+            page.select_option("#pn-wait", "")
+            page.click("#pn-go")
+            pages.append(page)
+            if name == "Ann":
+                expect(page.locator("#pn-status")).to_contain_text("Waiting")
+        tables = []
+        for page in pages:
+            page.wait_for_url(re.compile(r"\?table="), timeout=20000)
+            tables.append(page.url.split("table=")[1])
+        assert tables[0] == tables[1]
+        info = cluster[2].get(f"/api/tables/{tables[0]}").json()
+        assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bob"]
+        for page in pages:
+            expect(page.locator(".hand .card").first).to_be_visible()
+
+    with_browser(play_now)
 
 
 def test_playnow_second_tab_on_another_process(cluster: list[Server]) -> None:

@@ -20,13 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import launch
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from toepen.tools.server_bench import free_port
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 
@@ -113,9 +111,7 @@ def playwright_() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_: Playwright) -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)")
-    b = playwright_.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    b = launch(playwright_)
     new_context = b.new_context
 
     def fast_context(**kw: Any) -> BrowserContext:
