@@ -23,6 +23,7 @@ from ..engine import Event, Game
 from ..rules import Rules
 from ..seeds import derive_seed
 from .external import ExternalSeat
+from .names import skeleton
 from .presets import full_rules
 from .store import SeatRow, TableRow
 
@@ -38,8 +39,9 @@ CHAT_HISTORY = 50
 
 def bot_name(seed: int, seat: int, taken: list[str]) -> str:
     """The name of a bot at ``seat``: from :data:`BOT_NAMES` in an order fixed by the
-    table's seed and the seat, the first that no one at the table has (letter case
-    ignored); when all are taken, a name with a number.
+    table's seed and the seat, the first that looks like no name at the table
+    (:func:`~toepen.server.names.skeleton`: letter case, fullwidth letters and look-alikes
+    folded); when all are taken, a name with a number.
 
     >>> bot_name(7, 1, []) == bot_name(7, 1, [])
     True
@@ -47,16 +49,21 @@ def bot_name(seed: int, seat: int, taken: list[str]) -> str:
     ['Sjaak']
     >>> bot_name(7, 2, [n.upper() for n in BOT_NAMES])
     'Bas 2'
+    >>> bot_name(7, 1, [bot_name(7, 1, [])]) != bot_name(7, 1, [])
+    True
+    >>> fullwidth = "".join(chr(ord(c) + 0xFEE0) for c in bot_name(7, 1, []))
+    >>> bot_name(7, 1, [fullwidth]) != bot_name(7, 1, [])
+    True
     """
-    used = {n.casefold() for n in taken}
+    used = {skeleton(n) for n in taken}
     order = sorted(BOT_NAMES, key=lambda n: derive_seed(seed, "bot-name", seat, n))
     for name in order:
-        if name.casefold() not in used:
+        if skeleton(name) not in used:
             return name
     n = 2
     while True:
         for name in BOT_NAMES:
-            if f"{name} {n}".casefold() not in used:
+            if skeleton(f"{name} {n}") not in used:
                 return f"{name} {n}"
         n += 1
 
