@@ -8,7 +8,10 @@ client (``toepen.i18n.catalog_json``: game texts such as ``log.knock`` and ``act
 plus the texts only the web pages need (``web.*``, and the words of the rule options' choices,
 ``option.<name>.<choice>``) from ``static/i18n/web-extra.json`` and the area files beside it
 (``web-extra-<area>.json``; an id may live in only one of them).
-A text of the shared catalogs wins over a ``web-extra`` one with the same id.
+A text of the shared catalogs wins over a ``web-extra`` one with the same id. A web text
+missing in a language is the English one, but for a plural variant (``<id>.one``...,
+``toepen.i18n``): a language without its own variant says ``<id>`` (German ``1 Leben``),
+never the English variant.
 
 Run after changing either source, and commit the output::
 
@@ -24,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toepen.i18n import LANGUAGES, catalog_json, languages_json
+from toepen.i18n import LANGUAGES, catalog_json, languages_json, plural_base
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "toepen" / "server" / "static" / "i18n"
 EXTRA = STATIC / "web-extra.json"
@@ -35,6 +38,14 @@ def build(lang: str, extra: dict[str, dict[str, str]]) -> dict[str, Any]:
     data = catalog_json(lang)
     messages: dict[str, str] = {}
     for key, texts in extra.items():
+        base = plural_base(key)
+        if base is not None and base not in extra and base not in data["messages"]:
+            raise SystemExit(f"web-extra: {key!r} is a plural variant of {base!r}, which is "
+                             "in no catalog")
+        if base is not None:  # a variant only in the languages that have one
+            if texts.get(lang):
+                messages[key] = texts[lang]
+            continue
         text = texts.get(lang) or texts.get("en")
         if not text:
             raise SystemExit(f"web-extra.json: message {key!r} has no text for {lang} or en")

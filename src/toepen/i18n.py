@@ -9,6 +9,21 @@ Message ids are stable symbolic keys (``log.knock``); the English text lives in 
 (``{name} knocks: stake {stake}``), so that the same texts serve Python's
 ``str.format`` and a web client's simple replacement.
 
+**Plural forms.** A text that depends on a count has variants by the CLDR plural category
+of that count (``one``, and where a language has them ``zero``, ``two``, ``few``,
+``many``): the variant of ``<id>`` for category ``one`` is the id ``<id>.one``, beside
+``<id>``, which is the ``other`` form and the fallback of every category a catalog gives
+no variant for. The count is the message's parameter named first in :data:`COUNT_PARAMS`
+(``n``, else ``lives``, else ``seconds``), and only a number counts (text never does). A
+language that needs no variant for a message simply has none (German ``1 Leben``): a
+variant is never taken from another language, but from the catalog the text itself comes
+from. The category is the language's own rule: Babel's ``Locale.plural_form`` here, the
+browser's ``Intl.PluralRules`` in ``static/js/i18n.js`` (no rule of our own in either).
+A variant has the placeholders of its ``<id>`` or fewer (``l'unica vita``, where the
+category is one number). The same ids serve the ``.po`` files, the browser's
+``web-extra*.json`` and the narration's messages (``{id, params}``): the translators
+choose, never the code that passes the count.
+
 >>> t = Translator("nl")
 >>> t("log.knock", name="Bas", stake=3)
 'Bas toept: inzet 3'
@@ -19,7 +34,7 @@ Message ids are stable symbolic keys (``log.knock``); the English text lives in 
 >>> detect_lang({"LANG": "it_IT.UTF-8"}), detect_lang({"LANG": "C"})
 ('it', 'en')
 >>> sorted(catalog_json("it"))
-['keys', 'lang', 'messages', 'notation', 'ranks', 'suits']
+['counts', 'keys', 'lang', 'messages', 'notation', 'ranks', 'suits']
 >>> catalog_json("nl")["keys"]["knock"], languages_json()["aliases"]["no"]
 ('k', 'nb')
 """
@@ -28,7 +43,7 @@ from __future__ import annotations
 
 import os
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -50,6 +65,14 @@ LOCALE_DIR = Path(__file__).parent / "locales"
 
 _ALIASES = {"no": "nb", "nn": "nb", "nob": "nb", "nld": "nl", "deu": "de", "ger": "de",
             "ita": "it", "eng": "en", "dut": "nl"}
+
+
+PLURAL_CATEGORIES: tuple[str, ...] = ("zero", "one", "two", "few", "many")
+"""The CLDR plural categories a variant ``<id>.<category>`` may have (``other`` is ``<id>``)."""
+
+COUNT_PARAMS: tuple[str, ...] = ("n", "lives", "seconds")
+"""The parameters that may be a message's count, the first present one deciding: its value
+picks the plural variant (see the module's text). The browser gets them in each catalog."""
 
 
 class I18nError(ValueError):
@@ -139,6 +162,67 @@ def catalog(lang: str) -> dict[str, str]:
     return out
 
 
+def plural_base(key: str) -> str | None:
+    """The message a plural variant belongs to (``standings.fig.in.one`` ->
+    ``standings.fig.in``), None for an id that is not a variant's."""
+    base, _, category = key.rpartition(".")
+    return base if base and category in PLURAL_CATEGORIES else None
+
+
+@cache
+def plural_rule(lang: str) -> Callable[[float], str]:
+    """The CLDR plural category of a count in a language (``one``, ``other``...), by Babel."""
+    from babel import Locale
+
+    rule: Callable[[float], str] = Locale.parse(check_lang(lang)).plural_form
+    return rule
+
+
+def plural_categories(lang: str) -> frozenset[str]:
+    """The categories a language's variants may have: its CLDR categories but ``other``."""
+    from babel import Locale
+
+    return frozenset(Locale.parse(check_lang(lang)).plural_form.tags) - {"other"}
+
+
+def count_of(values: Mapping[str, object]) -> int | float | None:
+    """The count among a message's parameters: the first of :data:`COUNT_PARAMS` given,
+    if it is a number (None otherwise: no variant is chosen)."""
+    for name in COUNT_PARAMS:
+        if name in values:
+            value = values[name]
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return value
+            return None
+    return None
+
+
+@cache
+def _counted(lang: str) -> frozenset[str]:
+    """The ids of a language's catalog that have plural variants there."""
+    messages = catalog(lang)
+    return frozenset(b for k in messages if (b := plural_base(k)) is not None and b in messages)
+
+
+def choose(messages: Mapping[str, str], lang: str, key: str,
+           values: Mapping[str, object]) -> str | None:
+    """The text of ``key`` in ``messages`` (one language's catalog, ``lang``) for these
+    parameter ``values``: the variant of the count's plural category where the catalog has
+    one, else the message itself; None when ``messages`` lacks ``key``.
+
+    >>> messages = {"web.lives": "{n} levens", "web.lives.one": "{n} leven"}
+    >>> choose(messages, "nl", "web.lives", {"n": 1}), choose(messages, "nl", "web.lives", {"n": 0})
+    ('{n} leven', '{n} levens')
+    """
+    text = messages.get(key)
+    if text is None:
+        return None
+    count = count_of(values)
+    if count is None:
+        return text
+    return messages.get(f"{key}.{plural_rule(lang)(count)}", text)
+
+
 def message_ids() -> frozenset[str]:
     """Every message id of the English catalog (the reference set)."""
     return frozenset(catalog(DEFAULT_LANG))
@@ -157,11 +241,14 @@ def catalog_json(lang: str) -> dict[str, Any]:
     ``messages`` maps id -> text (placeholders in braces); ``ranks`` are the localised
     rank letters in rank order (ten first, jack last); ``suits`` the suit symbols in
     suit order (clubs, diamonds, hearts, spades); ``notation`` the letters of card
-    notation (``Th``) in the same orders; ``keys`` the keyboard key of each verb.
+    notation (``Th``) in the same orders; ``keys`` the keyboard key of each verb;
+    ``counts`` the parameters that may be a message's count (:data:`COUNT_PARAMS`: the
+    plural variants ``<id>.one``... are among the messages).
     """
     lang = check_lang(lang)
     return {
         "lang": lang,
+        "counts": list(COUNT_PARAMS),
         "messages": dict(sorted(catalog(lang).items())),
         "ranks": list(LOCAL_RANKS[lang]),
         "suits": list(SUIT_SYMBOLS),
@@ -184,7 +271,9 @@ class Translator:
     """Translate message ids into one language.
 
     A missing id falls back to English; with ``strict`` it raises I18nError instead
-    (tests run the app strictly so that no message can be missing).
+    (tests run the app strictly so that no message can be missing). A message with plural
+    variants gets the one of its count (see the module's text): a variant is optional and
+    never missing.
     """
 
     def __init__(self, lang: str = DEFAULT_LANG, *, strict: bool = False) -> None:
@@ -194,13 +283,17 @@ class Translator:
         self._fallback = catalog(DEFAULT_LANG)
 
     def __call__(self, key: str, /, **values: object) -> str:
-        text = self._messages.get(key)
+        messages, lang = self._messages, self.lang
+        text = messages.get(key)
         if text is None:
             if self.strict:
                 raise I18nError(f"message {key!r} is missing from the {self.lang} catalog")
-            text = self._fallback.get(key, key)
+            messages, lang = self._fallback, DEFAULT_LANG
+            text = messages.get(key, key)
         if not values:
             return text
+        if key in _counted(lang):
+            text = choose(messages, lang, key, values) or text
         try:
             return text.format(**values)
         except (KeyError, IndexError, ValueError) as e:

@@ -2,9 +2,13 @@
 // generated into static/i18n/{lang}.json by scripts/build_web_catalogs.py, with the
 // languages and their aliases in static/i18n/languages.json. Card notation, suit symbols,
 // rank letters and the verbs' keys come in the catalogs too: nothing is written out here.
+// Plural forms (toepen.i18n): a message with a count has variants "<id>.one"... beside
+// "<id>" (the "other" form), chosen by the CLDR category of the count (Intl.PluralRules of
+// the catalog's language); the count is the first of the catalog's `counts` ("n", "lives",
+// "seconds") given, if it is a number.
 import { once } from "./util.js";
 
-const EMPTY = { lang: "en", messages: {}, ranks: [], suits: [], notation: { ranks: "", suits: "" }, keys: {} };
+const EMPTY = { lang: "en", messages: {}, ranks: [], suits: [], notation: { ranks: "", suits: "" }, keys: {}, counts: [] };
 let current = EMPTY;
 let english = EMPTY;
 const listeners = [];
@@ -48,7 +52,7 @@ async function fetchCatalog(lang) {
       if (live.ok) {
         const fresh = await live.json();
         Object.assign(data.messages, fresh.messages || {});
-        for (const key of ["ranks", "suits", "notation", "keys"]) if (fresh[key]) data[key] = fresh[key];
+        for (const key of ["ranks", "suits", "notation", "keys", "counts"]) if (fresh[key]) data[key] = fresh[key];
       } else liveCatalogs = false;
     } catch { liveCatalogs = false; }
   }
@@ -77,10 +81,34 @@ export async function setLang(lang) {
 export function lang() { return current.lang; }
 export function onLangChange(f) { listeners.push(f); }
 
-/** Translate a message id with named {placeholders}; English, then the id, as fallbacks. */
+/**
+ * Translate a message id with named {placeholders}; English, then the id, as fallbacks. A
+ * message with plural variants says the one of its count, from the same catalog as the
+ * message itself (a language without a variant says "<id>", never English's variant).
+ */
 export function t(key, values = {}) {
-  let text = current.messages[key] ?? english.messages[key] ?? key;
+  const from = Object.hasOwn(current.messages, key) ? current
+    : Object.hasOwn(english.messages, key) ? english : null;
+  let text = from ? from.messages[key] : key;
+  const n = from ? countOf(values, from.counts || english.counts || []) : null;
+  if (n !== null) text = from.messages[`${key}.${pluralRules(from.lang).select(n)}`] ?? text;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+}
+
+const plurals = new Map();
+
+/** The language's CLDR plural rules (the browser's own, Intl.PluralRules). */
+function pluralRules(code) {
+  if (!plurals.has(code)) plurals.set(code, new Intl.PluralRules(code));
+  return plurals.get(code);
+}
+
+/** The count among a message's values: the first of `counts` given, if it is a number. */
+function countOf(values, counts) {
+  for (const name of counts) {
+    if (name in values) return typeof values[name] === "number" && Number.isFinite(values[name]) ? values[name] : null;
+  }
+  return null;
 }
 
 export function has(key) { return key in current.messages || key in english.messages; }
