@@ -33,6 +33,10 @@ choose, never the code that passes the count.
 ('nb', 'nb', 'en')
 >>> detect_lang({"LANG": "it_IT.UTF-8"}), detect_lang({"LANG": "C"})
 ('it', 'en')
+>>> t("standings.fig.in", lives=1), t("standings.fig.in", lives=2)
+('nog in het spel, 1 leven over', 'nog in het spel, 2 levens over')
+>>> Translator("de")("standings.fig.in", lives=1)
+'noch dabei, 1 Leben übrig'
 >>> sorted(catalog_json("it"))
 ['counts', 'keys', 'lang', 'messages', 'notation', 'ranks', 'suits']
 >>> catalog_json("nl")["keys"]["knock"], languages_json()["aliases"]["no"]

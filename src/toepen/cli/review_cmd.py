@@ -88,8 +88,8 @@ def _print(result: Review, t: Translator, lang: str, top: int) -> None:
     mode = "review.mode.all_cards" if result.all_cards else "review.mode.seat"
     console.print(t(mode, name=name))
     mistakes = result.mistakes()
-    console.print(t("review.summary", decisions=len(result.decisions), mistakes=len(mistakes),
-                    cost=_num(result.total_cost, lang)))
+    console.print(t("review.summary", decisions=t("review.decisions", n=len(result.decisions)),
+                    n=len(mistakes), cost=_num(result.total_cost, lang)))
     rows = mistakes[:top] if top else list(result.decisions)
     if not mistakes and top:
         console.print(t("review.none"))

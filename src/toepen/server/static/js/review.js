@@ -98,7 +98,7 @@ export function reviewHTML(r, names) {
     ? `<p class="review-mode all-cards">${esc(t("review.mode.all_cards", { name }))}</p>`
     : `<p class="review-mode">${esc(t("review.mode.seat", { name }))}</p>`;
   const summary = `<p class="review-summary">${esc(t("review.summary", {
-    decisions: r.decisions.length, mistakes: mistakes.length, cost: num(r.total_cost) }))}</p>`;
+    decisions: t("review.decisions", { n: r.decisions.length }), n: mistakes.length, cost: num(r.total_cost) }))}</p>`;
   const worst = mistakes.length
     ? tableHTML(mistakes.slice(0, 10), names, t("review.mistakes"))
     : `<p>${esc(t("review.none"))}</p>`;
