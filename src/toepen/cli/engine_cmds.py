@@ -158,6 +158,14 @@ def bench_cmd(
     window: Annotated[float, typer.Option("--window", min=1.0, max=600.0,
                                           help="With --paced: seconds measured per "
                                           "step.")] = 6.0,
+    route: Annotated[list[str] | None, typer.Option(
+        "--route", metavar="spread|table", help="With --processes above 1: where each "
+        "table's seats connect: 'spread' over every process (the default; most actions "
+        "relayed) or 'table', all on one (as a proxy routing by table does); repeatable.")
+    ] = None,
+    cluster: Annotated[bool, typer.Option(
+        "--cluster", help="With --paced: run even one process on PostgreSQL and Redis "
+        "(the cluster's stack) instead of SQLite.")] = False,
     against: Annotated[str | None, typer.Option(
         "--against", metavar="DIR", help="Run the engine benchmarks on this tree and on "
         "another toepen source tree (e.g. an older commit checked out with git worktree), "
@@ -167,7 +175,14 @@ def bench_cmd(
     if server:
         require("server", "toepen bench --server")
     if server and paced:
-        _bench_paced(processes or [1], tables, pace, window, as_json)
+        from ..tools.paced_bench import ROUTES
+
+        for r in route or []:
+            if r not in ROUTES:
+                print(f"--route: {r!r} is not one of {', '.join(ROUTES)}", file=sys.stderr)
+                raise typer.Exit(2)
+        _bench_paced(processes or [1], tables, pace, window, as_json, route or ["spread"],
+                     cluster)
         return
     if server:
         _bench_server(tables or [10], as_json, baseline)
@@ -207,7 +222,7 @@ def _bench_against(against: str, seconds: float, rounds: int, as_json: bool) -> 
 
 
 def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, window: float,
-                 as_json: bool) -> None:
+                 as_json: bool, routes: list[str] | None = None, cluster: bool = False) -> None:
     """``toepen bench --server --paced``: the paced search per process count."""
     from ..tools import paced_bench
 
@@ -216,9 +231,10 @@ def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, wi
     with Progress(TextColumn("{task.description}"), transient=True) as bar:
         task = bar.add_task("starting")
         for n in processes:
-            results.append(paced_bench.run_paced(
-                n, steps=steps, pace=pace, window=window,
-                progress=lambda text: bar.update(task, description=text)))
+            for route in dict.fromkeys(routes or ["spread"]) if n > 1 else ["spread"]:
+                results.append(paced_bench.run_paced(
+                    n, steps=steps, pace=pace, window=window, route=route, cluster=cluster,
+                    progress=lambda text: bar.update(task, description=text)))
     if as_json:
         print(json.dumps([r.to_json() for r in results]))
         return

@@ -33,6 +33,13 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   its leases expire and the next process takes each table over, reads it from the
   database, sends every client the state it lacks and lets the bots act again. A
   process with a client's action for a table nobody holds takes the lease itself.
+  **A lease follows the clients**: an owner with no client of a table hands it to the
+  live process with the most of them (:meth:`Cluster._follow_clients`, a takeover like
+  any other), so behind a proxy that routes each table to one process nothing is relayed;
+- **few round trips**: every lease of a process is renewed by one script call per
+  second, the leases of the tables it does not own are looked at with one ``MGET``, and
+  a relayed action goes first to the owner last seen (a wrong guess is answered
+  ``moved``, then Redis is asked);
 - **leases a busy process keeps**: the heartbeat and every lease are renewed by a thread
   of their own (:class:`Renewer`, its own Redis connection, every third of a lease), so
   an event loop busy with game work (or blocked) does not lose them; a lease counts as
@@ -100,9 +107,16 @@ return 0
 """
 """Record the new numbers, publish what changed, and let go of the lock (if still ours)."""
 RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
-return 0
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then out[i] = redis.call('pexpire', key, ARGV[2])
+  else out[i] = 0 end
+end
+return out
 """
+"""Renew each lease of ``KEYS`` still ours: one command for all of a process's leases."""
+RENEW_CHUNK = 500
+"""Leases renewed per command (a script holds Redis for its length)."""
 DROP = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
@@ -148,7 +162,6 @@ class Cluster:
         self.tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(ACQUIRE)
         self._release = self.redis.register_script(RELEASE)
-        self._renew = self.redis.register_script(RENEW)
         self._drop = self.redis.register_script(DROP)
         self.unowned: dict[str, float] = {}
         self.epochs: dict[str, int] = {}
@@ -164,6 +177,11 @@ class Cluster:
         self.relayed = 0
         self.resyncs = 0
         self.comebacks = 0
+        self.handovers = 0
+        self.handed: dict[str, float] = {}
+        """Tables this process handed over lately (:meth:`_follow_clients`), and when."""
+        self.hints: dict[str, str] = {}
+        """The owner of each table this process does not own, as last seen."""
         self.outbox: list[tuple[str, str]] = []
         """What to publish, in order (:meth:`_send`)."""
         self._wake = asyncio.Event()
@@ -403,6 +421,11 @@ class Cluster:
         if kind == "do":  # a client's action relayed to this process, the owner
             self.spawn(self._do(table, msg))
             return
+        if kind == "take":  # the owner handed this table over: its clients are here
+            if (table is not None and table.row.status == "playing"
+                    and table.id not in self.owned):
+                self.spawn(self._claim(table))
+            return
         if table is None:
             return
         if kind == "seats":
@@ -433,8 +456,14 @@ class Cluster:
 
     # -- the owner applies, the others relay ---------------------------------------------
 
-    async def holder(self, table_id: str) -> str | None:
-        """The process holding the table's lease now, if any."""
+    async def holder(self, table_id: str, hint: bool = False) -> str | None:
+        """The process holding the table's lease now, if any (``hint``: as the last
+        lease round or the owner's last frames said, when that process is live; a wrong
+        hint costs a ``moved`` answer or a wait, then Redis is asked)."""
+        if hint:
+            known = self.hints.get(table_id)
+            if known is not None and known in self.live:
+                return known
         got = await self.redis.get(f"toepen:lease:{table_id}")
         return None if got is None else str(got)
 
@@ -444,9 +473,11 @@ class Cluster:
         is no owner and this process took the lease: the caller applies it itself."""
         assert self.lobby is not None
         end = time.monotonic() + 2.5 * self.relay_s
+        tries = 0
         while time.monotonic() < end:
+            tries += 1
             try:
-                proc = await self.holder(table.id)
+                proc = await self.holder(table.id, hint=tries == 1)
                 if proc is None:
                     if await self.claim(table):
                         return False
@@ -531,7 +562,7 @@ class Cluster:
                fresh: bool = False) -> None:
         """Send each process the frames of its clients' seats for state ``n`` (``fresh``:
         whole states, for clients any number of states behind)."""
-        head: dict[str, Any] = {"t": table.id, "n": n}
+        head: dict[str, Any] = {"t": table.id, "n": n, "p": self.proc}
         if fresh:
             head["x"] = 1
         if table.row.status == "over":
@@ -562,6 +593,8 @@ class Cluster:
             frames[None if key == "s" else int(key)] = frame
         n = int(head["n"])
         fresh = bool(head.get("x"))
+        if isinstance(head.get("p"), str):
+            self.hints[table.id] = head["p"]  # the owner: where to relay actions
         table.heard = max(table.heard, n)
         behind = False
         for c in list(table.clients):
@@ -700,22 +733,54 @@ class Cluster:
             if gone:
                 lobby.master.broadcast_table(each, local=True)
         now = time.monotonic()
+        grace = 2 * self.lease_ms / 1000
+        for tid, at in list(self.handed.items()):
+            if now - at > grace:
+                del self.handed[tid]
+        await self._follow_clients()
         playing = [t for t in lobby.tables.values()
                    if t.row.status == "playing" and t.id not in self.owned]
+        self.hints = {}
         if not playing:
             return
-        async with r.pipeline(transaction=False) as pipe:
-            for t in playing:
-                pipe.exists(f"toepen:lease:{t.id}")
-            held = await pipe.execute()
-        for t, exists in zip(playing, held, strict=True):
-            if exists:
+        held: list[Any] = []
+        for at in range(0, len(playing), RENEW_CHUNK):  # one command per chunk of tables
+            held += await r.mget([f"toepen:lease:{t.id}" for t in playing[at:at + RENEW_CHUNK]])
+        for t, holder in zip(playing, held, strict=True):
+            if holder is not None:
                 self.unowned.pop(t.id, None)
+                self.hints[t.id] = str(holder)
                 continue
             since = self.unowned.setdefault(t.id, now)
-            # the first-ranked live process takes it at once, any other after a grace
-            if self.top(t.id) or now - since > 2 * self.lease_ms / 1000:
+            # the first-ranked live process takes it at once (unless it just handed the
+            # table to the process its clients are at), any other after a grace
+            if (self.top(t.id) and t.id not in self.handed) or now - since > grace:
                 await self.claim(t)
+
+    async def _follow_clients(self) -> None:
+        """A lease follows the table's clients: an owner with no client of a table hands
+        its lease to the live process with the most of them, so that a proxy that routes
+        each table's clients to one process (docs/deploy.md) leaves nothing to relay.
+        The handover is a takeover like any other (the taker raises the epoch and reads
+        the table from the database); the owner stops acting first."""
+        lobby = self.lobby
+        assert lobby is not None
+        for tid in list(self.owned):
+            table = lobby.tables.get(tid)
+            if table is None or table.row.status != "playing" or table.clients:
+                continue
+            counts = [(len(seats) + spectators, rank(tid, proc), proc)
+                      for proc, (seats, spectators, _host) in table.elsewhere.items()
+                      if proc in self.live and proc != self.proc and (seats or spectators)]
+            if not counts:
+                continue
+            to = max(counts)[2]
+            self.handovers += 1
+            self.handed[tid] = time.monotonic()
+            self.lost(tid)  # its bots and clocks stop here first
+            await self._let_go(tid)
+            log.info("cluster: table %s handed to %s, where its clients are", tid, to)
+            self.publish({"k": "take", "t": tid}, to=to)
 
     async def claim(self, table: Table) -> bool:
         """Take the table's lease if nobody holds it: raise its epoch in the database
@@ -765,7 +830,7 @@ class Cluster:
                 "published": self.published, "received": self.received,
                 "takeovers": self.takeovers, "fenced": self.fenced_writes,
                 "relayed": self.relayed, "resyncs": self.resyncs,
-                "comebacks": self.comebacks}
+                "comebacks": self.comebacks, "handovers": self.handovers}
 
 
 MARGIN = 1 / 3
@@ -818,9 +883,11 @@ class Renewer(threading.Thread):
         started = time.monotonic()
         pipe = self.client.pipeline(transaction=False)
         pipe.set(f"toepen:proc:{c.proc}", "1", px=c.lease_ms, get=True)
-        for tid, _ in owned:
-            self._renew(keys=[f"toepen:lease:{tid}"], args=[c.proc, c.lease_ms], client=pipe)
-        heartbeat, *answers = pipe.execute()
+        for at in range(0, len(owned), RENEW_CHUNK):  # a command per chunk, not per lease
+            self._renew(keys=[f"toepen:lease:{tid}" for tid, _ in owned[at:at + RENEW_CHUNK]],
+                        args=[c.proc, c.lease_ms], client=pipe)
+        heartbeat, *chunks = pipe.execute()
+        answers = [ok for chunk in chunks for ok in chunk]
         if heartbeat is None:
             # Our heartbeat had expired (this process was frozen or starved, or Redis
             # forgot it): the others counted us dead and dropped our clients' presence,

@@ -36,6 +36,8 @@ from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
 from .services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
+ROUTES = ("spread", "table")
+"""Where a table's seats connect: on every process in turn, or all on one."""
 """Table counts the paced search tries, in order, until p99 passes the bound."""
 
 
@@ -67,6 +69,10 @@ class PacedResult:
     processes: int
     bound_ms: float
     steps: list[PacedStep] = field(default_factory=list)
+    route: str = "spread"
+    """``spread``: each table's seats on every process; ``table``: all on one."""
+    stack: str = "sqlite"
+    """``sqlite`` (one process, the default server) or ``cluster`` (PostgreSQL and Redis)."""
 
     @property
     def held(self) -> int:
@@ -75,7 +81,8 @@ class PacedResult:
         return max(ok) if ok else 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"processes": self.processes, "bound_ms": self.bound_ms,
+        return {"processes": self.processes, "route": self.route, "stack": self.stack,
+                "bound_ms": self.bound_ms,
                 "tables_held": self.held,
                 "tables_held_per_process": round(self.held / self.processes, 1),
                 "steps": [{"tables": s.tables, "actions": s.actions,
@@ -91,12 +98,13 @@ class PacedResult:
 
 
 @contextlib.contextmanager
-def _servers(n: int, most: int) -> Iterator[list[tuple[str, int]]]:
-    """``n`` servers: one on SQLite, or ``n`` sharing PostgreSQL and Redis; (url, pid)."""
+def _servers(n: int, most: int, cluster: bool = False) -> Iterator[list[tuple[str, int]]]:
+    """``n`` servers: one on SQLite (unless ``cluster``), or ``n`` sharing PostgreSQL and
+    Redis; (url, pid)."""
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="toepen-paced-"))
         extra: list[str] = []
-        if n == 1:
+        if n == 1 and not cluster:
             db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         else:
             db = stack.enter_context(throwaway_postgres())
@@ -147,8 +155,9 @@ class _Paced:
 
 
 class _Driver:
-    def __init__(self, urls: list[str], pace: float, lives: int) -> None:
+    def __init__(self, urls: list[str], pace: float, lives: int, route: str = "spread") -> None:
         self.urls = urls
+        self.route = route
         self.pace = pace
         self.lives = lives
         self.tables: list[_Paced] = []
@@ -168,15 +177,19 @@ class _Driver:
                 r.raise_for_status()
                 tid = r.json()["table"]["id"]
                 tokens = [r.json()["token"]]
+                # spread: seat k of table i on process i + k; table: every seat on
+                # process i (as a proxy that routes by table sends them)
+                spread = 1 if self.route == "spread" else 0
                 for k in range(1, 4):
-                    j = await http.post(f"{self.urls[(i + k) % len(self.urls)]}"
+                    j = await http.post(f"{self.urls[(i + spread * k) % len(self.urls)]}"
                                         f"/api/tables/{tid}/join", json={"name": f"Seat{k}"})
                     j.raise_for_status()
                     tokens.append(j.json()["token"])
                 t = _Paced(tid, tokens, seed=i, pace=self.pace)
                 self.tables.append(t)
-                for k, tok in enumerate(tokens):  # seats spread over the processes
-                    url = self.urls[(i + k) % len(self.urls)].replace("http://", "ws://")
+                for k, tok in enumerate(tokens):
+                    url = self.urls[(i + spread * k) % len(self.urls)].replace("http://",
+                                                                               "ws://")
                     self.tasks.append(asyncio.get_running_loop().create_task(
                         self._seat(url, t, tok)))
 
@@ -222,17 +235,24 @@ class _Driver:
 
 def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 1.0,
               window: float = 6.0, bound_ms: float = 100.0, lives: int = 30,
-              progress: Callable[[str], None] | None = None) -> PacedResult:
-    """The paced search at ``processes`` processes (see the module docstring)."""
+              progress: Callable[[str], None] | None = None, route: str = "spread",
+              cluster: bool = False) -> PacedResult:
+    """The paced search at ``processes`` processes (see the module docstring):
+    ``route`` ``spread`` puts each table's seats on every process (every action
+    relayed somewhere), ``table`` all of them on one process (a proxy routing by
+    table); ``cluster`` runs even one process on PostgreSQL and Redis."""
+    if route not in ROUTES:
+        raise ValueError(f"route {route!r}: one of {', '.join(ROUTES)}")
     raise_fd_limit()
-    result = PacedResult(processes, bound_ms)
+    stack = "cluster" if cluster or processes > 1 else "sqlite"
+    result = PacedResult(processes, bound_ms, route=route, stack=stack)
     say = progress or (lambda _text: None)
-    with _servers(processes, max(steps)) as servers:
+    with _servers(processes, max(steps), cluster=cluster) as servers:
         urls = [u for u, _ in servers]
         pids = [p for _, p in servers]
 
         async def main() -> None:
-            driver = _Driver(urls, pace, lives)
+            driver = _Driver(urls, pace, lives, route)
             async with httpx.AsyncClient(timeout=120) as http:
                 for n in steps:
                     say(f"{processes} process(es): {n} tables, creating")
@@ -266,13 +286,14 @@ def table(results: list[PacedResult]) -> Table:
     """The paced searches as a terminal table: one row per process count and step."""
     out = Table(title="toepen bench --server --paced (each table one action per "
                 "second; servers and client share this machine)")
-    for col in ("processes", "tables", "actions/s", "p50 ms", "p99 ms", "CPU ms/action",
-                "held at p99 < bound", "per process"):
+    for col in ("processes", "stack", "seats", "tables", "actions/s", "p50 ms", "p99 ms",
+                "CPU ms/action", "held at p99 < bound", "per process"):
         out.add_column(col, justify="right")
     for r in results:
         for i, s in enumerate(r.steps):
             last = i == len(r.steps) - 1
-            out.add_row(str(r.processes), str(s.tables),
+            out.add_row(str(r.processes), r.stack,
+                        "" if r.processes == 1 else r.route, str(s.tables),
                         f"{s.actions / s.seconds:,.0f}" if s.seconds else "",
                         f"{s.percentile(50):.1f}", f"{s.percentile(99):.1f}",
                         f"{s.cpu_ms_per_action:.3f}", str(r.held) if last else "",
