@@ -6,7 +6,8 @@ and two real ``toepen serve`` processes:
   commit is still applied (in one process, SQLite);
 - an owner frozen with SIGSTOP (at a failpoint: just before it commits a bot's action)
   past its lease, then resumed: its late write is refused by the fence, the new
-  owner goes on, no action is doubled;
+  owner goes on, no action is doubled; frozen in the commit of the very person
+  connected there, her action goes to the new owner (not refused as stale);
 - PostgreSQL stopped at once (``pg_ctl stop -m immediate``) while it commits a
   person's action: the commit is durable but never acknowledged (PostgreSQL waits for
   a synchronous standby that does not exist); after the restart the person gets the
@@ -171,6 +172,9 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         frozen = owner(redis_here, tid, servers)
         other = next(s for s in servers if s is not frozen)
         assert frozen.proc is not None
+        # a spectator at the owner keeps its lease there (an owner with no client of a
+        # table hands it to the process where they are)
+        watcher = Player(frozen, tid)
         ann = Player(other, tid, token)  # the person is at the process that is not frozen
         play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
                    and ann.my_turn(), choose=calm, timeout=30)
@@ -204,6 +208,55 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         assert by_n[int(late_n)][4] > int(late_epoch), by_n[int(late_n)]
         assert all(r[4] != int(late_epoch) for r in rows if r[0] >= int(late_n)), rows
         assert f"write under epoch {late_epoch} was refused" in frozen.log()
+        ann.close()
+        watcher.close()
+    finally:
+        engine.dispose()
+
+
+def test_a_person_at_an_owner_frozen_in_her_commit_is_not_refused(
+        pair: tuple[list[Server], Path], pg: Postgres, redis_here: str) -> None:
+    """The owner freezes in the commit of Ann's own action (she is connected there) and
+    loses the table; resumed, its write is refused by the fence: nothing was stored, so
+    the action goes to the new owner, which stores it. Ann is not told ``stale`` for an
+    action she sent at her turn, and the game goes on."""
+    servers, fail = pair
+    rng = random.Random(13)
+    engine = create_engine(database_url(pg.url))
+    try:
+        tid, token = one_person_three_bots(servers[1])
+        frozen = owner(redis_here, tid, servers)
+        other = next(s for s in servers if s is not frozen)
+        assert frozen.proc is not None
+        ann = Player(frozen, tid, token)
+        play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
+                   and ann.my_turn(), choose=calm, timeout=30)
+        assert owner(redis_here, tid, servers) is frozen
+        fail.write_text("stop:owner-commit")
+        n = ann.state["state"]
+        chosen = calm(ann.view["legal"], rng)
+        ann.send({"v": 1, "type": "act", "action": chosen, "state": n})
+        taken = Path(f"{fail}.{frozen.proc.pid}")
+        end = time.monotonic() + 15
+        while not (taken.exists() and taken.read_text().endswith("\n")):
+            assert time.monotonic() < end, "the owner never reached Ann's commit"
+            time.sleep(0.02)
+        table, late_n, late_epoch = taken.read_text().split()
+        assert table == tid and int(late_n) == n  # her action, nobody else's
+        assert owner(redis_here, tid, [other], timeout=20) is other
+        end = time.monotonic() + 10
+        while epoch_of(engine, tid) <= int(late_epoch):
+            assert time.monotonic() < end, "the new owner never raised the epoch"
+            time.sleep(0.02)
+        os.kill(frozen.proc.pid, signal.SIGCONT)
+        ann.wait(lambda m: m["type"] == "state" and m["state"] > n, 20)
+        errors = [m for m in ann.messages if m["type"] == "error"]
+        assert not errors, errors
+        rows = stored(engine, tid)
+        assert rows[n][1:4] == (0, chosen, "player"), rows[n]
+        assert rows[n][4] > int(late_epoch)  # stored by the new owner, under its epoch
+        assert f"write under epoch {late_epoch} was refused" in frozen.log()
+        finish_and_agree(servers, ann, tid, engine, rng)
         ann.close()
     finally:
         engine.dispose()

@@ -80,6 +80,7 @@ import redis.asyncio as aioredis
 
 from .ports import Hold
 from .protocol import Refused
+from .storage import Fenced
 from .store import SeatRow, TableRow
 from .table import Table
 
@@ -549,6 +550,8 @@ class Cluster:
             try:
                 await self.lobby.master.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
                                             str(msg["by"]), relayed=True)
+            except Fenced:  # the lease moved meanwhile, nothing stored: ask the new owner
+                reply["moved"] = 1
             except Refused as e:
                 reply["e"] = {"code": e.code, "message": e.message, "status": e.status,
                               "refusal": e.refusal}

@@ -199,9 +199,25 @@ class Master:
         too (the other process's action is read and told first)."""
         act = parse_action(text, state)
         cluster = self.cluster
-        if (cluster is not None and not relayed and not cluster.owns(table.id)
-                and await cluster.relay(table, seat, str(act), state, by)):
-            return
+        for _ in range(3):
+            if (cluster is not None and not relayed and not cluster.owns(table.id)
+                    and await cluster.relay(table, seat, str(act), state, by)):
+                return
+            try:
+                await self._apply(table, seat, act, state, by)
+                return
+            except Fenced:
+                # the lease moved while this was written (a takeover, a handover):
+                # nothing was stored, and the new owner decides (relayed again; a
+                # relayed action is answered "moved", its sender asks the new owner)
+                if cluster is None or relayed or by != "player":
+                    raise  # a bot's or the clock's move: the new owner makes its own
+        raise Refused("server_error", "the table's lease kept moving; nothing changed", 503)
+
+    async def _apply(self, table: Table, seat: int, act: Action, state: int,
+                     by: str) -> None:
+        """:meth:`act` at the table's owner (or a lone server)."""
+        cluster = self.cluster
         changed = False
         cancelled = False
         try:

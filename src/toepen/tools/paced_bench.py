@@ -261,7 +261,9 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                     while (any(t.ready < 4 for t in driver.tables)
                            and time.monotonic() < deadline):
                         await asyncio.sleep(0.1)
-                    await asyncio.sleep(min(2.0, pace * 2))
+                    # routed by table: the leases move to where the clients are first
+                    settle = 3.0 if route == "table" and processes > 1 else 0.0
+                    await asyncio.sleep(min(2.0, pace * 2) + settle)
                     step = PacedStep(n)
                     cpu0 = sum(cpu_seconds(p) for p in pids)
                     t0 = time.perf_counter()
