@@ -15,7 +15,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 LANGS = ("en", "nl", "de", "it", "nb")
-SIZES = ((360, 640), (390, 844), (1280, 800), (1366, 768))
+SIZES = ((360, 640), (390, 844), (800, 600), (1280, 800), (1366, 768))
 
 # the function, without the file's opening comment
 CHECK = Path(__file__).with_name("layout.js").read_text().split("\n", 2)[2]

@@ -1,11 +1,11 @@
-"""The table on a phone and on a desktop, in Chromium: at 360x640, 390x844, 1280x800 and
-1366x768, in all five languages, no two boxes of the table overlap and nothing is cut
-(every box inside the window, no sideways scroll, no text out of its box, no label or
-word broken over two lines, the header one row), in every phase a player sees: the waiting
-room, a card to play, a knock to answer, a hand's summary, the result dialog and the
-finished table (4 seats); a full table of 8 (a card to play, the result dialog); the score
-sheet for real cards with 4 and 8 players likewise (the sheet of 8 may scroll inside its own
-box, never the page). The checks: tests/web/layout.py."""
+"""The table on a phone, in a low window and on a desktop, in Chromium: at 360x640,
+390x844, 800x600, 1280x800 and 1366x768, in all five languages, no two boxes of the table
+overlap and nothing is cut (every box inside the window, no sideways scroll, no text out
+of its box, no label or word broken over two lines, the header one row), in every phase a
+player sees: the waiting room, a card to play, a knock to answer, a hand's summary, the
+result dialog and the finished table (4 seats); a full table of 8 (a card to play, the
+result dialog); the score sheet for real cards with 4 and 8 players likewise (the sheet of
+8 may scroll inside its own box, never the page). The checks: tests/web/layout.py."""
 
 from __future__ import annotations
 
