@@ -38,6 +38,10 @@ export async function showReplay(app, tableId) {
     <div class="tablepage"><div class="main-col"><div id="rboard" class="board"></div></div>
     <aside class="side"><section class="log-box"><h2 data-i18n="web.log"></h2><ol id="rlog" class="log"></ol></section></aside></div></div>`;
   translateStatic(app);
+  // the page's height below the header: the replay fits the window (css/table.css)
+  const fit = () => document.documentElement.style.setProperty("--top", `${document.querySelector(".topbar").offsetHeight}px`);
+  fit();
+  window.addEventListener("resize", fit);
   const sel = app.querySelector("#who");
   app.querySelector("#replay-note").before(reviewButton(tableId, table.seats.map((s) => s.name || s.bot || `${s.seat + 1}`),
     () => (/^\d+$/.test(who) ? Number(who) : 0)));
