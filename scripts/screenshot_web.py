@@ -36,16 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # tests/chromium.py, and tests/web as ``web``
 
 from chromium import launch  # noqa: E402
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright  # noqa: E402
 from web.conftest import Server  # noqa: E402
 from web.helpers import wait_ready  # noqa: E402
 from web.layout import ctx_options, set_lang, settle  # noqa: E402
 from web.table_states import READY, STATE, click, drive, first, open_sheet, seat_page  # noqa: E402
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 # phase: [(window, file)]
-SHOTS = {
+SHOTS: dict[str, list[tuple[ViewportSize, str]]] = {
     "play": [(DESKTOP, "web-table"), (PHONE, "web-phone")],
     "knock": [(DESKTOP, "web-knock"), (PHONE, "web-phone-knock")],
     "summary": [(DESKTOP, "web-summary"), (PHONE, "web-phone-summary")],
