@@ -124,8 +124,8 @@
     // the sheet itself: every player's column readable, or the sheet scrolls inside its own box
     for (const box of all(".tally-scroll")) {
       const table = box.querySelector(".tally-table");
-      const cols = table.querySelectorAll("thead th").length;
-      if (table.scrollWidth > box.clientWidth + 1 && cols <= 5) out.push(`the sheet of ${cols - 1} players does not fit (${table.scrollWidth} > ${box.clientWidth})`);
+      const players = table.querySelectorAll("thead th").length - 3; // #, dealer, stake
+      if (table.scrollWidth > box.clientWidth + 1 && players <= 4) out.push(`the sheet of ${players} players does not fit (${table.scrollWidth} > ${box.clientWidth})`);
       if (r(box).right > W + 1) out.push("the sheet's box is wider than the window");
       for (const th of table.querySelectorAll("thead th")) {
         if (th.scrollWidth > th.clientWidth + 1) out.push(`a name is cut: ${name(th)}`);
