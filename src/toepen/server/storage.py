@@ -47,7 +47,7 @@ FAILPOINT_FILE = os.environ.get("TOEPEN_FAILPOINT_FILE", "")
 ``stop:owner-commit``, the first process to commit an action under a lease (an owner's
 write) takes the file (renamed to ``FILE.<pid>``, where it writes the action's table,
 number and epoch) and SIGSTOPs itself just before the commit: an owner frozen with a
-write in flight."""
+write in flight. ``stop:owner-commit:<table id>``: only a commit of that table's."""
 
 
 def _stop_point(rows: list[ActionRow]) -> None:
@@ -55,13 +55,15 @@ def _stop_point(rows: list[ActionRow]) -> None:
         return
     try:
         with open(FAILPOINT_FILE) as f:
-            if f.read().strip() != "stop:owner-commit":
-                return
+            what, _, only = f.read().strip().partition("stop:owner-commit")
+        if what or not any(r.epoch is not None and (not only or only == ":" + r.table_id)
+                           for r in rows):
+            return
         taken = f"{FAILPOINT_FILE}.{os.getpid()}"
         os.rename(FAILPOINT_FILE, taken)  # one process wins
     except OSError:
         return
-    r = next(r for r in rows if r.epoch is not None)
+    r = next(r for r in rows if r.epoch is not None and (not only or only == ":" + r.table_id))
     with open(taken, "w") as f:
         f.write(f"{r.table_id} {r.n} {r.epoch}\n")
     os.kill(os.getpid(), signal.SIGSTOP)
