@@ -116,29 +116,35 @@ def test_whole_games_with_clients_spread_over_three_processes(
         r = third.post(f"/api/tables/{tid}/start", {},
                        headers={"Authorization": "Bearer " + host["token"]})
         assert r.status_code == 200, r.text
-        play_until([a, b], rng, lambda a=a, b=b: over(a) and over(b), choose=calm,
-                   timeout=90)
-        watcher.wait(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 20)
-        for p in (a, b, watcher):
-            p.drain(0.2)
-        # every process tells the same game: same record, same state number
-        records = [s.get(f"/api/tables/{tid}/record").json() for s in cluster]
-        assert records[0]["actions"] == records[1]["actions"] == records[2]["actions"]
-        game = replay(records[0])
-        assert game.is_over and game.winner == a.view["winner"] == watcher.view["winner"]
-        assert len(records[0]["actions"]) == a.view["action_count"] == b.view["action_count"]
+        play_to_one_end(cluster, tid, a, b, watcher, rng)
         # the presence of clients at other processes shows: the watcher's table says so
         tables = [m for m in watcher.messages if m["type"] == "table"]
         assert any(m["table"]["seats"][0]["connected"] and m["table"]["seats"][1]["connected"]
                    for m in tables)
-        games = timeline(records[0])
-        for p, seat in ((a, 0), (b, 1), (watcher, None)):
-            for msg in p.messages:
-                check_server_message(msg)
-            assert audit(p.messages, seat, games) > 10
-        assert acknowledged([a, b, watcher], records[0]) > 10
         for p in (a, b, watcher):
             p.close()
+
+
+def play_to_one_end(cluster: list[Server], tid: str, a: Player, b: Player, watcher: Player,
+                    rng: random.Random) -> None:
+    """Ann (seat 0) and Bas (seat 1) play to the end, the watcher sees it: every process
+    tells the same game (same record, same state number), every frame is valid and the
+    reader's own view, and every action a client was told of is the record's."""
+    play_until([a, b], rng, lambda: over(a) and over(b), choose=calm, timeout=90)
+    watcher.wait(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 20)
+    for p in (a, b, watcher):
+        p.drain(0.2)
+    records = [s.get(f"/api/tables/{tid}/record").json() for s in cluster]
+    assert records[0]["actions"] == records[1]["actions"] == records[2]["actions"]
+    game = replay(records[0])
+    assert game.is_over and game.winner == a.view["winner"] == watcher.view["winner"]
+    assert len(records[0]["actions"]) == a.view["action_count"] == b.view["action_count"]
+    games = timeline(records[0])
+    for p, seat in ((a, 0), (b, 1), (watcher, None)):
+        for msg in p.messages:
+            check_server_message(msg)
+        assert audit(p.messages, seat, games) > 10
+    assert acknowledged([a, b, watcher], records[0]) > 10
 
 
 def test_one_writer_at_a_time_two_processes_racing_for_one_seat(
@@ -417,18 +423,6 @@ def test_a_lease_follows_its_clients(cluster: list[Server], redis_url: str) -> N
         assert time.monotonic() < end, "the lease stayed with a process with no client"
         a.poll(0.1)
     assert first.get("/api/ready").json()["cluster"]["handovers"] > handed
-    play_until([a, b], rng, lambda: over(a) and over(b), choose=calm, timeout=90)
-    watcher.wait(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 20)
-    for p in (a, b, watcher):
-        p.drain(0.2)
-    records = [s.get(f"/api/tables/{tid}/record").json() for s in cluster]
-    assert records[0]["actions"] == records[1]["actions"] == records[2]["actions"]
-    game = replay(records[0])
-    assert game.is_over and game.winner == a.view["winner"] == watcher.view["winner"]
-    assert len(records[0]["actions"]) == a.view["action_count"] == b.view["action_count"]
-    games = timeline(records[0])
-    for p, seat in ((a, 0), (b, 1), (watcher, None)):
-        assert audit(p.messages, seat, games) > 10
-    assert acknowledged([a, b, watcher], records[0]) > 10
+    play_to_one_end(cluster, tid, a, b, watcher, rng)
     for p in (a, b, watcher):
         p.close()

@@ -105,6 +105,35 @@ def one_person_three_bots(server: Server) -> tuple[str, str]:
     return tid, host["token"]
 
 
+def arm_commit_stop(fail: Path, tid: str) -> None:
+    """The failpoint: the next owner's commit of ``tid`` stops its process (a file an
+    earlier test's process took is cleared first: it would be read as this one's)."""
+    for old in fail.parent.glob(fail.name + ".*"):
+        old.unlink()
+    fail.write_text(f"stop:owner-commit:{tid}")
+
+
+def frozen_commit(fail: Path, server: Server, what: str) -> tuple[str, str, str]:
+    """Wait until ``server`` stopped itself at the failpoint: (table, n, epoch) of the
+    commit it froze in."""
+    assert server.proc is not None
+    taken = Path(f"{fail}.{server.proc.pid}")
+    end = time.monotonic() + 15
+    while not (taken.exists() and taken.read_text().endswith("\n")):
+        assert time.monotonic() < end, f"the owner never reached {what}"
+        time.sleep(0.02)
+    table, n, epoch = taken.read_text().split()
+    return table, n, epoch
+
+
+def epoch_raised_past(engine: Engine, tid: str, epoch: str) -> None:
+    """Wait until the table's lease epoch in the database is above ``epoch``."""
+    end = time.monotonic() + 10
+    while epoch_of(engine, tid) <= int(epoch):
+        assert time.monotonic() < end, "the new owner never raised the epoch"
+        time.sleep(0.02)
+
+
 def act(p: Player, rng: random.Random) -> int:
     """``p`` plays a quiet legal action now; returns the state number it was sent at."""
     n = p.state["state"] if p.state else 0
@@ -178,26 +207,16 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         ann = Player(other, tid, token)  # the person is at the process that is not frozen
         play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
                    and ann.my_turn(), choose=calm, timeout=30)
-        for old in fail.parent.glob(fail.name + ".*"):  # taken by an earlier test
-            old.unlink()
-        fail.write_text(f"stop:owner-commit:{tid}")
+        arm_commit_stop(fail, tid)
         n = act(ann, rng)
-        taken = Path(f"{fail}.{frozen.proc.pid}")
-        end = time.monotonic() + 15
-        while not (taken.exists() and taken.read_text().endswith("\n")):
-            assert time.monotonic() < end, "the owner never reached its next commit"
-            time.sleep(0.02)
-        table, late_n, late_epoch = taken.read_text().split()
+        table, late_n, late_epoch = frozen_commit(fail, frozen, "its next commit")
         # the owner applies every action (the others relay): its frozen commit is Ann's
         # own relayed action (n) or a bot's after it
         assert table == tid and int(late_n) >= n
         assert Path(f"/proc/{frozen.proc.pid}/stat").read_text().split(") ")[1][0] == "T"
         # its lease runs out; the other process takes the table (a higher epoch)
         assert owner(redis_here, tid, [other], timeout=20) is other
-        end = time.monotonic() + 10
-        while epoch_of(engine, tid) <= int(late_epoch):  # taken in the database too
-            assert time.monotonic() < end, "the new owner never raised the epoch"
-            time.sleep(0.02)
+        epoch_raised_past(engine, tid, late_epoch)  # taken in the database too
         os.kill(frozen.proc.pid, signal.SIGCONT)  # resumed with its write in flight
         end = time.monotonic() + 15
         while "write under epoch" not in frozen.log():
@@ -234,24 +253,14 @@ def test_a_person_at_an_owner_frozen_in_her_commit_is_not_refused(
         play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
                    and ann.my_turn(), choose=calm, timeout=30)
         assert owner(redis_here, tid, servers) is frozen
-        for old in fail.parent.glob(fail.name + ".*"):  # taken by an earlier test
-            old.unlink()
-        fail.write_text(f"stop:owner-commit:{tid}")  # this table's commit, no other's
+        arm_commit_stop(fail, tid)
         n = ann.state["state"]
         chosen = calm(ann.view["legal"], rng)
         ann.send({"v": 1, "type": "act", "action": chosen, "state": n})
-        taken = Path(f"{fail}.{frozen.proc.pid}")
-        end = time.monotonic() + 15
-        while not (taken.exists() and taken.read_text().endswith("\n")):
-            assert time.monotonic() < end, "the owner never reached Ann's commit"
-            time.sleep(0.02)
-        table, late_n, late_epoch = taken.read_text().split()
+        table, late_n, late_epoch = frozen_commit(fail, frozen, "Ann's commit")
         assert table == tid and int(late_n) == n  # her action, nobody else's
         assert owner(redis_here, tid, [other], timeout=20) is other
-        end = time.monotonic() + 10
-        while epoch_of(engine, tid) <= int(late_epoch):
-            assert time.monotonic() < end, "the new owner never raised the epoch"
-            time.sleep(0.02)
+        epoch_raised_past(engine, tid, late_epoch)
         os.kill(frozen.proc.pid, signal.SIGCONT)
         ann.wait(lambda m: m["type"] == "state" and m["state"] > n, 20)
         errors = [m for m in ann.messages if m["type"] == "error"]

@@ -474,11 +474,10 @@ class Cluster:
         is no owner and this process took the lease: the caller applies it itself."""
         assert self.lobby is not None
         end = time.monotonic() + 2.5 * self.relay_s
-        tries = 0
+        hint = True  # the first look trusts the owner last seen
         while time.monotonic() < end:
-            tries += 1
             try:
-                proc = await self.holder(table.id, hint=tries == 1)
+                proc, hint = await self.holder(table.id, hint=hint), False
                 if proc is None:
                     if await self.claim(table):
                         return False

@@ -56,14 +56,14 @@ def _stop_point(rows: list[ActionRow]) -> None:
     try:
         with open(FAILPOINT_FILE) as f:
             what, _, only = f.read().strip().partition("stop:owner-commit")
-        if what or not any(r.epoch is not None and (not only or only == ":" + r.table_id)
-                           for r in rows):
+        mine = [r for r in rows if r.epoch is not None and only in ("", ":" + r.table_id)]
+        if what or not mine:
             return
         taken = f"{FAILPOINT_FILE}.{os.getpid()}"
         os.rename(FAILPOINT_FILE, taken)  # one process wins
     except OSError:
         return
-    r = next(r for r in rows if r.epoch is not None and (not only or only == ":" + r.table_id))
+    r = mine[0]
     with open(taken, "w") as f:
         f.write(f"{r.table_id} {r.n} {r.epoch}\n")
     os.kill(os.getpid(), signal.SIGSTOP)
