@@ -45,7 +45,7 @@ def study(args: tuple[str, str, str, int, int, int]) -> list[dict[str, Any]]:
     candidate, baseline, preset, players, seed, index = args
     rules = Rules.preset(preset)
     game_seed = deal_seed(seed, index)
-    seeds = [bot_seed(seed, "deal", index, 0, s) for s in range(players)]
+    seeds = [bot_seed(seed, "deal", index, s) for s in range(players)]
     ref = _game(rules, [baseline] * players, seeds, game_seed)
     out = []
     for seat in range(players):
