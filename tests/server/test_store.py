@@ -6,19 +6,29 @@ transaction each; a second record of a game is refused and changes nothing."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import insert, select, text, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from toepen.server.accounts.models import RatingModel, ResultModel, UserModel
 from toepen.server.accounts.results import MU, SIGMA, SeatResult, rate
 from toepen.server.accounts.service import RESULT_COLUMNS, AccountStore, SeatEntry
-from toepen.server.store import ActionModel, ActionRow, Prepared, SeatRow, Store, TableRow
+from toepen.server.store import (
+    ActionModel,
+    ActionRow,
+    Prepared,
+    SeatRow,
+    Store,
+    TableModel,
+    TableRow,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -112,6 +122,66 @@ def test_the_fence_refuses_the_write_of_an_owner_that_lost_its_lease(store: Stor
     over = store.load_table(a)
     assert over is not None and over.winner == 1
     assert store.take_lease("nosuchtable") == 0
+
+
+def test_a_write_waits_for_a_lease_being_taken_and_is_then_refused(
+        postgres_url: str) -> None:
+    """PostgreSQL, two processes at once: while another process's ``take_lease`` is in
+    its transaction (the table's row updated, not committed), the holder's write waits
+    for it, then sees the new epoch and is refused (nothing stored); a write committed
+    before a lease is taken is seen by the taker. Each on its own connection, as in a
+    cluster."""
+    store, taker = Store.open(postgres_url), Store.open(postgres_url)
+    try:
+        a = new_table(store)
+        first = store.take_lease(a)
+        assert store.append_actions([ActionRow(a, 0, 0, "pass", "bot", epoch=first)]) == []
+        with taker.engine.connect() as conn:  # a lease being taken: the row locked
+            conn.execute(update(TableModel).where(TableModel.id == a)
+                         .values(epoch=TableModel.epoch + 1))
+            with ThreadPoolExecutor(1) as pool:
+                write = pool.submit(store.append_actions,
+                                    [ActionRow(a, 1, 1, "knock", "bot", epoch=first)])
+                time.sleep(0.5)
+                assert not write.done()  # waits for the taker's transaction
+                conn.commit()
+                late = write.result(timeout=10)
+        assert [r.n for r in late] == [1]  # refused: the epoch moved on
+        assert store.load_actions(a) == [(0, "pass", "bot")]
+        second = taker.take_lease(a)
+        assert second == first + 2
+        assert store.append_actions([ActionRow(a, 1, 1, "fold", "bot", winner=1,
+                                               epoch=second)]) == []
+        assert taker.load_actions(a) == [(0, "pass", "bot"), (1, "fold", "bot")]
+        over = taker.load_table(a)
+        assert over is not None and (over.status, over.winner) == ("over", 1)
+    finally:
+        store.close()
+        taker.close()
+
+
+def test_a_fenced_write_after_a_broken_connection_takes_a_fresh_one(
+        postgres_url: str) -> None:
+    """The lease holder's write keeps a connection of its own; when the database drops it
+    (a restart, a proxy) the write fails as SQLAlchemy's ``OperationalError`` (what the
+    server's storage looks again after) and the next write connects afresh."""
+    store = Store.open(postgres_url)
+    try:
+        a = new_table(store)
+        epoch = store.take_lease(a)
+        assert store.append_actions([ActionRow(a, 0, 0, "pass", "bot", epoch=epoch)]) == []
+        pid = store._hot_connection().info.backend_pid
+        with store.engine.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+        with pytest.raises(OperationalError):
+            store.append_actions([ActionRow(a, 1, 1, "pass", "bot", epoch=epoch)])
+        assert store.append_actions([ActionRow(a, 1, 1, "pass", "bot", epoch=epoch)]) == []
+        assert store.load_actions(a) == [(0, "pass", "bot"), (1, "pass", "bot")]
+        with pytest.raises(IntegrityError):  # another server stored action 1 first
+            store.append_actions([ActionRow(a, 1, 2, "knock", "bot", epoch=epoch)])
+        assert store.find_action(a, 1) == (1, "pass", "bot", epoch)
+    finally:
+        store.close()
 
 
 def result(seat: int, place: int) -> SeatResult:

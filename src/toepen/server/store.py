@@ -18,6 +18,7 @@ client has seen broadcast is on disk.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,8 +45,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, CursorResult, Dialect, Engine
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import PoolProxiedConnection, StaticPool
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -273,6 +275,18 @@ class Prepared:
         return conn.exec_driver_sql(self.sql, [self.params(r) for r in rows])
 
 
+FENCED_INSERT = """\
+INSERT INTO toepen_actions (table_id, n, seat, action, "by", at, epoch)
+SELECT v.table_id, v.n, v.seat, v.action, v.by, %s, v.epoch
+FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::varchar[], %s::varchar[], %s::int[])
+  AS v(table_id, n, seat, action, by, epoch)
+JOIN toepen_tables AS t ON t.id = v.table_id AND t.epoch = v.epoch
+FOR SHARE OF t
+RETURNING table_id, n"""
+"""The fenced write of a lease holder on PostgreSQL (:meth:`Store._append_fenced`): the
+rows whose epoch is still their table's, inserted; those stored, returned."""
+
+
 class Store:
     """The tables on disk. Methods are synchronous: the server calls them in one thread."""
 
@@ -289,6 +303,12 @@ class Store:
                                       TableModel.epoch == bindparam("e"))
                                .values(epoch=TableModel.epoch),
                                dialect, ("t", "e"))
+        self._hot: PoolProxiedConnection | None = None
+        self._fenced_sql: str | None = None
+        if dialect.name == "postgresql" and dialect.driver == "psycopg":
+            self._fenced_sql = FENCED_INSERT
+            self._over_sql = (f"UPDATE {TableModel.__tablename__} SET status = %s, "
+                              "winner = %s WHERE id = %s")
         self._game_over = Prepared(update(TableModel).where(TableModel.id == bindparam("t"))
                                    .values(status=bindparam("status"),
                                            winner=bindparam("winner")),
@@ -312,6 +332,7 @@ class Store:
         return cls(engine)
 
     def close(self) -> None:
+        self._drop_hot()
         self.engine.dispose()
 
     # -- writes ----------------------------------------------------------------------
@@ -370,6 +391,8 @@ class Store:
         epoch (a lone server) cost no fence."""
         if not rows:
             return []
+        if self._fenced_sql is not None and all(r.epoch is not None for r in rows):
+            return self._append_fenced(rows)
         at = self._insert_actions.convert("at", datetime.now(UTC))
         fenced: list[ActionRow] = []
         with self.engine.begin() as conn:
@@ -385,6 +408,62 @@ class Store:
                 if r.winner is not None:
                     self._game_over.run(conn, [("over", r.winner, r.table_id)])
         return fenced
+
+    def _append_fenced(self, rows: list[ActionRow]) -> list[ActionRow]:
+        """:meth:`append_actions` of a lease holder on PostgreSQL: one statement, on a
+        connection of its own, held (no checkout, no ping) in autocommit.
+
+        The statement inserts the rows whose epoch is still their table's and returns
+        them; it reads each table's row ``FOR SHARE``, which waits for a lease being
+        taken (``take_lease``'s update) and then re-reads it, as the no-op update did,
+        and makes a lease taken later wait for this commit. A statement is atomic, so
+        without a game's end it needs no transaction: one round trip, where the general
+        path took five (ping, begin, fence, insert, commit) through SQLAlchemy. A row
+        that ends a game is stored with its table's ``over`` in one transaction.
+
+        The driver's errors are raised as SQLAlchemy's (what :class:`Storage` catches);
+        a connection that failed is dropped and the next write takes a fresh one."""
+        import psycopg  # the dialect is postgresql+psycopg: psycopg is there
+
+        assert self._fenced_sql is not None
+        params = (datetime.now(UTC), [r.table_id for r in rows], [r.n for r in rows],
+                  [r.seat for r in rows], [r.action for r in rows], [r.by for r in rows],
+                  [r.epoch for r in rows])
+        over = [r for r in rows if r.winner is not None]
+        try:
+            conn = self._hot_connection()
+            with contextlib.ExitStack() as stack:
+                if over:
+                    stack.enter_context(conn.transaction())
+                with conn.cursor() as cur:
+                    cur.execute(self._fenced_sql, params)
+                    stored = {(t, n) for t, n in cur.fetchall()}
+                    for r in over:
+                        if (r.table_id, r.n) in stored:
+                            cur.execute(self._over_sql, ("over", r.winner, r.table_id))
+        except psycopg.IntegrityError as e:
+            raise IntegrityError(self._fenced_sql, None, e) from None
+        except (psycopg.OperationalError, psycopg.InterfaceError) as e:
+            self._drop_hot()
+            kind = OperationalError if isinstance(e, psycopg.OperationalError) else InterfaceError
+            raise kind(self._fenced_sql, None, e) from None
+        return [r for r in rows if (r.table_id, r.n) not in stored]
+
+    def _hot_connection(self) -> Any:
+        """The held driver connection of :meth:`_append_fenced` (psycopg, autocommit)."""
+        if self._hot is None:
+            hot = self.engine.raw_connection()
+            driver = hot.driver_connection
+            assert driver is not None
+            driver.autocommit = True
+            self._hot = hot
+        return self._hot.driver_connection
+
+    def _drop_hot(self) -> None:
+        if self._hot is not None:
+            hot, self._hot = self._hot, None
+            with contextlib.suppress(Exception):
+                hot.invalidate()
 
     def take_lease(self, table_id: str) -> int:
         """Raise the table's lease epoch and return it: from this commit on, an action
