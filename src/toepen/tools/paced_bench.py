@@ -36,9 +36,9 @@ from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
 from .services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
+"""Table counts the paced search tries, in order, until p99 passes the bound."""
 ROUTES = ("spread", "table")
 """Where a table's seats connect: on every process in turn, or all on one."""
-"""Table counts the paced search tries, in order, until p99 passes the bound."""
 
 
 @dataclass
