@@ -9,7 +9,8 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   each receiver's frame once (its own clients' and the other processes' clients', by the
   presence each process publishes). Any other process with clients of the table only
   relays: an ``act`` of its clients goes to the owner on the owner's own channel
-  (``toepen:p:<proc>``) and the answer comes back on its own; the owner's frames come
+  (``toepen:p:<proc>``) and the answer comes back on its own (done: in the head of
+  the frames of the state it made, one message for both); the owner's frames come
   back the same way, each process getting only the frames of the seats (and the
   spectators) connected there. No card leaves the owner except to its own seat's
   clients, wherever they are connected. A relaying process's copy of the game is
@@ -188,6 +189,10 @@ class Cluster:
         self._wake = asyncio.Event()
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         """Relayed actions waiting for their owner's answer, by request id."""
+        self.acks: dict[str, list[tuple[str, str, int]]] = {}
+        """Relayed actions being done here, by table: (sender, request id, the state
+        number the action makes). Done, the answer rides on the frames of that state
+        to the sender (:meth:`frames`) instead of a message of its own."""
         self.loaded = asyncio.Event()
         """Set once the lobby holds every stored table: messages wait for it."""
         self._connects = 0
@@ -410,9 +415,7 @@ class Cluster:
                     self.presence(each)
             return
         if kind == "r":  # the owner's answer to an action relayed from here
-            fut = self.waiting.get(msg.get("id", ""))
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
+            self._answered(msg.get("id", ""), msg)
             return
         table = lobby.tables.get(msg.get("t", ""))
         if kind == "new":
@@ -536,16 +539,26 @@ class Cluster:
         raise Refused("stale", f"state {state} is stale: the game is at state "
                       f"{state + len(stored)}")
 
+    def _answered(self, rid: str, msg: dict[str, Any]) -> None:
+        fut = self.waiting.get(rid)
+        if fut is not None and not fut.done():
+            fut.set_result(msg)
+
     async def _do(self, table: Table | None, msg: dict[str, Any]) -> None:
         """Apply an action another process relayed (this process owns the table), and
         answer it. A request older than half its wait is not done: its sender no longer
-        counts on this answer."""
-        reply: dict[str, Any] = {"k": "r", "id": msg.get("id")}
+        counts on this answer. Done, the answer is the frames of the new state to the
+        sender (it has the acting client, so it gets them), when they go; a message of
+        its own otherwise (a refusal, or no frames for the sender)."""
+        rid, sender = str(msg.get("id")), str(msg["p"])
+        reply: dict[str, Any] = {"k": "r", "id": rid}
         assert self.lobby is not None
         if (table is None or not self.owns(table.id)
                 or time.time() - float(msg.get("at", 0)) > self.relay_s / 2):
             reply["moved"] = 1
         else:
+            ack = (sender, rid, int(msg["s"]) + 1)
+            self.acks.setdefault(table.id, []).append(ack)
             try:
                 await self.lobby.master.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
                                             str(msg["by"]), relayed=True)
@@ -558,7 +571,14 @@ class Cluster:
                 log.exception("cluster: a relayed action failed")
                 reply["e"] = {"code": "server_error", "status": 503,
                               "message": f"the table's server failed ({type(e).__name__})"}
-        self.publish(reply, to=str(msg["p"]))
+            pending = self.acks.get(table.id)
+            if pending is not None and ack in pending:
+                pending.remove(ack)
+                if not pending:
+                    del self.acks[table.id]
+            elif "moved" not in reply and "e" not in reply:
+                return  # answered with the frames
+        self.publish(reply, to=sender)
 
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
                fresh: bool = False) -> None:
@@ -571,10 +591,19 @@ class Cluster:
             head["o"] = 1
             head["w"] = table.row.winner
         top = "F" + json.dumps(head, separators=(",", ":"))
+        acks = self.acks.get(table.id) if not fresh else None
         for proc, frames in by_proc.items():
             if not frames:
                 continue
             parts = [top]
+            if acks:  # relayed actions from there that made this state: their answer
+                done = [a for a in acks if a[0] == proc and a[2] == n]
+                if done:
+                    for a in done:
+                        acks.remove(a)
+                    head["r"] = [a[1] for a in done]
+                    parts[0] = "F" + json.dumps(head, separators=(",", ":"))
+                    del head["r"]
             for key, frame in frames.items():
                 text = frame if isinstance(frame, str) else frame.decode()
                 parts.append(f"{'s' if key is None else key}\x01{text}")
@@ -586,6 +615,8 @@ class Cluster:
         assert lobby is not None
         parts = data[1:].split("\x00")
         head = json.loads(parts[0])
+        for rid in head.get("r", ()):  # relayed actions from here that made this state
+            self._answered(rid, {"k": "r", "id": rid})
         table = lobby.tables.get(head["t"])
         if table is None:
             return
