@@ -311,7 +311,7 @@ def test_playnow_matched_across_processes(cluster: list[Server]) -> None:
     process serves (the tickets are the seats' tokens there too)."""
     a = ask(cluster[0], preset="classic", size=2, wait=None, name="Ann",
             client=uuid.uuid4().hex)
-    assert counts(cluster[2], "classic/2")["waiting"] == 1  # every process sees the queue
+    assert counts(cluster[2], "classic/2", waiting=1)["waiting"] == 1  # every process sees it
     b = ask(cluster[1], preset="classic", size=2, wait=None, name="Bob",
             client=uuid.uuid4().hex)
     sa = until(cluster[0], a["ticket"], "seated")
@@ -375,7 +375,7 @@ def test_playnow_second_tab_on_another_process(cluster: list[Server]) -> None:
     assert status(cluster[1], second["ticket"]).json()["status"] == "waiting"
     r = cluster[1].post("/api/playnow/leave", {"ticket": second["ticket"]})
     assert r.json() == {"status": "gone"}
-    assert counts(cluster[0], "teams/4")["waiting"] == 0
+    assert counts(cluster[0], "teams/4", waiting=0)["waiting"] == 0
 
 
 def test_presence_across_processes(cluster: list[Server]) -> None:

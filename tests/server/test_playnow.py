@@ -49,11 +49,18 @@ def until(server: Server, ticket: str, want: str, timeout: float = 10.0) -> dict
         time.sleep(0.1)
 
 
-def counts(server: Server, key: str) -> dict[str, int]:
+def counts(server: Server, key: str, **expect: int) -> dict[str, int]:
+    """The counts of ``key`` after one matcher round; with ``expect`` (e.g. waiting=1),
+    the first counts that say so within 5 s (a cluster's processes count once a
+    second), else the last."""
     time.sleep(0.4)  # one matcher round
-    got: dict[str, int] = server.get("/api/playnow/counts").json()["counts"].get(
-        key, {"waiting": 0, "playing": 0})
-    return got
+    end = time.monotonic() + 5
+    while True:
+        got: dict[str, int] = server.get("/api/playnow/counts").json()["counts"].get(
+            key, {"waiting": 0, "playing": 0})
+        if all(got.get(k) == v for k, v in expect.items()) or time.monotonic() > end:
+            return got
+        time.sleep(0.2)
 
 
 def test_two_people_sit_together(server: Server) -> None:

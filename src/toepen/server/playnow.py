@@ -67,9 +67,9 @@ RESULT_KEPT = 300
 CREATOR = "playnow:"
 """The start of the ``creator`` of a table the queue made."""
 MAX_TICKETS = 10_000
+"""At most this many people wait at once (bounded memory)."""
 SEATING = {"status": "waiting", "seating": True}
 """The answer for a ticket the matcher took, until its table is made."""
-"""At most this many people wait at once (bounded memory)."""
 
 
 def refused(code: str, english: str, status: int = 400, **params: Any) -> Refused:
@@ -179,6 +179,13 @@ class QueueStore(Protocol):
         """Whether this process matches now (one at a time)."""
         ...
 
+    async def anyone(self) -> bool:
+        """Whether anyone is waiting (the matcher has work)."""
+        ...
+
+    count_every: float
+    """Seconds between two counts of who waits and plays (each tick: :data:`TICK`)."""
+
     async def playing(self, mine: dict[str, int]) -> dict[str, int]:
         """Publish this process's counts of people playing (``preset/size``: n) and
         answer the sum over every process."""
@@ -245,9 +252,14 @@ class MemoryQueue:
         kept = self.answers.get(tid)
         return kept[1] if kept else None
 
+    count_every = 0.0
+
     @contextlib.asynccontextmanager
     async def matcher(self) -> AsyncIterator[bool]:
         yield True
+
+    async def anyone(self) -> bool:
+        return bool(self.tickets)
 
     async def playing(self, mine: dict[str, int]) -> dict[str, int]:
         return mine
@@ -305,6 +317,9 @@ class RedisQueue:
 
     T, SEEN, WHO, LOCK, PLAY, ANSWER = ("toepen:pn:t", "toepen:pn:seen", "toepen:pn:who",
                                         "toepen:pn:lock", "toepen:pn:play", "toepen:pn:a:")
+    count_every = 1.0
+    """Every process of a cluster counts, each a few round trips: once a second (each
+    tick they were most of an idle process's Redis commands)."""
 
     def __init__(self, redis: Any, proc: str) -> None:
         self.redis = redis
@@ -351,6 +366,9 @@ class RedisQueue:
     async def answer(self, tid: str) -> dict[str, Any] | None:
         text = await self.redis.get(self.ANSWER + tid)
         return json.loads(text) if text else None
+
+    async def anyone(self) -> bool:
+        return bool(await self.redis.hlen(self.T))
 
     @contextlib.asynccontextmanager
     async def matcher(self) -> AsyncIterator[bool]:
@@ -470,12 +488,17 @@ class PlayNow:
                 await self._task
 
     async def _run(self) -> None:
+        counted = -1e9
+        loop = asyncio.get_running_loop()
         while True:
             try:
-                async with self.store.matcher() as mine:
-                    if mine:
-                        await self.match_once()
-                await self.count()
+                if await self.store.anyone():  # an empty queue: no lock to take
+                    async with self.store.matcher() as mine:
+                        if mine:
+                            await self.match_once()
+                if loop.time() - counted >= self.store.count_every:
+                    counted = loop.time()
+                    await self.count()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - one bad round must not stop the queue
