@@ -886,7 +886,6 @@ class Renewer(threading.Thread):
         self.period = period
         self.client = redis.Redis.from_url(cluster.url, decode_responses=True,
                                            socket_timeout=period, socket_connect_timeout=period)
-        self._renew = self.client.register_script(RENEW)
         self._halt = threading.Event()
         self.failing = False
 
@@ -917,8 +916,10 @@ class Renewer(threading.Thread):
         pipe = self.client.pipeline(transaction=False)
         pipe.set(f"toepen:proc:{c.proc}", "1", px=c.lease_ms, get=True)
         for at in range(0, len(owned), RENEW_CHUNK):  # a command per chunk, not per lease
-            self._renew(keys=[f"toepen:lease:{tid}" for tid, _ in owned[at:at + RENEW_CHUNK]],
-                        args=[c.proc, c.lease_ms], client=pipe)
+            keys = [f"toepen:lease:{tid}" for tid, _ in owned[at:at + RENEW_CHUNK]]
+            # EVAL with the script's text: a registered script in a pipeline costs a
+            # SCRIPT EXISTS round trip before every execute
+            pipe.eval(RENEW, len(keys), *keys, c.proc, c.lease_ms)
         heartbeat, *chunks = pipe.execute()
         answers = [ok for chunk in chunks for ok in chunk]
         if heartbeat is None:

@@ -20,6 +20,7 @@ import concurrent.futures
 import logging
 import os
 import signal
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -55,9 +56,9 @@ def _stop_point(rows: list[ActionRow]) -> None:
         return
     try:
         with open(FAILPOINT_FILE) as f:
-            what, _, only = f.read().strip().partition("stop:owner-commit")
+            what, armed, only = f.read().strip().partition("stop:owner-commit")
         mine = [r for r in rows if r.epoch is not None and only in ("", ":" + r.table_id)]
-        if what or not mine:
+        if what or not armed or not mine:  # (an empty file: being written, not armed)
             return
         taken = f"{FAILPOINT_FILE}.{os.getpid()}"
         os.rename(FAILPOINT_FILE, taken)  # one process wins
@@ -66,7 +67,9 @@ def _stop_point(rows: list[ActionRow]) -> None:
     r = mine[0]
     with open(taken, "w") as f:
         f.write(f"{r.table_id} {r.n} {r.epoch}\n")
-    os.kill(os.getpid(), signal.SIGSTOP)
+    # to this thread: it stops before its next step (a stop sent to the process may be
+    # taken by another thread, and this one would go on into the commit meanwhile)
+    signal.pthread_kill(threading.get_ident(), signal.SIGSTOP)
 
 
 def _failed(e: BaseException) -> Refused:
@@ -175,6 +178,8 @@ class Storage:
             fenced = await loop.run_in_executor(self.thread, self._append, rows)
         except IntegrityError:  # a row another server stored first: one by one
             if len(rows) == 1:
+                log.warning("action %d of table %s: another server stored it first",
+                            rows[0].n, rows[0].table_id)
                 return [_stale(rows[0])]
             return [(await self._commit([r]))[0] for r in rows]
         except (OperationalError, InterfaceError) as e:  # the connection failed: maybe
