@@ -24,7 +24,7 @@ RUNTIME_ONLY = {"psycopg"}
 WHERE = {
     "server": ("server/", "tools/server_bench.py", "tools/paced_bench.py"),
     "tui": ("tui/",),
-    "postgres": (),
+    "postgres": ("server/store.py",),  # the lease holder's one-statement write (lazily)
     "redis": ("server/cluster.py", "server/accounts/__init__.py", "tools/services.py"),
     "rl": ("rl/",),
     "plot": ("tools/arena/report.py", "tools/review_plot.py"),
