@@ -426,3 +426,37 @@ def test_a_lease_follows_its_clients(cluster: list[Server], redis_url: str) -> N
     play_to_one_end(cluster, tid, a, b, watcher, rng)
     for p in (a, b, watcher):
         p.close()
+
+
+def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> None:
+    """The owner answers a relayed action in the head of the frames of the state that
+    action made, sent to the relaying process; an action of another seat that made that
+    state first is not the answer of one still waiting (it is refused, and told so by a
+    message of its own), and frames of other processes carry no answer."""
+    import json as _json
+
+    from toepen.server.cluster import OWN, Cluster
+    from toepen.server.store import SeatRow, TableRow
+    from toepen.server.table import Table
+
+    row = TableRow(id="acks00000001", code="ACKSAA", preset="rulebook",
+                   rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,
+                   idle_seconds=60.0, autostart=False, creator="c", host_hash="h",
+                   status="playing", players=["A", "B"],
+                   seats=[SeatRow(0, "human", "A"), SeatRow(1, "human", "B")])
+    table = Table.stored(row)
+    game = table.game = table.new_game()
+    seat = game.to_act[0]
+    move = game.legal(seat)[0]
+    cluster = Cluster("redis://127.0.0.1:1/0")  # never connected: frames only queue
+    other_seat = 1 - seat
+    cluster.acks[table.id] = [("relay", "mine", 1, seat, str(move)),
+                              ("relay", "theirs", 1, other_seat, "pass"),
+                              ("elsewhere", "far", 1, seat, str(move))]
+    game.apply(seat, move)
+    cluster.frames(table, 1, {"relay": {seat: "frame"}, "third": {None: "public"}})
+    heads = {channel: _json.loads(text[1:].split("\x00")[0]) for channel, text in cluster.outbox}
+    assert heads[OWN + "relay"]["r"] == ["mine"]
+    assert "r" not in heads[OWN + "third"]
+    assert cluster.acks[table.id] == [("relay", "theirs", 1, other_seat, "pass"),
+                                      ("elsewhere", "far", 1, seat, str(move))]

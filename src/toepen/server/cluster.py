@@ -189,10 +189,12 @@ class Cluster:
         self._wake = asyncio.Event()
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         """Relayed actions waiting for their owner's answer, by request id."""
-        self.acks: dict[str, list[tuple[str, str, int]]] = {}
+        self.acks: dict[str, list[tuple[str, str, int, int, str]]] = {}
         """Relayed actions being done here, by table: (sender, request id, the state
-        number the action makes). Done, the answer rides on the frames of that state
-        to the sender (:meth:`frames`) instead of a message of its own."""
+        number the action makes, its seat and action). Done, the answer rides on the
+        frames of that state to the sender (:meth:`frames`) instead of a message of its
+        own; only frames of a state this very action made (another seat's action that
+        got there first is not its answer: it is refused, and told so)."""
         self.loaded = asyncio.Event()
         """Set once the lobby holds every stored table: messages wait for it."""
         self._connects = 0
@@ -557,7 +559,7 @@ class Cluster:
                 or time.time() - float(msg.get("at", 0)) > self.relay_s / 2):
             reply["moved"] = 1
         else:
-            ack = (sender, rid, int(msg["s"]) + 1)
+            ack = (sender, rid, int(msg["s"]) + 1, int(msg["seat"]), str(msg["a"]))
             self.acks.setdefault(table.id, []).append(ack)
             try:
                 await self.lobby.master.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
@@ -571,13 +573,14 @@ class Cluster:
                 log.exception("cluster: a relayed action failed")
                 reply["e"] = {"code": "server_error", "status": 503,
                               "message": f"the table's server failed ({type(e).__name__})"}
-            pending = self.acks.get(table.id)
-            if pending is not None and ack in pending:
+            pending = self.acks.get(table.id, [])
+            answered = ack not in pending  # by the frames of the state it made: done
+            if not answered:
                 pending.remove(ack)
-                if not pending:
-                    del self.acks[table.id]
-            elif "moved" not in reply and "e" not in reply:
-                return  # answered with the frames
+            if not pending:
+                self.acks.pop(table.id, None)
+            if answered:
+                return
         self.publish(reply, to=sender)
 
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
@@ -591,19 +594,22 @@ class Cluster:
             head["o"] = 1
             head["w"] = table.row.winner
         top = "F" + json.dumps(head, separators=(",", ":"))
-        acks = self.acks.get(table.id) if not fresh else None
+        acks = self.acks.get(table.id, []) if not fresh else []
+        made: tuple[int, str] | None = None  # the action that made state n
+        if acks and table.game is not None and len(table.game.actions) == n:
+            seat, action = table.game.actions[n - 1]
+            made = (seat, str(action))
         for proc, frames in by_proc.items():
             if not frames:
                 continue
             parts = [top]
-            if acks:  # relayed actions from there that made this state: their answer
-                done = [a for a in acks if a[0] == proc and a[2] == n]
-                if done:
-                    for a in done:
-                        acks.remove(a)
-                    head["r"] = [a[1] for a in done]
-                    parts[0] = "F" + json.dumps(head, separators=(",", ":"))
-                    del head["r"]
+            done = [a for a in acks if a[0] == proc and a[2] == n
+                    and (a[3], a[4]) == made] if made else []
+            if done:  # relayed actions from there that made this state: their answer
+                for a in done:
+                    acks.remove(a)
+                parts[0] = "F" + json.dumps({**head, "r": [a[1] for a in done]},
+                                            separators=(",", ":"))
             for key, frame in frames.items():
                 text = frame if isinstance(frame, str) else frame.decode()
                 parts.append(f"{'s' if key is None else key}\x01{text}")
