@@ -51,6 +51,7 @@ from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.phase import Phase
 from ..view import View
+from .escalation import Escalation, load_escalation
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
 from .policy import CUTS, Policy, bucket, decision_key, key_of, load_policy
@@ -75,9 +76,11 @@ solve per candidate deal for little: the solves are most of expert's thinking ti
 READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
+_BET_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold"}
 _NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
 _POLICY: Policy | None = None
 _READS: Reads | None = None
+_ESCALATION: Escalation | None = None
 
 
 def _shipped_policy() -> Policy:
@@ -94,6 +97,13 @@ def _shipped_reads() -> Reads:
     return _READS
 
 
+def _shipped_escalation() -> Escalation:
+    global _ESCALATION
+    if _ESCALATION is None:
+        _ESCALATION = load_escalation()
+    return _ESCALATION
+
+
 class ExpertBot(PimcBot):
     """PIMC with policy-weighted samples and policy-mixed knocks; see the module doc."""
 
@@ -106,6 +116,7 @@ class ExpertBot(PimcBot):
         samples: int | None = None,
         policy: Policy | Path | None = None,
         reads: Reads | Path | None = None,
+        escalation: Escalation | Path | None = None,
     ) -> None:
         super().__init__(seed=seed, time_budget=time_budget, samples=samples)
         if isinstance(policy, Policy):
@@ -120,6 +131,12 @@ class ExpertBot(PimcBot):
             self.reads = load_reads(reads)
         else:
             self.reads = _shipped_reads()
+        if isinstance(escalation, Escalation):
+            self.escalation = escalation
+        elif escalation is not None:
+            self.escalation = load_escalation(escalation)
+        else:
+            self.escalation = _shipped_escalation()
 
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
@@ -216,9 +233,12 @@ class ExpertBot(PimcBot):
     def choose(
         self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
     ) -> Action:
-        """The best action by expected value; among those within ``MARGIN`` of the best,
-        one drawn by the policy's frequencies (the learned bluffs and calls)."""
+        """The best action by expected value, a bet's one-shot value less the knock war
+        to come (the escalation table); among those within ``MARGIN`` of the best, one
+        drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
+        if kind in ("knock", "answer"):
+            utility = self.escalated(view, kind, utility)
         self.note(view, utility)
         top = max(utility.values())
         near = [a for a, u in utility.items() if u >= top - MARGIN]
@@ -234,6 +254,15 @@ class ExpertBot(PimcBot):
             if x <= 0:
                 return a
         return near[-1]
+
+    def escalated(self, view: View, kind: str, utility: dict[Action, float]
+                  ) -> dict[Action, float]:
+        """Each bet's one-shot value less its extra lives in the escalation table (what
+        the knocks after it cost in self-play, beyond the one-shot value)."""
+        names = {a: _BET_NAMES.get(a, "play") for a in utility}
+        by_name = self.escalation.escalate(self._mode(view), len(view.players), kind,
+                                           view.stake, {names[a]: u for a, u in utility.items()})
+        return {a: by_name[names[a]] for a in utility}
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(genuine | claimed) by Bayes with the policy's claim rates."""

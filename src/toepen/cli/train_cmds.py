@@ -12,6 +12,7 @@ from .common import progress_bar
 DATA = Path(__file__).resolve().parent.parent / "bots" / "data"
 DEFAULT_OUT = DATA / "expert_policy.json"
 DEFAULT_READS = DATA / "expert_reads.json"
+DEFAULT_ESCALATION = DATA / "expert_escalation.json"
 
 train_app = typer.Typer(
     help="Train bots offline (self-play).", no_args_is_help=True, add_completion=False
@@ -97,3 +98,46 @@ def train_reads_cmd(
 def register(app: typer.Typer) -> None:
     """Add ``toepen train`` to the main command."""
     app.add_typer(train_app, name="train")
+
+
+@train_app.command("escalation")
+def train_escalation_cmd(
+    hands: Annotated[
+        int, typer.Option("--hands", help="Self-play hands per preset and table size.", min=1)
+    ] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play.")] = 0,
+    preset: Annotated[
+        list[str] | None,
+        typer.Option("--preset", "-p", help="Presets to play (repeatable; default rulebook "
+                     "and classic: one per settlement mode)."),
+    ] = None,
+    players: Annotated[
+        list[int] | None,
+        typer.Option("--players", "-n", help="Table sizes (repeatable; default 4).",
+                     min=2, max=8),
+    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes "
+                                             "(default: all cores).", min=1)] = None,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Where to write the table (default: the shipped file)."),
+    ] = DEFAULT_ESCALATION,
+) -> None:
+    """Measure expert's escalation table: what its bets cost beyond their one-shot value."""
+    from ..rules import Rules, RulesError
+    from ..tools.escalation import measure
+
+    presets = preset or ["rulebook", "classic"]
+    for p in presets:
+        try:
+            Rules.preset(p)
+        except RulesError as e:
+            raise typer.BadParameter(str(e), param_hint="--preset") from None
+    sizes = players or [4]
+    _check_out(out)
+    with progress_bar() as bar:
+        task = bar.add_task("expert self-play hands", total=hands * len(presets) * len(sizes))
+        table = measure(hands, seed, presets, sizes, jobs,
+                        progress=lambda k: bar.advance(task, k))
+    table.save(out)
+    typer.echo(f"wrote {out}: {len(table.counts)} counts from {table.hands} hands, seed {seed}")

@@ -1,0 +1,141 @@
+"""What a bet costs beyond its one-shot value: ``expert``'s escalation table.
+
+``pimc`` and ``expert`` value a betting decision (knock or play on; stay, fold or
+counter-knock) as if the hand were then played out at the stake it leaves, with no
+knock after it. Under ``rulebook`` hands turn into knock wars: after a stay the knocker
+and the others knock again, and each later answer costs the accepted stake or risks a
+higher one. The one-shot value misses that, for every action but a fold (a fold's cost
+is exact: the stake accepted, paid at once). Measured in ``expert``'s self-play at 4
+players (``rulebook``, 200 hands), a stay at stake 2 was valued at 0.57 lives lost and
+cost 2.30; a fold cost its 1.00.
+
+The table holds, per context, how many lives a chosen action cost on average beyond its
+one-shot value: the seat's lives lost in the hand minus the value ``expert`` gave the
+action when it chose it (:attr:`~toepen.bots.pimc.PimcBot.last_values`). ``expert``
+adds that to each action's one-shot loss before it compares them, so a stay that the
+one-shot value calls cheaper than a fold by less than the knock war to come is folded.
+Keys: ``MODE|PLAYERS|KIND|STAKE|ACTION`` (``MODE`` ``L`` or ``W``; ``PLAYERS`` the
+table size; ``KIND`` ``knock`` (before a card: knock or play) or ``answer`` (stay, fold,
+knock); ``STAKE`` the stake of the decision, 4 and more together), each ``[times,
+sum of the extra lives]``. A context seen fewer than :data:`MIN_COUNT` times is not
+measured, and a decision with an action not measured is valued one-shot, as before (so
+is every decision at a table size never measured).
+
+The table ships as ``toepen/bots/data/expert_escalation.json``;
+:mod:`toepen.tools.escalation` measures it (``toepen train escalation``).
+
+>>> t = Escalation({"L|4|answer|2|stay": [40, 68.0], "L|4|answer|3|stay": [3, 9.0]})
+>>> t.extra("L", 4, "answer", 2, "stay"), t.extra("L", 4, "answer", 3, "stay")
+(1.7, None)
+>>> t.extra("L", 5, "answer", 2, "stay"), t.extra("L", 4, "answer", 2, "fold")
+(None, 0.0)
+>>> t.escalate("L", 4, "answer", 2, {"stay": -0.5, "fold": -1.0})
+{'stay': -2.2, 'fold': -1.0}
+>>> t.escalate("L", 4, "answer", 2, {"stay": -0.5, "fold": -1.0, "knock": 0.0})
+{'stay': -0.5, 'fold': -1.0, 'knock': 0.0}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .datafile import entries, load_data_json, save_json
+
+__all__ = ["FORMAT", "ACTIONS", "Escalation", "escalation_key", "load_escalation", "MIN_COUNT"]
+
+FORMAT = "toepen-expert-escalation/1"
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "knock": ("knock", "play"),
+    "answer": ("stay", "fold", "knock"),
+}
+"""Kinds of betting decision and their actions (``knock``: before a card)."""
+MAX_STAKE_KEY = 4
+"""Stakes of 4 and more share one context."""
+MIN_COUNT = 30
+"""A context seen fewer times than this counts as 0 extra lives."""
+
+
+def escalation_key(mode: str, players: int, kind: str, stake: int, action: str) -> str:
+    """The table key of one decision.
+
+    >>> escalation_key("L", 4, "answer", 7, "stay")
+    'L|4|answer|4|stay'
+    """
+    return f"{mode}|{players}|{kind}|{min(max(stake, 1), MAX_STAKE_KEY)}|{action}"
+
+
+@dataclass
+class Escalation:
+    """Counts and sums of the extra lives by context; see the module documentation."""
+
+    counts: dict[str, list[float]] = field(default_factory=dict)
+    """``escalation_key`` -> ``[times, sum of extra lives]``."""
+    hands: int = 0
+    seed: int = 0
+
+    def extra(self, mode: str, players: int, kind: str, stake: int, action: str
+              ) -> float | None:
+        """Mean extra lives of the context; None when it was seen fewer than
+        ``MIN_COUNT`` times (a fold: always 0.0, nothing comes after it)."""
+        if action == "fold":
+            return 0.0
+        got = self.counts.get(escalation_key(mode, players, kind, stake, action))
+        if got is None or got[0] < MIN_COUNT:
+            return None
+        return got[1] / got[0]
+
+    def escalate(self, mode: str, players: int, kind: str, stake: int,
+                 values: dict[str, float]) -> dict[str, float]:
+        """``values`` (by action name: expected change of lives) less each action's extra
+        lives; unchanged unless every action of the decision was measured (an action
+        never chosen in self-play has no measure, and leaving it one-shot while its
+        rivals are escalated would favour it for want of data)."""
+        extras = {a: self.extra(mode, players, kind, stake, a) for a in values}
+        if any(x is None for x in extras.values()):
+            return dict(values)
+        return {a: v - (extras[a] or 0.0) for a, v in values.items()}
+
+    def add(self, other: Escalation) -> None:
+        """Add ``other``'s counts to these."""
+        for k, (n, s) in other.counts.items():
+            mine = self.counts.setdefault(k, [0, 0.0])
+            mine[0] += n
+            mine[1] += s
+        self.hands += other.hands
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "hands": self.hands,
+            "seed": self.seed,
+            "min_count": MIN_COUNT,
+            "counts": {k: [int(v[0]), round(v[1], 4)] for k, v in sorted(self.counts.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Escalation:
+        """A table from its JSON form (ValueError naming what is wrong)."""
+        counts = entries(data, FORMAT, "counts", "escalation")
+        out: dict[str, list[float]] = {}
+        for key, pair in counts.items():
+            parts = str(key).split("|")
+            if (len(parts) != 5 or parts[0] not in ("L", "W") or not parts[1].isdigit()
+                    or parts[2] not in ACTIONS or not parts[3].isdigit()
+                    or parts[4] not in ACTIONS[parts[2]]):
+                raise ValueError(f"escalation: bad key {key!r}")
+            if (not isinstance(pair, list) or len(pair) != 2
+                    or not isinstance(pair[0], int) or pair[0] < 0
+                    or isinstance(pair[1], bool) or not isinstance(pair[1], int | float)):
+                raise ValueError(f"escalation: {key!r} needs a count >= 0 and a sum")
+            out[key] = [pair[0], float(pair[1])]
+        return cls(out, int(data.get("hands", 0)), int(data.get("seed", 0)))
+
+    def save(self, path: Path) -> None:
+        save_json(self.to_json(), path)
+
+
+def load_escalation(path: Path | None = None) -> Escalation:
+    """The shipped table (``toepen/bots/data/expert_escalation.json``) or one from ``path``."""
+    return Escalation.from_json(load_data_json("expert_escalation.json", path))

@@ -1,0 +1,104 @@
+"""Measuring ``expert``'s escalation table in self-play (``toepen train escalation``).
+
+The table and how it is used are in :mod:`toepen.bots.escalation`. Here it is measured:
+``expert`` (with an empty escalation table, so it values every bet one-shot) plays
+whole hands against itself; at each betting decision the value it gave the action it
+chose is kept, and when the hand is over each such decision adds the seat's lives lost
+in the hand minus that value to its context.
+
+>>> t = measure(hands=1, seed=1, presets=("rulebook",), players=(3,), jobs=1)
+>>> t.hands, all(k.startswith("L|3|") for k in t.counts)
+(1, True)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from ..bots.escalation import Escalation, escalation_key
+from ..bots.expert import ExpertBot
+from ..engine.actions import FOLD, KNOCK, STAY, Action
+from ..engine.phase import Phase
+from ..engine.state import Game
+from ..match import hand_over
+from ..rules import Rules
+from ..seeds import derive_seed
+from ..view import View, observe
+
+__all__ = ["measure", "betting_decision"]
+
+
+def betting_decision(view: View, act: Action) -> tuple[str, str] | None:
+    """(kind, action name) of a betting decision on the seat's own turn, else None."""
+    if view.phase == Phase.ANSWER:
+        name = ("knock" if act is KNOCK else "stay" if act is STAY
+                else "fold" if act is FOLD else None)
+        return None if name is None else ("answer", name)
+    own_turn = bool(view.to_act) and view.to_act[0] == view.seat
+    if view.phase == Phase.PLAY and KNOCK in view.legal and own_turn:
+        return "knock", "knock" if act is KNOCK else "play"
+    return None
+
+
+def _measure_hand(args: tuple[str, int, int, int]) -> dict[str, list[float]]:
+    preset, players, seed, index = args
+    rules = Rules.preset(preset)
+    mode = "W" if rules.last_trick_wins else "L"
+    game = Game(rules, players, seed=seed, dealer=index % players)
+    bots = [ExpertBot(seed=derive_seed("escalation bot", seed, s, bits=32),
+                      escalation=Escalation()) for s in range(players)]
+    stop = hand_over(game)
+    before = list(game.lives_lost)
+    seen: list[tuple[int, str, float]] = []
+    while game.turn >= 0 and not stop(game):
+        seat = game.turn
+        view = observe(game, seat)
+        bot = bots[seat]
+        act = bot.act(view)
+        what = betting_decision(view, act)
+        if what is not None and act in bot.last_values:
+            seen.append((seat, escalation_key(mode, players, what[0], view.stake, what[1]),
+                         bot.last_values[act]))
+        game.apply(seat, act)
+    lost = [a - b for a, b in zip(game.lives_lost, before, strict=True)]
+    counts: dict[str, list[float]] = {}
+    for seat, key, value in seen:
+        c = counts.setdefault(key, [0, 0.0])
+        c[0] += 1
+        c[1] += lost[seat] + value  # value: expected change of lives (negative: lost)
+    return counts
+
+
+def measure(
+    hands: int = 300,
+    seed: int = 0,
+    presets: Sequence[str] = ("rulebook", "classic"),
+    players: Sequence[int] = (4,),
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Escalation:
+    """Play ``hands`` self-play hands of ``expert`` per preset and table size and sum the
+    extra lives of its betting decisions.
+
+    Deterministic for given arguments (whatever ``jobs``): each hand has its own seed.
+    """
+    tasks = [(p, n, derive_seed("escalation", seed, p, n, i, bits=32) & 0x7FFF_FFFF, i)
+             for p in presets for n in players for i in range(hands)]
+    total = Escalation(hands=0, seed=seed)
+    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+
+    def add(counts: dict[str, list[float]]) -> None:
+        total.add(Escalation(counts, hands=1))
+        if progress is not None:
+            progress(1)
+
+    if workers == 1:
+        for t in tasks:
+            add(_measure_hand(t))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for counts in pool.map(_measure_hand, tasks, chunksize=2):
+                add(counts)
+    return total

@@ -1,0 +1,143 @@
+"""expert's escalation table: measured, seeded, validated, and used to value bets."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from toepen.bots.escalation import (
+    FORMAT,
+    MIN_COUNT,
+    Escalation,
+    escalation_key,
+    load_escalation,
+)
+from toepen.bots.expert import ExpertBot
+from toepen.cli import app
+from toepen.engine import Game
+from toepen.engine.actions import FOLD, KNOCK, STAY
+from toepen.engine.phase import Phase
+from toepen.tools.escalation import measure
+from toepen.view import View, observe
+
+
+def test_shipped_table_loads_and_prices_the_knock_war_after_a_stay() -> None:
+    table = load_escalation()
+    assert table.hands >= 600
+    assert {k.split("|")[0] for k in table.counts} == {"L", "W"}
+    assert {k.split("|")[1] for k in table.counts} == {"4"}
+    # A fold pays its stake at once: nothing comes after it.
+    for key, (_n, total) in table.counts.items():
+        if key.endswith("|fold"):
+            assert total == pytest.approx(0.0, abs=1e-9), key
+    # Under rulebook a stay at stake 2 costs far more than its one-shot value: the knocks
+    # after it (measured: about 1.7 lives more, self-play at 4 players).
+    assert table.extra("L", 4, "answer", 2, "stay") > 0.8
+    # A table size never measured is played one-shot, as before.
+    assert table.extra("L", 6, "answer", 2, "stay") is None
+    values = {"stay": -0.5, "fold": -1.0, "knock": 0.2}
+    assert table.escalate("L", 6, "answer", 2, values) == values
+
+
+def test_table_refuses_bad_documents() -> None:
+    good = load_escalation().to_json()
+    assert Escalation.from_json(json.loads(json.dumps(good))).counts == load_escalation().counts
+    with pytest.raises(ValueError, match=FORMAT):
+        Escalation.from_json({"format": "something else"})
+    with pytest.raises(ValueError, match="counts"):
+        Escalation.from_json({"format": FORMAT, "counts": []})
+    for key in ("L|4|answer|2", "X|4|answer|2|stay", "L|four|answer|2|stay",
+                "L|4|answer|2|play", "L|4|claim|2|stay"):
+        with pytest.raises(ValueError, match=re.escape(f"bad key {key!r}")):
+            Escalation.from_json({"format": FORMAT, "counts": {key: [1, 2.0]}})
+    for value in ([-1, 2.0], [1], [1.5, 2.0], [1, "2"], [1, True], "x"):
+        with pytest.raises(ValueError, match="a count >= 0 and a sum"):
+            Escalation.from_json({"format": FORMAT, "counts": {"L|4|answer|2|stay": value}})
+
+
+def test_a_context_counts_only_once_seen_often_enough() -> None:
+    key = escalation_key("W", 3, "knock", 9, "knock")
+    assert key == "W|3|knock|4|knock"
+    few = Escalation({key: [MIN_COUNT - 1, 10.0 * (MIN_COUNT - 1)]})
+    assert few.extra("W", 3, "knock", 5, "knock") is None
+    assert few.extra("W", 3, "answer", 5, "fold") == 0.0  # a fold: nothing after it
+    enough = Escalation({key: [MIN_COUNT, 0.5 * MIN_COUNT]})
+    assert enough.extra("W", 3, "knock", 5, "knock") == pytest.approx(0.5)
+    enough.add(Escalation({key: [MIN_COUNT, 1.5 * MIN_COUNT]}, hands=3))
+    assert enough.extra("W", 3, "knock", 4, "knock") == pytest.approx(1.0)
+    assert enough.hands == 3
+    # Escalated only when every action of the decision is measured (play is not here).
+    assert enough.escalate("W", 3, "knock", 4, {"knock": 0.0}) == {"knock": -1.0}
+    assert enough.escalate("W", 3, "knock", 4, {"knock": 0.0, "play": -0.5}) == {
+        "knock": 0.0, "play": -0.5}
+
+
+def _answer(seed: int) -> View | None:
+    """A rulebook 4-player answer to a first knock (cards passed until someone knocks)."""
+    game = Game.new("rulebook", 4, seed=seed)
+    while game.phase in (Phase.CLAIM, Phase.CLAIM_CHALLENGE):
+        game.apply(game.turn, game.legal_actions()[-1])  # pass
+    if game.phase != Phase.PLAY or KNOCK not in game.legal_actions():
+        return None
+    game.apply(game.turn, KNOCK)
+    return observe(game, game.turn)
+
+
+def test_a_costly_knock_war_turns_a_stay_into_a_fold() -> None:
+    """Where plain expert stays against a knock, a table that says a stay at that stake
+    costs 3 lives more than its one-shot value (and a counter-knock as much) makes it
+    fold; an empty table changes nothing."""
+    checked = 0
+    for seed in range(40):
+        view = _answer(seed)
+        if view is None:
+            continue
+        plain = ExpertBot(seed=3, escalation=Escalation())
+        if plain.act(view) is not STAY:
+            continue
+        n = MIN_COUNT
+        costly = Escalation({escalation_key("L", 4, "answer", view.stake, a): [n, 3.0 * n]
+                             for a in ("stay", "knock")})
+        bot = ExpertBot(seed=3, escalation=costly)
+        assert bot.act(view) is FOLD, seed
+        # The values it explains are the escalated ones: a stay 3 lives dearer.
+        assert bot.last_values[STAY] == pytest.approx(plain.last_values[STAY] - 3.0)
+        assert bot.last_values[FOLD] == pytest.approx(plain.last_values[FOLD])
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_measuring_is_seeded_and_does_not_depend_on_workers() -> None:
+    a = measure(hands=2, seed=4, presets=("rulebook",), players=(3,), jobs=1)
+    b = measure(hands=2, seed=4, presets=("rulebook",), players=(3,), jobs=2)
+    assert a.counts == b.counts and a.hands == b.hands == 2
+    assert sum(n for n, _ in a.counts.values()) > 0
+    assert all(k.startswith("L|3|") for k in a.counts)
+
+
+def test_train_escalation_command(tmp_path: Path) -> None:
+    out = tmp_path / "escalation.json"
+    runner = CliRunner()
+    result = runner.invoke(app, ["train", "escalation", "--hands", "1", "--seed", "1",
+                                 "--jobs", "1", "--preset", "classic", "--players", "3",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    table = load_escalation(out)
+    assert table.hands == 1 and table.seed == 1
+    assert {k.split("|")[0] for k in table.counts} == {"W"}
+    bot = ExpertBot(seed=1, samples=2, escalation=out)
+    game = Game.new("classic", 3, seed=1)
+    assert bot.act(observe(game, game.turn)) in game.legal_actions()
+    bad = runner.invoke(app, ["train", "escalation", "--hands", "1", "--preset", "nonsense",
+                              "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code == 2 and "nonsense" in bad.output
+    bad = runner.invoke(app, ["train", "escalation", "--hands", "1", "--players", "9",
+                              "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code == 2
+    assert not (tmp_path / "x.json").exists()
