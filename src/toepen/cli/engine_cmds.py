@@ -166,6 +166,10 @@ def bench_cmd(
     cluster: Annotated[bool, typer.Option(
         "--cluster", help="With --paced: run even one process on PostgreSQL and Redis "
         "(the cluster's stack) instead of SQLite.")] = False,
+    cpu_share: Annotated[float | None, typer.Option(
+        "--cpu-share", min=0.01, max=64.0, help="With --paced: limit each server process "
+        "to this share of one core (a Linux cgroup quota; needs root): a process with "
+        "cores of its own, scaled down to this machine.")] = None,
     against: Annotated[str | None, typer.Option(
         "--against", metavar="DIR", help="Run the engine benchmarks on this tree and on "
         "another toepen source tree (e.g. an older commit checked out with git worktree), "
@@ -181,8 +185,15 @@ def bench_cmd(
             if r not in ROUTES:
                 print(f"--route: {r!r} is not one of {', '.join(ROUTES)}", file=sys.stderr)
                 raise typer.Exit(2)
+        if cpu_share is not None:
+            from ..tools.cpu_share import available
+
+            why = available()
+            if why is not None:
+                print(f"--cpu-share: {why}", file=sys.stderr)
+                raise typer.Exit(2)
         _bench_paced(processes or [1], tables, pace, window, as_json, route or ["spread"],
-                     cluster)
+                     cluster, cpu_share)
         return
     if server:
         _bench_server(tables or [10], as_json, baseline)
@@ -222,7 +233,8 @@ def _bench_against(against: str, seconds: float, rounds: int, as_json: bool) -> 
 
 
 def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, window: float,
-                 as_json: bool, routes: list[str] | None = None, cluster: bool = False) -> None:
+                 as_json: bool, routes: list[str] | None = None, cluster: bool = False,
+                 cpu_share: float | None = None) -> None:
     """``toepen bench --server --paced``: the paced search per process count."""
     from ..tools import paced_bench
 
@@ -234,7 +246,7 @@ def _bench_paced(processes: list[int], tables: list[int] | None, pace: float, wi
             for route in dict.fromkeys(routes or ["spread"]) if n > 1 else ["spread"]:
                 results.append(paced_bench.run_paced(
                     n, steps=steps, pace=pace, window=window, route=route, cluster=cluster,
-                    progress=lambda text: bar.update(task, description=text)))
+                    cpu_share=cpu_share, progress=lambda text: bar.update(task, description=text)))
     if as_json:
         print(json.dumps([r.to_json() for r in results]))
         return

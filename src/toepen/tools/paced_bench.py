@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 from rich.table import Table
 
+from .cpu_share import limited
 from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
 from .services import throwaway_postgres, throwaway_redis
 
@@ -73,6 +74,8 @@ class PacedResult:
     """``spread``: each table's seats on every process; ``table``: all on one."""
     stack: str = "sqlite"
     """``sqlite`` (one process, the default server) or ``cluster`` (PostgreSQL and Redis)."""
+    cpu_share: float | None = None
+    """Each server process limited to this share of one core (None: not limited)."""
 
     @property
     def held(self) -> int:
@@ -82,7 +85,7 @@ class PacedResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"processes": self.processes, "route": self.route, "stack": self.stack,
-                "bound_ms": self.bound_ms,
+                "bound_ms": self.bound_ms, "cpu_share": self.cpu_share,
                 "tables_held": self.held,
                 "tables_held_per_process": round(self.held / self.processes, 1),
                 "steps": [{"tables": s.tables, "actions": s.actions,
@@ -236,20 +239,25 @@ class _Driver:
 def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 1.0,
               window: float = 6.0, bound_ms: float = 100.0, lives: int = 30,
               progress: Callable[[str], None] | None = None, route: str = "spread",
-              cluster: bool = False) -> PacedResult:
+              cluster: bool = False, cpu_share: float | None = None) -> PacedResult:
     """The paced search at ``processes`` processes (see the module docstring):
     ``route`` ``spread`` puts each table's seats on every process (every action
     relayed somewhere), ``table`` all of them on one process (a proxy routing by
-    table); ``cluster`` runs even one process on PostgreSQL and Redis."""
+    table); ``cluster`` runs even one process on PostgreSQL and Redis; ``cpu_share``
+    limits each server process to that share of one core (:mod:`.cpu_share`: a
+    process with a core of its own on a bigger machine, scaled down)."""
     if route not in ROUTES:
         raise ValueError(f"route {route!r}: one of {', '.join(ROUTES)}")
     raise_fd_limit()
     stack = "cluster" if cluster or processes > 1 else "sqlite"
-    result = PacedResult(processes, bound_ms, route=route, stack=stack)
+    result = PacedResult(processes, bound_ms, route=route, stack=stack, cpu_share=cpu_share)
     say = progress or (lambda _text: None)
-    with _servers(processes, max(steps), cluster=cluster) as servers:
+    with contextlib.ExitStack() as resources:
+        servers = resources.enter_context(_servers(processes, max(steps), cluster=cluster))
         urls = [u for u, _ in servers]
         pids = [p for _, p in servers]
+        if cpu_share is not None:
+            resources.enter_context(limited(pids, cpu_share))
 
         async def main() -> None:
             driver = _Driver(urls, pace, lives, route)
@@ -288,13 +296,16 @@ def table(results: list[PacedResult]) -> Table:
     """The paced searches as a terminal table: one row per process count and step."""
     out = Table(title="toepen bench --server --paced (each table one action per "
                 "second; servers and client share this machine)")
-    for col in ("processes", "stack", "seats", "tables", "actions/s", "p50 ms", "p99 ms",
-                "CPU ms/action", "held at p99 < bound", "per process"):
+    shares = any(r.cpu_share is not None for r in results)
+    for col in ("processes", *(("core share",) if shares else ()), "stack", "seats", "tables",
+                "actions/s", "p50 ms", "p99 ms", "CPU ms/action", "held at p99 < bound",
+                "per process"):
         out.add_column(col, justify="right")
     for r in results:
         for i, s in enumerate(r.steps):
             last = i == len(r.steps) - 1
-            out.add_row(str(r.processes), r.stack,
+            share = () if not shares else ("" if r.cpu_share is None else f"{r.cpu_share:g}",)
+            out.add_row(str(r.processes), *share, r.stack,
                         "" if r.processes == 1 else r.route, str(s.tables),
                         f"{s.actions / s.seconds:,.0f}" if s.seconds else "",
                         f"{s.percentile(50):.1f}", f"{s.percentile(99):.1f}",

@@ -1,0 +1,80 @@
+"""A process with a share of a core of its own: a Linux cgroup CPU quota.
+
+``toepen bench --server --paced --cpu-share F`` puts each server process in a cgroup of
+its own whose CFS quota is ``F`` of one core (over a 10 ms period, so a throttled
+process waits at most ~10 ms). On a small machine that stands in for a bigger one in
+which every process has cores of its own: N processes with a share each hold what N
+machines would, as long as the client, PostgreSQL and Redis (not limited) keep up.
+
+Needs a writable cgroup ``cpu`` controller: cgroup v1 (``/sys/fs/cgroup/cpu``) or v2
+(``/sys/fs/cgroup`` with ``cpu`` in ``cgroup.subtree_control``), as root in most
+containers. :func:`available` says why not otherwise, and nothing is changed then.
+Only numbers are written, to files of a folder this module creates; nothing is run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["PERIOD_US", "available", "limited"]
+
+PERIOD_US = 10_000
+"""CFS period: a process over its quota waits for the next period, at most this long."""
+ROOT_V1 = Path("/sys/fs/cgroup/cpu")
+ROOT_V2 = Path("/sys/fs/cgroup")
+
+
+def _root() -> tuple[Path, int] | None:
+    if (ROOT_V1 / "cpu.cfs_quota_us").exists() and os.access(ROOT_V1, os.W_OK):
+        return ROOT_V1, 1
+    ctl = ROOT_V2 / "cgroup.subtree_control"
+    if ctl.exists() and os.access(ROOT_V2, os.W_OK):
+        with contextlib.suppress(OSError):
+            if "cpu" in ctl.read_text().split():
+                return ROOT_V2, 2
+    return None
+
+
+def available() -> str | None:
+    """None when CPU shares can be set here; else why not, in a sentence."""
+    if _root() is None:
+        return ("no writable cgroup cpu controller (/sys/fs/cgroup/cpu or a cgroup v2 "
+                "root with cpu enabled); run as root on Linux")
+    return None
+
+
+@contextlib.contextmanager
+def limited(pids: list[int], share: float) -> Iterator[list[Path]]:
+    """Each of ``pids`` in a cgroup of its own limited to ``share`` of one core, for
+    the ``with`` block; the groups are removed after it (once their processes are
+    gone, or moved back to the root group)."""
+    if not 0.0 < share <= 64.0:
+        raise ValueError(f"cpu share {share}: more than 0, at most 64 cores")
+    found = _root()
+    if found is None:
+        raise OSError(available())
+    root, version = found
+    quota = max(1000, round(share * PERIOD_US))
+    groups: list[Path] = []
+    try:
+        for pid in pids:
+            group = root / f"toepen-share-{os.getpid()}-{pid}"
+            group.mkdir(exist_ok=True)
+            groups.append(group)
+            if version == 1:
+                (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+                (group / "cpu.cfs_quota_us").write_text(str(quota))
+            else:
+                (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            (group / "cgroup.procs").write_text(str(pid))
+        yield groups
+    finally:
+        for group in groups:
+            with contextlib.suppress(OSError):
+                for line in (group / "cgroup.procs").read_text().split():
+                    (root / "cgroup.procs").write_text(line)
+            with contextlib.suppress(OSError):
+                group.rmdir()
