@@ -74,6 +74,8 @@ class Escalation:
     """``escalation_key`` -> ``[times, sum of extra lives]``."""
     hands: int = 0
     seed: int = 0
+    explore: float = 0.0
+    """The share of betting decisions taken at random (and counted) when measuring."""
 
     def extra(self, mode: str, players: int, kind: str, stake: int, action: str
               ) -> float | None:
@@ -110,6 +112,7 @@ class Escalation:
             "format": FORMAT,
             "hands": self.hands,
             "seed": self.seed,
+            "explore": self.explore,
             "min_count": MIN_COUNT,
             "counts": {k: [int(v[0]), round(v[1], 4)] for k, v in sorted(self.counts.items())},
         }
@@ -130,7 +133,8 @@ class Escalation:
                     or isinstance(pair[1], bool) or not isinstance(pair[1], int | float)):
                 raise ValueError(f"escalation: {key!r} needs a count >= 0 and a sum")
             out[key] = [pair[0], float(pair[1])]
-        return cls(out, int(data.get("hands", 0)), int(data.get("seed", 0)))
+        return cls(out, int(data.get("hands", 0)), int(data.get("seed", 0)),
+                   float(data.get("explore", 0.0)))
 
     def save(self, path: Path) -> None:
         save_json(self.to_json(), path)

@@ -18,7 +18,11 @@ On top of :class:`~toepen.bots.pimc.PimcBot`:
   a twentieth), mixed with ``READ_BLUFF`` of a player who bets whatever it holds (so
   a knock makes such a deal about 4 times less likely, and a bluff can still be
   called). The product per opponent is kept within ``READ_CLIP``.
-* **Its own knock, answer and claim decisions** follow the solved expected values
+* **Bets priced with the knock war to come** (:mod:`toepen.bots.escalation`): a
+  bet's one-shot value (the hand played out at the stake it leaves) less the lives
+  such a bet cost beyond that value in self-play (the knocks after it), where every
+  action of the decision was measured.
+* **Its own knock, answer and claim decisions** follow those expected values
   when one action is clearly best; when several are within ``MARGIN`` lives of the
   best, it draws among them by the policy's frequencies, so close decisions bluff
   and call at the learned rates instead of always the same way.

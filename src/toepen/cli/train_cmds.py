@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
 def train_escalation_cmd(
     hands: Annotated[
         int, typer.Option("--hands", help="Self-play hands per preset and table size.", min=1)
-    ] = 300,
+    ] = 800,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play.")] = 0,
     preset: Annotated[
         list[str] | None,
@@ -116,6 +116,10 @@ def train_escalation_cmd(
         typer.Option("--players", "-n", help="Table sizes (repeatable; default 4).",
                      min=2, max=8),
     ] = None,
+    explore: Annotated[
+        float, typer.Option("--explore", help="Share of betting decisions taken at random "
+                            "and counted (0: count the bot's own choices).", min=0.0, max=1.0)
+    ] = 0.2,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes "
                                              "(default: all cores).", min=1)] = None,
     out: Annotated[
@@ -138,6 +142,6 @@ def train_escalation_cmd(
     with progress_bar() as bar:
         task = bar.add_task("expert self-play hands", total=hands * len(presets) * len(sizes))
         table = measure(hands, seed, presets, sizes, jobs,
-                        progress=lambda k: bar.advance(task, k))
+                        progress=lambda k: bar.advance(task, k), explore=explore)
     table.save(out)
     typer.echo(f"wrote {out}: {len(table.counts)} counts from {table.hands} hands, seed {seed}")

@@ -2,18 +2,28 @@
 
 The table and how it is used are in :mod:`toepen.bots.escalation`. Here it is measured:
 ``expert`` (with an empty escalation table, so it values every bet one-shot) plays
-whole hands against itself; at each betting decision the value it gave the action it
-chose is kept, and when the hand is over each such decision adds the seat's lives lost
-in the hand minus that value to its context.
+whole hands against itself; at each betting decision the value it gave the action taken
+is kept, and when the hand is over each such decision adds the seat's lives lost in the
+hand minus that value to its context.
+
+With ``explore`` > 0 a betting decision is, with that chance, taken at random among the
+actions the bot weighed, and only those random ones are counted: every action is then
+measured (also one the bot almost never chooses, such as playing on without a knock
+before the first card under ``classic``), and none is measured only where the bot
+preferred it (where its value was, by the luck of its samples, at its most flattering).
 
 >>> t = measure(hands=1, seed=1, presets=("rulebook",), players=(3,), jobs=1)
 >>> t.hands, all(k.startswith("L|3|") for k in t.counts)
 (1, True)
+>>> e = measure(hands=1, seed=1, presets=("rulebook",), players=(3,), jobs=1, explore=1.0)
+>>> sum(n for n, _ in e.counts.values()) > 0
+True
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -42,14 +52,15 @@ def betting_decision(view: View, act: Action) -> tuple[str, str] | None:
     return None
 
 
-def _measure_hand(args: tuple[str, int, int, int]) -> dict[str, list[float]]:
-    preset, players, seed, index = args
+def _measure_hand(args: tuple[str, int, int, int, float]) -> dict[str, list[float]]:
+    preset, players, seed, index, explore = args
     rules = Rules.preset(preset)
     mode = "W" if rules.last_trick_wins else "L"
     game = Game(rules, players, seed=seed, dealer=index % players)
     bots = [ExpertBot(seed=derive_seed("escalation bot", seed, s, bits=32),
                       escalation=Escalation()) for s in range(players)]
     stop = hand_over(game)
+    coin = random.Random(derive_seed("escalation explore", seed, bits=32))
     before = list(game.lives_lost)
     seen: list[tuple[int, str, float]] = []
     while game.turn >= 0 and not stop(game):
@@ -59,6 +70,13 @@ def _measure_hand(args: tuple[str, int, int, int]) -> dict[str, list[float]]:
         act = bot.act(view)
         what = betting_decision(view, act)
         if what is not None and act in bot.last_values:
+            if explore > 0:
+                if coin.random() >= explore:
+                    game.apply(seat, act)
+                    continue
+                act = coin.choice(sorted(bot.last_values))
+                what = betting_decision(view, act)
+                assert what is not None
             seen.append((seat, escalation_key(mode, players, what[0], view.stake, what[1]),
                          bot.last_values[act]))
         game.apply(seat, act)
@@ -78,15 +96,19 @@ def measure(
     players: Sequence[int] = (4,),
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    explore: float = 0.0,
 ) -> Escalation:
     """Play ``hands`` self-play hands of ``expert`` per preset and table size and sum the
-    extra lives of its betting decisions.
+    extra lives of its betting decisions (with ``explore`` > 0: of that share of them,
+    taken at random; see the module documentation).
 
     Deterministic for given arguments (whatever ``jobs``): each hand has its own seed.
     """
-    tasks = [(p, n, derive_seed("escalation", seed, p, n, i, bits=32) & 0x7FFF_FFFF, i)
-             for p in presets for n in players for i in range(hands)]
-    total = Escalation(hands=0, seed=seed)
+    if not 0.0 <= explore <= 1.0:
+        raise ValueError(f"explore {explore}: a chance from 0 to 1")
+    tasks = [(p, n, derive_seed("escalation", seed, p, n, i, bits=32) & 0x7FFF_FFFF, i,
+              explore) for p in presets for n in players for i in range(hands)]
+    total = Escalation(hands=0, seed=seed, explore=explore)
     workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
 
     def add(counts: dict[str, list[float]]) -> None:
