@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from toepen.bots import make_bot
-from toepen.bots.expert import ExpertBot
+from toepen.bots.expert import MARGIN, ExpertBot
 from toepen.bots.pimc import Knowledge, PimcBot, observed_decisions, strength
 from toepen.bots.policy import FORMAT, KIND_ACTIONS, Policy, load_policy
 from toepen.cli import app
 from toepen.engine import Game
-from toepen.engine.actions import KNOCK
+from toepen.engine.actions import EXCHANGE, KNOCK, PASS
 from toepen.rules import Rules
 from toepen.tools.train import train
 from toepen.view import observe
@@ -196,3 +196,15 @@ def test_expert_explains_its_choice_from_the_options_it_weighed() -> None:
             later = observe(game, game.turn)
             assert bot.explain(later, act) is None  # type: ignore[attr-defined]
     assert explained == 6
+
+
+def test_a_close_kans_decision_is_taken_by_value_not_by_the_policy() -> None:
+    """The policy has frequencies for knocks, answers and claims only: a kans op toep
+    draw within the policy's margin of keeping the hand was a KeyError (the arena's
+    fallback played instead, measured under kroeg-huisregels); it is the better value."""
+    game = Game.new("rulebook", 4, seed=1)
+    view = observe(game, game.turn)
+    bot = ExpertBot(seed=1)
+    rng = random.Random(0)
+    assert bot.choose(view, "kans", {PASS: -0.5, EXCHANGE: -0.5 - MARGIN / 2}, rng) is PASS
+    assert bot.choose(view, "kans", {PASS: -0.5 - MARGIN / 2, EXCHANGE: -0.5}, rng) is EXCHANGE

@@ -58,7 +58,7 @@ from ..view import View
 from .escalation import Escalation, load_escalation
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
-from .policy import CUTS, Policy, bucket, decision_key, key_of, load_policy
+from .policy import CUTS, KIND_ACTIONS, Policy, bucket, decision_key, key_of, load_policy
 from .reads import Reads, load_reads
 from .solver import Solver
 
@@ -246,8 +246,9 @@ class ExpertBot(PimcBot):
         self.note(view, utility)
         top = max(utility.values())
         near = [a for a, u in utility.items() if u >= top - MARGIN]
-        if len(near) == 1:
-            return near[0]
+        if len(near) == 1 or kind not in KIND_ACTIONS:
+            # One clear best, or a decision the policy has no frequencies for (kans).
+            return max(near, key=lambda a: (utility[a], -near.index(a)))
         tricks = sum(1 for s, _ in view.played if s == view.seat)
         key = decision_key(self._mode(view), kind, tricks, view.stake, view.hand_mask,
                            view.gone_mask)
