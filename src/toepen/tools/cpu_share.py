@@ -62,14 +62,18 @@ def limited(pids: list[int], share: float) -> Iterator[list[Path]]:
     try:
         for pid in pids:
             group = root / f"toepen-share-{os.getpid()}-{pid}"
-            group.mkdir(exist_ok=True)
-            groups.append(group)
-            if version == 1:
-                (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-                (group / "cpu.cfs_quota_us").write_text(str(quota))
-            else:
-                (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
-            (group / "cgroup.procs").write_text(str(pid))
+            try:
+                group.mkdir(exist_ok=True)
+                groups.append(group)
+                if version == 1:
+                    (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+                    (group / "cpu.cfs_quota_us").write_text(str(quota))
+                else:
+                    (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+                (group / "cgroup.procs").write_text(str(pid))
+            except OSError as err:
+                raise OSError(f"cgroup {group}: cannot limit process {pid} to {share:g} "
+                              f"of a core ({err.strerror or err})") from None
         yield groups
     finally:
         for group in groups:
