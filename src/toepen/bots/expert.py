@@ -47,9 +47,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import log
 from pathlib import Path
+from typing import TypeVar
 
 from ..cards import HIGH_CARDS_MASK
 from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
@@ -80,7 +81,7 @@ solve per candidate deal for little: the solves are most of expert's thinking ti
 READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
-_BET_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold"}
+T = TypeVar("T")
 _NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
 _POLICY: Policy | None = None
 _READS: Reads | None = None
@@ -108,6 +109,13 @@ def _shipped_escalation() -> Escalation:
     return _ESCALATION
 
 
+def _table(given: T | Path | None, load: Callable[[Path], T], shipped: Callable[[], T]) -> T:
+    """One of expert's tables: ``given`` itself, loaded from a path, or the shipped one."""
+    if isinstance(given, Path):
+        return load(given)
+    return shipped() if given is None else given
+
+
 class ExpertBot(PimcBot):
     """PIMC with policy-weighted samples and policy-mixed knocks; see the module doc."""
 
@@ -123,24 +131,9 @@ class ExpertBot(PimcBot):
         escalation: Escalation | Path | None = None,
     ) -> None:
         super().__init__(seed=seed, time_budget=time_budget, samples=samples)
-        if isinstance(policy, Policy):
-            self.policy = policy
-        elif policy is not None:
-            self.policy = load_policy(policy)
-        else:
-            self.policy = _shipped_policy()
-        if isinstance(reads, Reads):
-            self.reads = reads
-        elif reads is not None:
-            self.reads = load_reads(reads)
-        else:
-            self.reads = _shipped_reads()
-        if isinstance(escalation, Escalation):
-            self.escalation = escalation
-        elif escalation is not None:
-            self.escalation = load_escalation(escalation)
-        else:
-            self.escalation = _shipped_escalation()
+        self.policy = _table(policy, load_policy, _shipped_policy)
+        self.reads = _table(reads, load_reads, _shipped_reads)
+        self.escalation = _table(escalation, load_escalation, _shipped_escalation)
 
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
@@ -264,7 +257,7 @@ class ExpertBot(PimcBot):
                   ) -> dict[Action, float]:
         """Each bet's one-shot value less its extra lives in the escalation table (what
         the knocks after it cost in self-play, beyond the one-shot value)."""
-        names = {a: _BET_NAMES.get(a, "play") for a in utility}
+        names = {a: _NAMES.get(a, "play") for a in utility}
         by_name = self.escalation.escalate(self._mode(view), len(view.players), kind,
                                            view.stake, {names[a]: u for a, u in utility.items()})
         return {a: by_name[names[a]] for a in utility}

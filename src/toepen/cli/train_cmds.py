@@ -48,6 +48,20 @@ def _check_out(out: Path) -> None:
         raise typer.BadParameter(f"no directory {out.parent}", param_hint="--out")
 
 
+def _presets(given: list[str] | None) -> list[str]:
+    """The ``--preset`` values (default rulebook and classic: one per settlement mode),
+    each checked."""
+    from ..rules import Rules, RulesError
+
+    presets = given or ["rulebook", "classic"]
+    for p in presets:
+        try:
+            Rules.preset(p)
+        except RulesError as e:
+            raise typer.BadParameter(str(e), param_hint="--preset") from None
+    return presets
+
+
 @train_app.command("reads")
 def train_reads_cmd(
     hands: Annotated[
@@ -71,15 +85,9 @@ def train_reads_cmd(
 ) -> None:
     """Measure expert's reading table: how a search bot bets by its solved position."""
     from ..bots.base import check_bot_name
-    from ..rules import Rules, RulesError
     from ..tools.reads import measure
 
-    presets = preset or ["rulebook", "classic"]
-    for p in presets:
-        try:
-            Rules.preset(p)
-        except RulesError as e:
-            raise typer.BadParameter(str(e), param_hint="--preset") from None
+    presets = _presets(preset)
     try:
         check_bot_name(bot)
     except ValueError as e:
@@ -128,15 +136,9 @@ def train_escalation_cmd(
     ] = DEFAULT_ESCALATION,
 ) -> None:
     """Measure expert's escalation table: what its bets cost beyond their one-shot value."""
-    from ..rules import Rules, RulesError
     from ..tools.escalation import measure
 
-    presets = preset or ["rulebook", "classic"]
-    for p in presets:
-        try:
-            Rules.preset(p)
-        except RulesError as e:
-            raise typer.BadParameter(str(e), param_hint="--preset") from None
+    presets = _presets(preset)
     sizes = players or [4]
     _check_out(out)
     with progress_bar() as bar:

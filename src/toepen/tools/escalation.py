@@ -22,34 +22,29 @@ True
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from ..bots.escalation import Escalation, escalation_key
 from ..bots.expert import ExpertBot
-from ..engine.actions import FOLD, KNOCK, STAY, Action
+from ..engine.actions import Action
 from ..engine.phase import Phase
 from ..engine.state import Game
 from ..match import hand_over
 from ..rules import Rules
 from ..seeds import derive_seed
 from ..view import View, observe
+from .reads import bet_decision, map_hands
 
 __all__ = ["measure", "betting_decision"]
 
 
 def betting_decision(view: View, act: Action) -> tuple[str, str] | None:
-    """(kind, action name) of a betting decision on the seat's own turn, else None."""
-    if view.phase == Phase.ANSWER:
-        name = ("knock" if act is KNOCK else "stay" if act is STAY
-                else "fold" if act is FOLD else None)
-        return None if name is None else ("answer", name)
-    own_turn = bool(view.to_act) and view.to_act[0] == view.seat
-    if view.phase == Phase.PLAY and KNOCK in view.legal and own_turn:
-        return "knock", "knock" if act is KNOCK else "play"
-    return None
+    """:func:`~toepen.tools.reads.bet_decision` on the seat's own turn (a knock out of
+    turn is not a bet the bot values one-shot), else None."""
+    if view.phase == Phase.PLAY and not (view.to_act and view.to_act[0] == view.seat):
+        return None
+    return bet_decision(view, act)
 
 
 def _measure_hand(args: tuple[str, int, int, int, float]) -> dict[str, list[float]]:
@@ -109,18 +104,8 @@ def measure(
     tasks = [(p, n, derive_seed("escalation", seed, p, n, i, bits=32) & 0x7FFF_FFFF, i,
               explore) for p in presets for n in players for i in range(hands)]
     total = Escalation(hands=0, seed=seed, explore=explore)
-    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-
-    def add(counts: dict[str, list[float]]) -> None:
+    for counts in map_hands(_measure_hand, tasks, jobs, chunksize=2):
         total.add(Escalation(counts, hands=1))
         if progress is not None:
             progress(1)
-
-    if workers == 1:
-        for t in tasks:
-            add(_measure_hand(t))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for counts in pool.map(_measure_hand, tasks, chunksize=2):
-                add(counts)
     return total

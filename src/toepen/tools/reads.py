@@ -16,8 +16,9 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 from ..bots import make_bot
 from ..bots.knowledge import next_to_play, side_of
@@ -31,14 +32,18 @@ from ..rules import Rules
 from ..seeds import derive_seed
 from ..view import View, observe
 
-__all__ = ["measure", "MAX_NODES", "RATIO_MAX"]
+__all__ = ["measure", "bet_decision", "map_hands", "MAX_NODES", "RATIO_MAX"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 MAX_NODES = 50_000
 """Node budget of one truth solve while measuring (a solve over it is not counted)."""
 
 
-def _decision(view: View, act: Action) -> tuple[str, str] | None:
-    """(kind, action name) of a decision about the stake, None for any other."""
+def bet_decision(view: View, act: Action) -> tuple[str, str] | None:
+    """(kind, action name) of a decision about the stake, None for any other: ``answer``
+    (stay, fold, knock) or ``knock`` (knock or play, before a card)."""
     if view.phase == Phase.ANSWER:
         name = "knock" if act is KNOCK else "stay" if act is STAY else "fold" if act is FOLD \
             else None
@@ -60,7 +65,7 @@ def _measure_hand(args: tuple[str, int, int, str, int]) -> dict[str, list[int]]:
         seat = game.turn
         view = observe(game, seat)
         act = bots[seat].act(view)
-        what = _decision(view, act)
+        what = bet_decision(view, act)
         if what is not None:
             hands = [h if view.active[t] else 0 for t, h in enumerate(game.hand_masks())]
             leader, trick = next_to_play(view)
@@ -90,18 +95,21 @@ def measure(
     tasks = [(p, players, derive_seed("reads", seed, p, i, bits=32) & 0x7FFF_FFFF, bot, i)
              for p in presets for i in range(hands)]
     total = Reads(hands=0, seed=seed, bot=bot)
-    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-
-    def add(counts: dict[str, list[int]]) -> None:
+    for counts in map_hands(_measure_hand, tasks, jobs, chunksize=4):
         total.add(Reads(counts, hands=1))
         if progress is not None:
             progress(1)
-
-    if workers == 1:
-        for t in tasks:
-            add(_measure_hand(t))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for counts in pool.map(_measure_hand, tasks, chunksize=4):
-                add(counts)
     return total
+
+
+def map_hands(fn: Callable[[T], R], tasks: Sequence[T], jobs: int | None,
+              chunksize: int = 1) -> Iterator[R]:
+    """``fn`` of each task, in order: in this process (``jobs`` 1) or in ``jobs`` worker
+    processes (None: all cores). The self-play measures use it, so their results do not
+    depend on ``jobs``."""
+    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    if workers == 1:
+        yield from map(fn, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(fn, tasks, chunksize=chunksize)
