@@ -9,7 +9,7 @@ from .conftest import ROOT
 
 PROBE = """
 import asyncio, gc, tempfile
-from toepen.server.app import GC_YOUNG, create_app, lifespan
+from toepen.server.app import GC_MIDDLE, GC_YOUNG, create_app, lifespan
 from toepen.server.config import ServerConfig
 
 async def main(own):
@@ -19,7 +19,7 @@ async def main(own):
         app = create_app(cfg)
         before = gc.get_threshold()
         async with lifespan(app):
-            print(own, gc.get_threshold()[0] == GC_YOUNG, gc.get_freeze_count() > 0,
+            print(own, gc.get_threshold()[:2] == (GC_YOUNG, GC_MIDDLE), gc.get_freeze_count() > 0,
                   gc.get_threshold() == before)
 
 asyncio.run(main(OWN))

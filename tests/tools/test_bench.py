@@ -101,6 +101,12 @@ def test_paced_search_holds_the_largest_step_under_the_bound() -> None:
     assert data["steps"][0]["server_cpu_ms_per_action"] == 0.5
     assert data["steps"][1]["actions_per_second"] == 180.0
     assert PacedResult(1, 100.0, [slow]).held == 0
+    # fast answers but fewer actions than the pace asks (a client behind): not held
+    behind = PacedStep(300, actions=1200, latencies=[0.01] * 100, seconds=5.0)
+    assert behind.percentile(99) == 10.0 and not behind.kept(1.0)
+    assert PacedResult(3, 100.0, [fast, behind]).held == 100
+    assert PacedResult(3, 100.0, [fast, behind], pace=2.0).held == 300
+    assert PacedResult(3, 100.0, [behind]).to_json()["steps"][0]["kept_pace"] is False
     assert paced_table([result]).row_count == 2
 
 

@@ -148,7 +148,8 @@ def bench_cmd(
         "(one observe and stdlib JSON per receiver), interleaved, for the CPU ratio.")] = False,
     paced: Annotated[bool, typer.Option(
         "--paced", help="With --server: each table acts at a human pace; find how many "
-        "tables the server holds with p99 action-to-broadcast under 100 ms.")] = False,
+        "tables the server holds with p99 action-to-broadcast under 100 ms, at that "
+        "pace.")] = False,
     processes: Annotated[list[int] | None, typer.Option(
         "--processes", min=1, max=16, help="With --paced: server processes behind one "
         "Redis and PostgreSQL started for the run (repeatable: 1, 2, 3).")] = None,

@@ -1,9 +1,9 @@
 """A process with a share of a core of its own: a Linux cgroup CPU quota.
 
 ``toepen bench --server --paced --cpu-share F`` puts each server process in a cgroup of
-its own whose CFS quota is ``F`` of one core (over a 10 ms period, so a throttled
-process waits at most ~10 ms). On a small machine that stands in for a bigger one in
-which every process has cores of its own: N processes with a share each hold what N
+its own whose CFS quota is ``F`` of one core (over a 100 ms period: :data:`PERIOD_US`).
+On a small machine that stands in for a bigger one in which every process has cores of
+its own: N processes with a share each hold what N
 machines would, as long as the client, PostgreSQL and Redis (not limited) keep up.
 
 Needs a writable cgroup ``cpu`` controller: cgroup v1 (``/sys/fs/cgroup/cpu``) or v2
@@ -21,8 +21,12 @@ from pathlib import Path
 
 __all__ = ["PERIOD_US", "available", "limited"]
 
-PERIOD_US = 10_000
-"""CFS period: a process over its quota waits for the next period, at most this long."""
+PERIOD_US = 100_000
+"""CFS period. Within each period the process runs at full speed until it has used its
+quota (``share`` of the period), then waits for the next one. Over 100 ms a burst of up
+to ``share`` x 100 ms (a collector pass, a few actions at once) runs as fast as on a core
+of its own; over 10 ms (tried first) every burst was slowed ``1/share`` times, so a
+process at a third of its quota already missed 100 ms at p99 (docs/server.md)."""
 ROOT_V1 = Path("/sys/fs/cgroup/cpu")
 ROOT_V2 = Path("/sys/fs/cgroup")
 

@@ -3,10 +3,11 @@
 Each table acts at a human pace (one action every ``pace`` seconds, default 1); the
 benchmark adds tables in steps and, over a window at each step, measures the latency
 from sending an action to each seat receiving its ``state`` (p99). It reports the
-largest step whose p99 stays under the bound (100 ms), with the servers' CPU per
-action. ``processes=N`` runs N ``toepen serve --redis`` behind one throwaway Redis and
-one throwaway PostgreSQL cluster (both started here, as the tests do), every table's
-seats spread over the processes, so the scaling per process shows.
+largest step whose p99 stays under the bound (100 ms) while the tables keep the pace
+(:data:`KEPT`), with the servers' CPU per action. ``processes=N`` runs N ``toepen serve
+--redis`` behind one throwaway Redis and one throwaway PostgreSQL cluster (both started
+here, as the tests do), every table's seats spread over the processes (or all on one:
+``route``), so the scaling per process shows.
 
 Every seat is a WebSocket of this process, choosing a random legal action, as in
 :mod:`toepen.tools.server_bench`; the servers and this client share the machine.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -37,7 +39,12 @@ from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
 from .services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
-"""Table counts the paced search tries, in order, until p99 passes the bound."""
+"""Table counts the paced search tries, in order, until a step is not held."""
+KEPT = 0.95
+"""A step is held only if its tables kept at least this share of the pace: a client or
+a database that falls behind sends fewer actions rather than slower ones, which the
+latency alone does not show (3 limited processes "held" 440 tables at 333 actions a
+second, the client's limit)."""
 ROUTES = ("spread", "table")
 """Where a table's seats connect: on every process in turn, or all on one."""
 
@@ -62,6 +69,14 @@ class PacedStep:
     def cpu_ms_per_action(self) -> float:
         return self.server_cpu / self.actions * 1000 if self.actions else 0.0
 
+    def kept(self, pace: float) -> bool:
+        """Whether the tables acted at (nearly) the pace: :data:`KEPT` of it."""
+        return self.seconds > 0 and self.actions / self.seconds >= KEPT * self.tables / pace
+
+    def held(self, bound_ms: float, pace: float) -> bool:
+        """p99 under the bound, at the pace."""
+        return self.percentile(99) < bound_ms and self.kept(pace)
+
 
 @dataclass
 class PacedResult:
@@ -76,21 +91,25 @@ class PacedResult:
     """``sqlite`` (one process, the default server) or ``cluster`` (PostgreSQL and Redis)."""
     cpu_share: float | None = None
     """Each server process limited to this share of one core (None: not limited)."""
+    pace: float = 1.0
+    """Seconds between a table's actions."""
 
     @property
     def held(self) -> int:
-        """The most tables whose p99 stayed under the bound (0: not even the first)."""
-        ok = [s.tables for s in self.steps if s.percentile(99) < self.bound_ms]
+        """The most tables whose p99 stayed under the bound at the pace (0: not even
+        the first step)."""
+        ok = [s.tables for s in self.steps if s.held(self.bound_ms, self.pace)]
         return max(ok) if ok else 0
 
     def to_json(self) -> dict[str, Any]:
         return {"processes": self.processes, "route": self.route, "stack": self.stack,
-                "bound_ms": self.bound_ms, "cpu_share": self.cpu_share,
+                "bound_ms": self.bound_ms, "pace": self.pace, "cpu_share": self.cpu_share,
                 "tables_held": self.held,
                 "tables_held_per_process": round(self.held / self.processes, 1),
                 "steps": [{"tables": s.tables, "actions": s.actions,
                            "actions_per_second": round(s.actions / s.seconds, 1)
                            if s.seconds else 0.0,
+                           "kept_pace": s.kept(self.pace),
                            "latency_ms_p50": round(s.percentile(50), 2),
                            "latency_ms_p99": round(s.percentile(99), 2),
                            "server_cpu_ms_per_action": round(s.cpu_ms_per_action, 3)}
@@ -229,8 +248,8 @@ class _Driver:
                             await asyncio.sleep(wait)
                         table.next_at = time.perf_counter() + table.pace
                         table.sent[n] = time.perf_counter()
-                        if step is not None:
-                            step.actions += 1
+                        if self.step is not None:  # counted when sent (after the wait)
+                            self.step.actions += 1
                         await ws.send(json.dumps({"v": 1, "type": "act",
                                                   "action": table.rng.choice(view["legal"]),
                                                   "state": n}))
@@ -250,7 +269,8 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
         raise ValueError(f"route {route!r}: one of {', '.join(ROUTES)}")
     raise_fd_limit()
     stack = "cluster" if cluster or processes > 1 else "sqlite"
-    result = PacedResult(processes, bound_ms, route=route, stack=stack, cpu_share=cpu_share)
+    result = PacedResult(processes, bound_ms, route=route, stack=stack, cpu_share=cpu_share,
+                         pace=pace)
     say = progress or (lambda _text: None)
     with contextlib.ExitStack() as resources:
         servers = resources.enter_context(_servers(processes, max(steps), cluster=cluster))
@@ -273,16 +293,23 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                     settle = 3.0 if route == "table" and processes > 1 else 0.0
                     await asyncio.sleep(min(2.0, pace * 2) + settle)
                     step = PacedStep(n)
+                    # this client's own collector pauses (a full pass took 90 to 140 ms
+                    # at 120 tables) are not the servers' latency: none while measuring
+                    gc.collect()
+                    gc.disable()
                     cpu0 = sum(cpu_seconds(p) for p in pids)
                     t0 = time.perf_counter()
                     driver.step = step
                     say(f"{processes} process(es): {n} tables, measuring {window:.0f} s")
-                    await asyncio.sleep(window)
+                    try:
+                        await asyncio.sleep(window)
+                    finally:
+                        gc.enable()
                     driver.step = None
                     step.seconds = time.perf_counter() - t0
                     step.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
                     result.steps.append(step)
-                    if step.percentile(99) >= bound_ms:
+                    if not step.held(bound_ms, pace):
                         break
             for task in driver.tasks:
                 task.cancel()
@@ -298,7 +325,7 @@ def table(results: list[PacedResult]) -> Table:
                 "second; servers and client share this machine)")
     shares = any(r.cpu_share is not None for r in results)
     for col in ("processes", *(("core share",) if shares else ()), "stack", "seats", "tables",
-                "actions/s", "p50 ms", "p99 ms", "CPU ms/action", "held at p99 < bound",
+                "actions/s", "p50 ms", "p99 ms", "CPU ms/action", "held (p99 < bound, at pace)",
                 "per process"):
         out.add_column(col, justify="right")
     for r in results:
