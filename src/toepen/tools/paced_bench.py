@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from rich.table import Table
 
 from .cpu_share import limited
@@ -226,7 +227,7 @@ class _Driver:
                                ping_interval=None) as ws:
                 await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
                 async for raw in ws:
-                    msg = json.loads(raw)
+                    msg = orjson.loads(raw)  # the client's own cost, kept small
                     if msg["type"] == "error":
                         self.errors += 1
                         continue
