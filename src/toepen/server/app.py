@@ -96,10 +96,11 @@ GC_YOUNG = 10_000
 with the default a pass ran every few actions; see ``docs/server.md``."""
 GC_MIDDLE = 2
 """Young passes between two passes over the middle generation (Python's default is 10).
-With 10 the middle generation grew to about 100,000 objects and its pass took 57 ms of
-CPU; at 2 it is a fifth as big and about 20 ms (a game's history outlives the young
-passes, so nearly all of it is still alive there): shorter stalls, about the same work
-in all. Measured in ``docs/server.md`` ("The collector's middle pass")."""
+With 10 the middle generation holds up to ten young passes' survivors, nearly all still
+alive (a game's history outlives the young passes), and its pass was one stall of 19 to
+32 ms of CPU at 100 tables (57 ms in a process of a busy cluster); at 2, passes of 6 to
+10 ms, about the same work in all. Measured in ``docs/server.md`` (the collector, under
+"CPU per action, before and after")."""
 
 
 def tune_collector() -> None:
