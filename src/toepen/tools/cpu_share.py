@@ -3,8 +3,8 @@
 ``toepen bench --server --paced --cpu-share F`` puts each server process in a cgroup of
 its own whose CFS quota is ``F`` of one core (over a 100 ms period: :data:`PERIOD_US`).
 On a small machine that stands in for a bigger one in which every process has cores of
-its own: N processes with a share each hold what N
-machines would, as long as the client, PostgreSQL and Redis (not limited) keep up.
+its own: N processes with a share each hold what N machines would, as long as the
+client, PostgreSQL and Redis (not limited) keep up.
 
 Needs a writable cgroup ``cpu`` controller: cgroup v1 (``/sys/fs/cgroup/cpu``) or v2
 (``/sys/fs/cgroup`` with ``cpu`` in ``cgroup.subtree_control``), as root in most

@@ -296,6 +296,7 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                     step = PacedStep(n)
                     # this client's own collector pauses (a full pass took 90 to 140 ms
                     # at 120 tables) are not the servers' latency: none while measuring
+                    collecting = gc.isenabled()
                     gc.collect()
                     gc.disable()
                     cpu0 = sum(cpu_seconds(p) for p in pids)
@@ -305,7 +306,8 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                     try:
                         await asyncio.sleep(window)
                     finally:
-                        gc.enable()
+                        if collecting:
+                            gc.enable()
                     driver.step = None
                     step.seconds = time.perf_counter() - t0
                     step.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
