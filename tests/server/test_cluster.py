@@ -378,6 +378,28 @@ def test_playnow_second_tab_on_another_process(cluster: list[Server]) -> None:
     assert counts(cluster[0], "teams/4", waiting=0)["waiting"] == 0
 
 
+def test_playnow_idle_processes_stay_quiet(cluster: list[Server], redis_url: str) -> None:
+    """With nobody waiting the matchers look at the queue every 2 s, not every tick
+    (0.3 s: 10 looks a second for three processes)."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        assert client.hlen("toepen:pn:t") == 0, "a test left someone waiting"
+
+        def looks() -> int:
+            stats = client.info("commandstats")
+            return int(stats.get("cmdstat_hlen", {}).get("calls", 0))
+
+        before, t0 = looks(), time.monotonic()
+        time.sleep(4)
+        per_second = (looks() - before) / (time.monotonic() - t0)
+        assert per_second <= 0.55 * len(cluster), per_second  # 3.3 a process before
+    finally:
+        client.close()
+    # and a quiet queue still seats (wait 0: bots at once)
+    a = ask(cluster[1], preset="rulebook", size=4, wait=0, bot="random", name="Ida")
+    until(cluster[2], a["ticket"], "seated", timeout=5)
+
+
 def test_presence_across_processes(cluster: list[Server]) -> None:
     """Who is here is one for the cluster: Bob says he is here on one process, Ann (who
     follows him) sees him online on another; a visible guest is listed on a third."""

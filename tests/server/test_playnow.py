@@ -165,6 +165,32 @@ async def closed_tab() -> None:
     assert await store.answer("t1") == {"status": "gone"}
 
 
+def test_the_matcher_sleeps_on_an_empty_queue_until_nudged() -> None:
+    """An empty queue is looked at every ``idle_every`` seconds (2), not every tick
+    (0.3): an idle process spends nothing on it; a person asking (or asking after a
+    ticket) wakes the matcher at once."""
+    asyncio.run(sleeping_matcher())
+
+
+async def sleeping_matcher() -> None:
+    looks: list[float] = []
+
+    class Watched(MemoryQueue):
+        async def anyone(self) -> bool:
+            looks.append(time.monotonic())
+            return await super().anyone()
+
+    queue = PlayNow(None, Watched())  # type: ignore[arg-type]  # nobody to seat
+    assert queue.store.idle_every == 2.0
+    queue.start()
+    await asyncio.sleep(0.9)  # three ticks
+    assert len(looks) == 1
+    queue.nudge()
+    await asyncio.sleep(0.1)
+    assert len(looks) == 2
+    await queue.close()
+
+
 # -- who is here: presence, follows, invitations (issue 26, point 2) ------------------------
 
 

@@ -9,8 +9,9 @@ its bearer token about once a second; the answer is ``waiting`` (with the counts
 same person asked again, in another tab), ``gone`` (left, or not asked for so long that
 the tab was closed) or ``failed``.
 
-The matcher (:meth:`PlayNow.match_once`, every :data:`TICK` seconds; in a cluster in one
-process at a time, under a Redis lock) seats, for each preset and size:
+The matcher (:meth:`PlayNow.match_once`, every :data:`TICK` seconds while anyone waits,
+at once when someone asks; in a cluster in one process at a time, under a Redis lock)
+seats, for each preset and size:
 
 - ``size`` waiting people together as soon as there are that many: the one waiting
   longest and those closest to its rating (logged-in players with a rating of the
@@ -59,7 +60,7 @@ WAITS: tuple[int | None, ...] = (0, 15, 60, None)
 """How long a player waits for people before bots fill the empty seats (seconds; None:
 as long as it takes)."""
 TICK = 0.3
-"""Seconds between two rounds of the matcher."""
+"""Seconds between two rounds of the matcher while anyone waits."""
 STALE = 12.0
 """A ticket not asked about for this long is dropped (its tab was closed)."""
 RESULT_KEPT = 300
@@ -184,7 +185,13 @@ class QueueStore(Protocol):
         ...
 
     count_every: float
-    """Seconds between two counts of who waits and plays (each tick: :data:`TICK`)."""
+    """Counts at most this old are answered as they are (counted on demand)."""
+    idle_every: float
+    """Seconds between two looks at an empty queue (a person asking here wakes the
+    matcher at once; the look finds the tickets of a process that is gone)."""
+    publish_every: float
+    """Seconds between two publications of this process's counts of people playing
+    (0: none, one process)."""
 
     async def playing(self, mine: dict[str, int]) -> dict[str, int]:
         """Publish this process's counts of people playing (``preset/size``: n) and
@@ -252,7 +259,9 @@ class MemoryQueue:
         kept = self.answers.get(tid)
         return kept[1] if kept else None
 
-    count_every = 0.0
+    count_every = TICK
+    idle_every = 2.0
+    publish_every = 0.0
 
     @contextlib.asynccontextmanager
     async def matcher(self) -> AsyncIterator[bool]:
@@ -318,8 +327,14 @@ class RedisQueue:
     T, SEEN, WHO, LOCK, PLAY, ANSWER = ("toepen:pn:t", "toepen:pn:seen", "toepen:pn:who",
                                         "toepen:pn:lock", "toepen:pn:play", "toepen:pn:a:")
     count_every = 1.0
-    """Every process of a cluster counts, each a few round trips: once a second (each
-    tick they were most of an idle process's Redis commands)."""
+    """A count is a few round trips: at most once a second, and only when asked for."""
+    idle_every = 2.0
+    """An idle process looks at the empty queue every 2 s (every matcher tick, 0.3 s,
+    these looks and the counts once a second were 7 of an idle process's 8 Redis
+    commands a second, and about a fifth of its CPU)."""
+    publish_every = 5.0
+    """Each process publishes its counts of people playing every 5 s (the sum leaves out
+    a process silent for three times as long: gone)."""
 
     def __init__(self, redis: Any, proc: str) -> None:
         self.redis = redis
@@ -386,7 +401,7 @@ class RedisQueue:
         total: dict[str, int] = {}
         for proc, text in (await self.redis.hgetall(self.PLAY)).items():
             kept = json.loads(text)
-            if now - kept["at"] > 10:  # a process gone
+            if now - kept["at"] > 3 * self.publish_every:  # a process gone
                 await self.redis.hdel(self.PLAY, proc)
                 continue
             for k, n in kept["n"].items():
@@ -407,8 +422,14 @@ class PlayNow:
         self.store: QueueStore = store or MemoryQueue()
         self.seated = seated
         self.counts: dict[str, dict[str, int]] = {}
-        """``preset/size``: ``waiting`` and ``playing`` (the last matcher round's)."""
+        """``preset/size``: ``waiting`` and ``playing`` (the last count's: see
+        :meth:`fresh_counts`)."""
+        self._counted = -1e9
+        self._counting = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._idle = False
+        """The matcher sleeps the long sleep of an empty queue (:meth:`nudge` wakes it)."""
         self.asks: Window = MemoryWindow(60, 60.0)
         """Requests for a game per client address."""
         self.polls: Window = MemoryWindow(600, 60.0)
@@ -449,6 +470,7 @@ class PlayNow:
                                     account=account, rating=rating, preset=preset, size=size,
                                     wait=wait, bot=bot, since=time.time()))
         self.start()
+        self.nudge()
         return secret
 
     async def status(self, secret: str) -> dict[str, Any]:
@@ -457,10 +479,12 @@ class PlayNow:
         if await self.store.touch(tid):
             ticket = await self.store.get(tid)
             if ticket is not None:
+                self.nudge()  # (the process that took it may be gone)
+                counts = await self.fresh_counts()
                 return {"status": "waiting", "preset": ticket.preset, "size": ticket.size,
                         "waited": round(time.time() - ticket.since, 1),
-                        "counts": self.counts.get(f"{ticket.preset}/{ticket.size}",
-                                                  {"waiting": 0, "playing": 0})}
+                        "counts": counts.get(f"{ticket.preset}/{ticket.size}",
+                                             {"waiting": 0, "playing": 0})}
         answer = await self.store.answer(tid)
         if answer is None:
             raise refused("ticket", "no such ticket: it expired or was never made", 404)
@@ -481,6 +505,12 @@ class PlayNow:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
 
+    def nudge(self) -> None:
+        """Someone waits: a matcher asleep on an empty queue looks now (one that runs
+        its rounds already is left to them)."""
+        if self._idle:
+            self._wake.set()
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -488,22 +518,50 @@ class PlayNow:
                 await self._task
 
     async def _run(self) -> None:
-        counted = -1e9
+        """The matcher: a round every :data:`TICK` while anyone waits; on an empty
+        queue a look every ``idle_every`` seconds, or at once when nudged (someone asks,
+        or asks after a ticket, here). Every ``publish_every`` seconds the counts, which
+        publish this process's players to the others."""
+        published = -1e9
         loop = asyncio.get_running_loop()
         while True:
+            self._wake.clear()
+            busy = True
             try:
-                if await self.store.anyone():  # an empty queue: no lock to take
+                busy = await self.store.anyone()
+                if busy:  # an empty queue: no lock to take
                     async with self.store.matcher() as mine:
                         if mine:
                             await self.match_once()
-                if loop.time() - counted >= self.store.count_every:
-                    counted = loop.time()
-                    await self.count()
+                every = self.store.publish_every
+                if every and loop.time() - published >= every:
+                    published = loop.time()
+                    await self.fresh_counts(0.0)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - one bad round must not stop the queue
                 log.exception("play now: the matcher failed this round")
-            await asyncio.sleep(TICK)
+            self._idle = not busy
+            try:
+                await asyncio.wait_for(self._wake.wait(),
+                                       self.store.idle_every if self._idle else TICK)
+            except TimeoutError:
+                pass
+            finally:
+                self._idle = False
+
+    async def fresh_counts(self, most: float | None = None) -> dict[str, dict[str, int]]:
+        """The counts, counted again if older than ``most`` seconds (the store's
+        ``count_every``): one count at a time; a failed count leaves the last one."""
+        async with self._counting:
+            now = asyncio.get_running_loop().time()
+            if now - self._counted >= (self.store.count_every if most is None else most):
+                try:
+                    await self.count()
+                except Exception:  # noqa: BLE001 - the last counts stand
+                    log.exception("play now: counting failed")
+                self._counted = asyncio.get_running_loop().time()
+        return self.counts
 
     async def count(self) -> None:
         """The counts of people waiting and playing per preset and size."""
@@ -691,7 +749,7 @@ async def counts(request: Request) -> dict[str, Any]:
     """How many wait and play per preset and size (``"rulebook/4": {waiting, playing}``)."""
     queue = playnow_of(request)
     queue.start()
-    return {"counts": queue.counts}
+    return {"counts": await queue.fresh_counts()}
 
 
 async def start(app: FastAPI, lobby: Lobby) -> PlayNow:
