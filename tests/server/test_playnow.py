@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -188,6 +189,15 @@ async def sleeping_matcher() -> None:
     queue.nudge()
     await asyncio.sleep(0.1)
     assert len(looks) == 2
+    queue.lobby = SimpleNamespace(limits=SimpleNamespace(name_length=24))  # type: ignore[assignment]
+    await asyncio.sleep(0.3)  # asleep again
+    assert len(looks) == 2
+    await queue.ask(preset="rulebook", size=4, wait=None, bot="random", name="Fee",
+                    person="p1", account=None, rating=None)
+    await asyncio.sleep(0.1)  # an ask: a round at once, then one a tick while Fee waits
+    assert len(looks) == 3
+    await asyncio.sleep(0.75)
+    assert len(looks) in (5, 6)
     await queue.close()
 
 

@@ -470,7 +470,7 @@ class PlayNow:
                                     account=account, rating=rating, preset=preset, size=size,
                                     wait=wait, bot=bot, since=time.time()))
         self.start()
-        self.nudge()
+        self._wake.set()  # a round now (after the one under way, if any)
         return secret
 
     async def status(self, secret: str) -> dict[str, Any]:
@@ -506,8 +506,9 @@ class PlayNow:
             self._task = asyncio.create_task(self._run())
 
     def nudge(self) -> None:
-        """Someone waits: a matcher asleep on an empty queue looks now (one that runs
-        its rounds already is left to them)."""
+        """Someone waits (a ticket was asked after): a matcher asleep on an empty queue
+        looks now; one that runs its rounds already is left to them (a person asking
+        wakes it in any case)."""
         if self._idle:
             self._wake.set()
 
