@@ -107,6 +107,9 @@ def test_paced_search_holds_the_largest_step_under_the_bound() -> None:
     assert PacedResult(3, 100.0, [fast, behind]).held == 100
     assert PacedResult(3, 100.0, [fast, behind], pace=2.0).held == 300
     assert PacedResult(3, 100.0, [behind]).to_json()["steps"][0]["kept_pace"] is False
+    # ... unless the tables it lacks are over: a finished game acts no more
+    over = PacedStep(300, actions=1200, latencies=[0.01] * 100, seconds=5.0, ended=60)
+    assert over.kept(1.0) and PacedResult(3, 100.0, [over]).to_json()["steps"][0]["ended"] == 60
     assert paced_table([result]).row_count == 2
 
 

@@ -59,6 +59,8 @@ class PacedStep:
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
     server_cpu: float = 0.0
+    ended: int = 0
+    """Tables whose game was over by the end of the window (they no longer act)."""
 
     def percentile(self, q: float) -> float:
         if not self.latencies:
@@ -71,8 +73,10 @@ class PacedStep:
         return self.server_cpu / self.actions * 1000 if self.actions else 0.0
 
     def kept(self, pace: float) -> bool:
-        """Whether the tables acted at (nearly) the pace: :data:`KEPT` of it."""
-        return self.seconds > 0 and self.actions / self.seconds >= KEPT * self.tables / pace
+        """Whether the tables still playing acted at (nearly) the pace: :data:`KEPT` of
+        it."""
+        return (self.seconds > 0
+                and self.actions / self.seconds >= KEPT * (self.tables - self.ended) / pace)
 
     def held(self, bound_ms: float, pace: float) -> bool:
         """p99 under the bound, at the pace."""
@@ -110,7 +114,7 @@ class PacedResult:
                 "steps": [{"tables": s.tables, "actions": s.actions,
                            "actions_per_second": round(s.actions / s.seconds, 1)
                            if s.seconds else 0.0,
-                           "kept_pace": s.kept(self.pace),
+                           "kept_pace": s.kept(self.pace), "ended": s.ended,
                            "latency_ms_p50": round(s.percentile(50), 2),
                            "latency_ms_p99": round(s.percentile(99), 2),
                            "server_cpu_ms_per_action": round(s.cpu_ms_per_action, 3)}
@@ -175,6 +179,8 @@ class _Paced:
         self.sent: dict[int, float] = {}
         self.ready = 0
         """Seats that got their first state (connected, welcomed, history read)."""
+        self.over = False
+        """Its game is over: it acts no more."""
 
 
 class _Driver:
@@ -242,6 +248,7 @@ class _Driver:
                         step.latencies.append(time.perf_counter() - sent)
                     view = msg["view"]
                     if view["winner"] is not None:
+                        table.over = True
                         return
                     if view["legal"]:
                         wait = table.next_at - time.perf_counter()
@@ -257,7 +264,7 @@ class _Driver:
 
 
 def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 1.0,
-              window: float = 6.0, bound_ms: float = 100.0, lives: int = 30,
+              window: float = 6.0, bound_ms: float = 100.0, lives: int = 99,
               progress: Callable[[str], None] | None = None, route: str = "spread",
               cluster: bool = False, cpu_share: float | None = None) -> PacedResult:
     """The paced search at ``processes`` processes (see the module docstring):
@@ -265,7 +272,9 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
     relayed somewhere), ``table`` all of them on one process (a proxy routing by
     table); ``cluster`` runs even one process on PostgreSQL and Redis; ``cpu_share``
     limits each server process to that share of one core (:mod:`.cpu_share`: a
-    process with a core of its own on a bigger machine, scaled down)."""
+    process with a core of its own on a bigger machine, scaled down). Each table's
+    game has ``lives`` (99: thousands of actions, longer than a search); a table whose
+    game is over acts no more, and a step's pace is asked of the others (``ended``)."""
     if route not in ROUTES:
         raise ValueError(f"route {route!r}: one of {', '.join(ROUTES)}")
     raise_fd_limit()
@@ -311,6 +320,7 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
                     driver.step = None
                     step.seconds = time.perf_counter() - t0
                     step.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+                    step.ended = sum(1 for t in driver.tables if t.over)
                     result.steps.append(step)
                     if not step.held(bound_ms, pace):
                         break
