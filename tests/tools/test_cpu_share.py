@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -60,3 +61,31 @@ def _roots() -> list[Path]:
         if root.is_dir():
             out.extend(p for p in root.iterdir() if p.is_dir())
     return out
+
+
+def test_groups_a_killed_bench_left_are_removed() -> None:
+    """A bench killed inside ``limited`` leaves its groups; the next one removes those
+    of owners that are gone, and keeps a live owner's."""
+    if available() is not None:
+        with pytest.raises(OSError, match="cgroup"), limited([], 0.2):
+            pass
+        return
+    from toepen.tools.cpu_share import _root
+
+    found = _root()
+    assert found is not None
+    root = found[0]
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    left = root / f"toepen-share-{gone.pid}-{gone.pid}"
+    live = root / f"toepen-share-{os.getppid()}-1"  # a live owner's: not ours to remove
+    left.mkdir()
+    live.mkdir()
+    try:
+        with limited([], 0.2):
+            assert not left.exists()
+            assert live.is_dir()
+    finally:
+        for group in (left, live):
+            if group.exists():
+                group.rmdir()

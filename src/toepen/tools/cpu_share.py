@@ -50,17 +50,45 @@ def available() -> str | None:
     return None
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # there, someone else's
+        return True
+    return True
+
+
+def _release(root: Path, group: Path) -> None:
+    """Its processes back to the root group, then the group removed (quietly)."""
+    with contextlib.suppress(OSError):
+        for line in (group / "cgroup.procs").read_text().split():
+            (root / "cgroup.procs").write_text(line)
+    with contextlib.suppress(OSError):
+        group.rmdir()
+
+
+def _sweep(root: Path) -> None:
+    """The groups of a bench that is gone (killed before it removed them)."""
+    for group in root.glob("toepen-share-*-*"):
+        owner = group.name.split("-")[2]
+        if owner.isdigit() and not _alive(int(owner)):
+            _release(root, group)
+
+
 @contextlib.contextmanager
 def limited(pids: list[int], share: float) -> Iterator[list[Path]]:
     """Each of ``pids`` in a cgroup of its own limited to ``share`` of one core, for
     the ``with`` block; the groups are removed after it (once their processes are
-    gone, or moved back to the root group)."""
+    gone, or moved back to the root group), and first those a killed bench left."""
     if not 0.0 < share <= 64.0:
         raise ValueError(f"cpu share {share}: more than 0, at most 64 cores")
     found = _root()
     if found is None:
         raise OSError(available())
     root, version = found
+    _sweep(root)
     quota = max(1000, round(share * PERIOD_US))
     groups: list[Path] = []
     try:
@@ -81,8 +109,4 @@ def limited(pids: list[int], share: float) -> Iterator[list[Path]]:
         yield groups
     finally:
         for group in groups:
-            with contextlib.suppress(OSError):
-                for line in (group / "cgroup.procs").read_text().split():
-                    (root / "cgroup.procs").write_text(line)
-            with contextlib.suppress(OSError):
-                group.rmdir()
+            _release(root, group)
