@@ -27,6 +27,8 @@ quota (``share`` of the period), then waits for the next one. Over 100 ms a burs
 to ``share`` x 100 ms (a collector pass, a few actions at once) runs as fast as on a core
 of its own; over 10 ms (tried first) every burst was slowed ``1/share`` times, so a
 process at a third of its quota already missed 100 ms at p99 (docs/server.md)."""
+GROUP = "toepen-share-{owner}-{pid}"
+"""A group's name: the bench that made it (``owner``) and the process it limits."""
 ROOT_V1 = Path("/sys/fs/cgroup/cpu")
 ROOT_V2 = Path("/sys/fs/cgroup")
 
@@ -55,8 +57,8 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:  # there, someone else's
-        return True
+    except PermissionError:  # there, someone else's
+        pass
     return True
 
 
@@ -71,7 +73,7 @@ def _release(root: Path, group: Path) -> None:
 
 def _sweep(root: Path) -> None:
     """The groups of a bench that is gone (killed before it removed them)."""
-    for group in root.glob("toepen-share-*-*"):
+    for group in root.glob(GROUP.format(owner="*", pid="*")):
         owner = group.name.split("-")[2]
         if owner.isdigit() and not _alive(int(owner)):
             _release(root, group)
@@ -93,7 +95,7 @@ def limited(pids: list[int], share: float) -> Iterator[list[Path]]:
     groups: list[Path] = []
     try:
         for pid in pids:
-            group = root / f"toepen-share-{os.getpid()}-{pid}"
+            group = root / GROUP.format(owner=os.getpid(), pid=pid)
             try:
                 group.mkdir(exist_ok=True)
                 groups.append(group)
