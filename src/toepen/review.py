@@ -53,8 +53,8 @@ from .record import RecordError, start
 from .view import View, observe
 
 __all__ = [
-    "DEFAULT_SAMPLES", "FORMAT", "REASON_IDS", "Decision", "Point", "Review", "ReviewBot",
-    "ReviewError", "evaluate", "judge", "points", "review",
+    "AT_IDS", "DEFAULT_SAMPLES", "FORMAT", "REASON_IDS", "Decision", "Point", "Review",
+    "ReviewBot", "ReviewError", "at", "evaluate", "judge", "points", "review",
 ]
 
 FORMAT = "toepen-review/1"
@@ -206,12 +206,18 @@ class Decision:
     """A reviewed decision: every legal action's expected lives, the choice and the best."""
 
     index: int
+    """The action's number in the record (1-based): for machines; players are told
+    :attr:`at`."""
     hand: int
+    """The hand's number in the session (1-based)."""
+    trick: int
+    """The trick of the hand the decision belongs to (1-based; 1 before the first)."""
     phase: str
     window: bool
     lives: int
     """The seat's lives before the decision."""
     stake: int
+    """The stake then (in an answer: the stake of the knock answered)."""
     choice: Action
     best: Action
     values: Mapping[Action, float]
@@ -221,10 +227,16 @@ class Decision:
     reason: Message
     samples: int
 
+    @property
+    def at(self) -> Message:
+        """The decision named as a player thinks of it (:func:`at`): "hand 3, trick 2"."""
+        return at(self.hand, self.trick, self.phase, self.stake)
+
     def to_json(self) -> dict[str, Any]:
         seat_actions = sorted(self.values.items(), key=lambda kv: -kv[1])
         return {
-            "index": self.index, "hand": self.hand, "phase": self.phase,
+            "index": self.index, "hand": self.hand, "trick": self.trick,
+            "at": self.at.to_json(), "phase": self.phase,
             "window": self.window, "lives": self.lives, "stake": self.stake,
             "choice": str(self.choice), "best": str(self.best),
             "cost": round(self.cost, 4),
@@ -339,10 +351,31 @@ def judge(point: Point, values: Mapping[Action, float], samples: int) -> Decisio
     cost = max(0.0, values[best] - values[choice]) if best is not choice else 0.0
     seat = view.seat if view.seat is not None else 0
     return Decision(
-        index=point.index, hand=view.hand_no, phase=str(view.phase), window=point.window,
+        index=point.index, hand=view.hand_no, trick=view.trick_no + 1, phase=str(view.phase),
+        window=point.window,
         lives=view.lives[seat], stake=view.stake, choice=choice, best=best,
         values=dict(values), cost=cost, reason=reason(view, choice, best, values),
         samples=samples)
+
+
+AT_IDS: tuple[str, ...] = (
+    "review.at.trick", "review.at.knock", "review.at.blind", "review.at.declare",
+)
+"""Every message :func:`at` names a decision with."""
+
+
+def at(hand: int, trick: int, phase: str, stake: int) -> Message:
+    """A decision named as players think of it, never by a record's action number: "hand 3,
+    trick 2" (the card play, a knock in turn or out of it), "hand 3, the knock at stake 2"
+    (answering a knock), "hand 3, the blind round", "hand 3, before the first trick" (the
+    declarations: armoede, exchanges, kans, laundry and their challenges)."""
+    if phase == Phase.PLAY:
+        return Message("review.at.trick", {"hand": hand, "trick": trick})
+    if phase == Phase.ANSWER:
+        return Message("review.at.knock", {"hand": hand, "stake": stake})
+    if phase in (Phase.BLIND, Phase.BLIND_ANSWER):
+        return Message("review.at.blind", {"hand": hand})
+    return Message("review.at.declare", {"hand": hand})
 
 
 def _pct(x: float) -> int:

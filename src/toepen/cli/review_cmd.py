@@ -9,13 +9,16 @@ from typing import Annotated
 
 import typer
 from babel.numbers import format_decimal
+from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table
+from rich.padding import Padding
+from rich.text import Text
 
+from ..engine.actions import Action
 from ..i18n import I18nError, Translator, check_lang, detect_lang
 from ..narration import action_message
 from ..record import RecordError, load
-from ..review import DEFAULT_SAMPLES, Decision, Review, ReviewError, review
+from ..review import DEFAULT_SAMPLES, Review, ReviewError, points, review
 from .common import progress_bar
 
 console = Console()
@@ -60,14 +63,19 @@ def review_cmd(
             raise typer.BadParameter(str(e), param_hint="--plot") from None
     try:
         doc = load(record)
-        with progress_bar() as bar:
-            task = bar.add_task(t("review.title", name=f"#{seat}"), total=None)
+        pts, _, game = points(doc, seat)  # a bad record or seat is refused before any bar
+        name = game.players[seat]
+        if as_json:
+            result = review(doc, seat, samples=samples, seed=seed, all_cards=all_cards)
+        else:
+            with progress_bar() as bar:
+                task = bar.add_task(t("review.title", name=name), total=len(pts))
 
-            def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+                def progress(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
 
-            result = review(doc, seat, samples=samples, seed=seed, all_cards=all_cards,
-                            progress=None if as_json else progress)
+                result = review(doc, seat, samples=samples, seed=seed, all_cards=all_cards,
+                                progress=progress)
     except (RecordError, ReviewError) as e:
         print(str(e), file=sys.stderr)
         raise typer.Exit(2) from None
@@ -78,44 +86,77 @@ def review_cmd(
     if as_json:
         print(json.dumps(result.to_json()))
         return
-    _print(result, t, language, top)
+    show(result, t, language, top, console)
 
 
-def _print(result: Review, t: Translator, lang: str, top: int) -> None:
+INDENT = 3
+"""The indent of a decision's lines under its heading."""
+
+
+def summary(result: Review, t: Translator, lang: str) -> str:
+    """How many decisions, how many mistakes, and the lives they cost in all."""
+    decisions = t("review.decisions", n=len(result.decisions))
+    mistakes = result.mistakes()
+    if not mistakes:
+        return t("review.clean", decisions=decisions)
+    return t("review.summary", decisions=decisions, n=len(mistakes),
+             cost=_num(sum(d.cost for d in mistakes), lang))
+
+
+def show(result: Review, t: Translator, lang: str, top: int, out: Console) -> None:
+    """The review as players read it in a terminal: the summary, then each decision named
+    as they think of it ("Hand 3, trick 2") on a line of its own, what was played and the
+    best, the reason and every action's value under it, each line within ``out``'s width
+    (wrapped between words, never inside one)."""
     names = result.players
     name = names[result.seat]
-    console.print(f"[bold]{t('review.title', name=name)}[/bold]")
+    out.print(Text(t("review.title", name=name), style="bold"))
     mode = "review.mode.all_cards" if result.all_cards else "review.mode.seat"
-    console.print(t(mode, name=name))
+    out.print(Text(t(mode, name=name)))
+    out.print(Text(summary(result, t, lang)))
     mistakes = result.mistakes()
-    console.print(t("review.summary", decisions=t("review.decisions", n=len(result.decisions)),
-                    n=len(mistakes), cost=_num(result.total_cost, lang)))
-    rows = mistakes[:top] if top else list(result.decisions)
     if not mistakes and top:
-        console.print(t("review.none"))
         return
-    table = Table(title=t("review.mistakes") if top else t("review.all"))
-    table.add_column(t("review.col.index"), justify="right")
-    table.add_column(t("review.col.hand"), justify="right")
-    table.add_column(t("review.col.choice"))
-    table.add_column(t("review.col.best"))
-    table.add_column(t("review.col.cost"), justify="right")
-    table.add_column(t("review.col.values"))
-    table.add_column(t("review.col.reason"))
+    rows = mistakes[:top] if top else list(result.decisions)
+    wrong = {d.index for d in mistakes}
+    out.print()
+    out.print(Text(t("review.mistakes") if top else t("review.all"), style="bold underline"))
+    width = max(20, out.width - INDENT)
     for d in rows:
-        table.add_row(str(d.index), str(d.hand), _act(d, "choice", t, names),
-                      _act(d, "best", t, names), _num(d.cost, lang), _values(d, t, names, lang),
-                      d.reason.render(t, names))
-    console.print(table)
+        bad = d.index in wrong
+        head = Text(d.at.render(t, names), style="bold")
+        if bad:
+            head.append(f"   {t('review.col.cost')}: {_num(d.cost, lang)}", style="red")
+        out.print(head)
+        moves = [f"{t('review.col.choice')}: {_act(d.choice, t, names)}"]
+        if d.best != d.choice:
+            moves.append(f"{t('review.col.best')}: {_act(d.best, t, names)}")
+        _flow(out, moves, width, sep="   ")
+        if bad:
+            out.print(Padding(Text(d.reason.render(t, names)), (0, 0, 0, INDENT), expand=False))
+        ranked = sorted(d.values.items(), key=lambda kv: -kv[1])
+        _flow(out, [f"{t('review.col.values')}:",
+                    *(f"{_act(a, t, names)} {_num(v, lang)}" for a, v in ranked)],
+              width, sep="  ", style="dim")
 
 
-def _act(d: Decision, which: str, t: Translator, names: tuple[str, ...]) -> str:
-    return action_message(d.choice if which == "choice" else d.best).render(t, names)
+def _flow(out: Console, pieces: list[str], width: int, sep: str, style: str = "") -> None:
+    """``pieces`` on indented lines of at most ``width`` cells, never split inside one (a
+    piece wider than a line has one of its own, wrapped between its words)."""
+    line = ""
+    for piece in pieces:
+        joined = f"{line}{sep}{piece}" if line else piece
+        if line and cell_len(joined) > width:
+            out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False))
+            line = piece
+        else:
+            line = joined
+    if line:
+        out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False))
 
 
-def _values(d: Decision, t: Translator, names: tuple[str, ...], lang: str) -> str:
-    ranked = sorted(d.values.items(), key=lambda kv: -kv[1])
-    return ", ".join(f"{action_message(a).render(t, names)} {_num(v, lang)}" for a, v in ranked)
+def _act(a: Action, t: Translator, names: tuple[str, ...]) -> str:
+    return action_message(a).render(t, names)
 
 
 def register(app: typer.Typer) -> None:

@@ -73,20 +73,33 @@ export function openReview(tableId, names, seat) {
   go();
 }
 
-function decisionRow(d, names) {
+/** One decision as a card: named as players think of it ("Hand 3, trick 2"), what was
+ * played and the best, the lives it cost, the reason, every action's value. */
+function decisionCard(d, names, wrong) {
+  const bad = wrong.has(d.index);
   const values = Object.entries(d.values).map(([a, v]) =>
     `<span class="${a === d.best ? "best" : a === d.choice ? "chosen" : ""}">${esc(actionText(a))} ${esc(num(v))}</span>`).join(" ");
-  return `<tr class="${d.cost > 0 ? "mistake" : ""}"><td>${d.index}</td><td>${d.hand}</td>` +
-    `<td>${esc(actionText(d.choice))}</td><td>${esc(actionText(d.best))}</td>` +
-    `<td class="num">${esc(num(d.cost))}</td><td class="values">${values}</td>` +
-    `<td>${d.cost > 0 ? esc(say(d.reason, names)) : ""}</td></tr>`;
+  const cost = bad ? `<span class="review-cost"><span class="lbl">${esc(t("review.col.cost"))}</span> ${esc(num(d.cost))}</span>` : "";
+  const best = d.best !== d.choice
+    ? ` <span class="review-move"><span class="lbl">${esc(t("review.col.best"))}</span> ${esc(actionText(d.best))}</span>` : "";
+  return `<li class="review-card${bad ? " mistake" : ""}" data-index="${d.index}" data-hand="${d.hand}">` +
+    `<p class="review-head"><span class="review-at">${esc(say(d.at, names))}</span> ${cost}</p>` +
+    `<p class="review-moves"><span class="review-move"><span class="lbl">${esc(t("review.col.choice"))}</span> ${esc(actionText(d.choice))}</span>${best}</p>` +
+    (bad ? `<p class="review-why"><span class="lbl">${esc(t("review.col.reason"))}</span> ${esc(say(d.reason, names))}</p>` : "") +
+    `<p class="review-values"><span class="lbl">${esc(t("review.col.values"))}</span> ${values}</p></li>`;
 }
 
-function tableHTML(rows, names, caption) {
-  return `<table class="review-table"><caption>${esc(caption)}</caption><thead><tr>` +
-    ["review.col.index", "review.col.hand", "review.col.choice", "review.col.best", "review.col.cost",
-      "review.col.values", "review.col.reason"].map((k) => `<th>${esc(t(k))}</th>`).join("") +
-    `</tr></thead><tbody>${rows.map((d) => decisionRow(d, names)).join("")}</tbody></table>`;
+function cardsHTML(rows, names, caption, wrong) {
+  return `<section class="review-list"><h2>${esc(caption)}</h2><ol class="review-cards">` +
+    `${rows.map((d) => decisionCard(d, names, wrong)).join("")}</ol></section>`;
+}
+
+/** How many decisions, how many mistakes, and the lives they cost in all. */
+function summaryText(r, mistakes) {
+  const decisions = t("review.decisions", { n: r.decisions.length });
+  if (!mistakes.length) return t("review.clean", { decisions });
+  const cost = mistakes.reduce((sum, d) => sum + d.cost, 0);
+  return t("review.summary", { decisions, n: mistakes.length, cost: num(cost) });
 }
 
 /** The review's summary, plot, biggest mistakes and every decision, as HTML. */
@@ -94,38 +107,54 @@ export function reviewHTML(r, names) {
   const name = names[r.seat];
   const byIndex = new Map(r.decisions.map((d) => [d.index, d]));
   const mistakes = r.mistakes.map((i) => byIndex.get(i));
+  const wrong = new Set(r.mistakes);
   const mode = r.mode === "all_cards"
     ? `<p class="review-mode all-cards">${esc(t("review.mode.all_cards", { name }))}</p>`
     : `<p class="review-mode">${esc(t("review.mode.seat", { name }))}</p>`;
-  const summary = `<p class="review-summary">${esc(t("review.summary", {
-    decisions: t("review.decisions", { n: r.decisions.length }), n: mistakes.length, cost: num(r.total_cost) }))}</p>`;
-  const worst = mistakes.length
-    ? tableHTML(mistakes.slice(0, 10), names, t("review.mistakes"))
-    : `<p>${esc(t("review.none"))}</p>`;
+  const summary = `<p class="review-summary">${esc(summaryText(r, mistakes))}</p>`;
+  const worst = mistakes.length ? cardsHTML(mistakes.slice(0, 10), names, t("review.mistakes"), wrong) : "";
   return mode + summary + plotSVG(r) + worst +
-    `<details><summary>${esc(t("review.all"))}</summary>${tableHTML(r.decisions, names, t("review.all"))}</details>`;
+    `<details class="review-every"><summary>${esc(t("review.all"))}</summary>${cardsHTML(r.decisions, names, t("review.all"), wrong)}</details>`;
 }
 
-/** The seat's lives (a step per hand) and its expected lives after its choice and the best. */
+/** The seat's lives (a step per hand) and its expected lives after its choice and the best,
+ * against its decisions in order (decision k at x = k), the hands marked: a line between
+ * two hands and each hand's number under its decisions (as tools/review_plot.py). */
 function plotSVG(r) {
-  const W = 600, H = 200, P = 28;
-  const xs = [...r.lives.map((p) => p.index), ...r.expected.map((p) => p.index)];
-  const ys = [...r.lives.map((p) => p.lives), ...r.expected.flatMap((p) => [p.choice, p.best])];
-  const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, 1);
-  const y0 = Math.min(...ys, 0), y1 = Math.max(...ys, 1);
-  const top = Math.ceil(y1), bottom = Math.floor(y0);
+  const W = 400, H = 190, L = 26, R = 8, T = 10, B = 24;
+  const n = r.decisions.length;
+  const at = (index) => r.decisions.filter((d) => d.index <= index).length + 0.5;
+  const lives = r.lives.map((p) => ({ x: p.index === 0 ? 0.5 : at(p.index), y: p.lives }));
+  const ys = [...lives.map((p) => p.y), ...r.expected.flatMap((p) => [p.choice, p.best])];
+  const top = Math.ceil(Math.max(...ys, 1)), bottom = Math.floor(Math.min(...ys, 0));
   const tick = (y) => new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 }).format(y);
-  const X = (x) => P + (W - 2 * P) * (x - x0) / Math.max(1, x1 - x0);
-  const Y = (y) => H - P - (H - 2 * P) * (y - bottom) / Math.max(1, top - bottom);
+  const X = (x) => L + (W - L - R) * x / (n + 1);
+  const Y = (y) => T + (H - T - B) * (top - y) / Math.max(1, top - bottom);
+  const f = (v) => v.toFixed(1);
   let step = "";
-  r.lives.forEach((p, i) => {
-    step += i === 0 ? `M${X(p.index)},${Y(p.lives)}` : `H${X(p.index)}V${Y(p.lives)}`;
+  lives.forEach((p, i) => { step += i === 0 ? `M${f(X(p.x))},${f(Y(p.y))}` : `H${f(X(p.x))}V${f(Y(p.y))}`; });
+  const line = (key) => r.expected.map((p, i) => `${i ? "L" : "M"}${f(X(i + 1))},${f(Y(p[key]))}`).join("");
+  // the hands: a line between two, each number under the middle of its decisions
+  const spans = new Map();
+  let bounds = "";
+  r.decisions.forEach((d, i) => {
+    if (i && d.hand !== r.decisions[i - 1].hand) bounds += `<line class="hand-bound" x1="${f(X(i + 0.5))}" y1="${T}" x2="${f(X(i + 0.5))}" y2="${H - B}"/>`;
+    const s = spans.get(d.hand) || [i + 1, i + 1];
+    spans.set(d.hand, [s[0], i + 1]);
   });
-  const line = (key) => r.expected.map((p, i) => `${i ? "L" : "M"}${X(p.index).toFixed(1)},${Y(p[key]).toFixed(1)}`).join("");
+  let labels = "", last = -Infinity;
+  for (const [hand, [a, b]] of spans) {
+    const x = X((a + b) / 2);
+    if (x - last < 16) continue; // too close to the last number shown: skipped
+    labels += `<text class="hand-no" x="${f(x)}" y="${H - B + 13}">${esc(tick(hand))}</text>`;
+    last = x;
+  }
   return `<figure class="review-plot"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("review.plot.y"))}">` +
-    `<line class="axis" x1="${P}" y1="${H - P}" x2="${W - P}" y2="${H - P}"/><line class="axis" x1="${P}" y1="${P}" x2="${P}" y2="${H - P}"/>` +
-    `<text class="tick" x="${P - 4}" y="${Y(top) + 4}">${esc(tick(top))}</text><text class="tick" x="${P - 4}" y="${Y(bottom)}">${esc(tick(bottom))}</text>` +
+    bounds +
+    `<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/><line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>` +
+    `<text class="tick" x="${L - 4}" y="${f(Y(top) + 4)}">${esc(tick(top))}</text><text class="tick" x="${L - 4}" y="${f(Y(bottom))}">${esc(tick(bottom))}</text>` +
+    labels +
     `<path class="actual" d="${step}"/><path class="best" d="${line("best")}"/><path class="expected" d="${line("choice")}"/></svg>` +
     `<figcaption><span class="key actual">${esc(t("review.plot.actual"))}</span> <span class="key expected">${esc(t("review.plot.expected"))}</span> ` +
-    `<span class="key best">${esc(t("review.plot.best"))}</span> (${esc(t("review.plot.x"))})</figcaption></figure>`;
+    `<span class="key best">${esc(t("review.plot.best"))}</span> <span class="key-x">(${esc(t("review.plot.x"))})</span></figcaption></figure>`;
 }
