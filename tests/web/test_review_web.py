@@ -1,5 +1,5 @@
 """The review of a finished game in Debian's Chromium: the Review button of the result
-dialog and of the replay viewer, the progress, the table of mistakes, the all-cards mode."""
+dialog and of the replay viewer, the progress, the biggest mistakes, the all-cards mode."""
 
 from __future__ import annotations
 
@@ -68,15 +68,19 @@ def test_review_button_after_the_game_and_in_the_replay(page: Page, server: Serv
     expect(dialog.locator(".review-plot svg path.actual")).to_have_count(1)
     mistakes = review["mistakes"]
     if mistakes:
-        rows = dialog.locator(".review-table").first.locator("tbody tr")
-        expect(rows).to_have_count(min(10, len(mistakes)))
-        first = rows.first.locator("td").nth(6)
-        expect(first).not_to_have_text("")
-        assert "review.reason" not in (first.text_content() or "")
+        cards = dialog.locator(".review-list").first.locator(".review-card")
+        expect(cards).to_have_count(min(10, len(mistakes)))
+        why = cards.first.locator(".review-why")
+        expect(why).not_to_have_text("")
+        assert "review.reason" not in (why.text_content() or "")
+        # named as players think of it (Ronde 1, slag 2), never by a record number
+        first = next(d for d in review["decisions"] if d["index"] == mistakes[0])
+        expect(cards.first.locator(".review-at")).to_have_text(re.compile(
+            rf"^Ronde {first['hand']}, "))
     else:
-        expect(dialog.get_by_text("Geen fouten", exact=False)).to_be_visible()
+        expect(dialog.get_by_text("geen fouten", exact=False)).to_be_visible()
     screenshot(page, "review")
-    every = dialog.locator("details .review-table tbody tr")
+    every = dialog.locator("details .review-card")
     expect(every).to_have_count(len(review["decisions"]))
 
     # The all-cards mode: marked as such.
