@@ -19,7 +19,8 @@ show. The same steps each run (the cards are the server's: a new deal each time)
 
 Emoji need a colour emoji font on the machine (Debian: fonts-noto-color-emoji, as .ci/run
 installs). web-review (docs/review.md, the review dialog in Dutch) comes from
-``TOEPEN_SCREENSHOTS=1 uv run pytest tests/web/test_review_web.py``.
+``TOEPEN_SCREENSHOTS=1 uv run pytest tests/web/test_review_web.py``, web-phone-review
+(390x844) from ``tests/web/test_review_phone.py``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from toepen.i18n import Translator
 
-from .conftest import Server
+from .conftest import Server, screenshot
 
 SIZES = ((360, 640), (390, 844))
 LANGS = ("en", "de", "nl", "it", "nb")
@@ -76,6 +76,8 @@ def test_the_review_reads_on_a_phone(browser: Browser, server: Server, game: str
         for lang in LANGS:
             _open(page, server, game, lang, seat)
             got = page.evaluate(CHECK)
+            if lang == "nl" and width == 390:
+                screenshot(page, "phone-review")
             if got:
                 bad[lang] = got
         assert not bad, "\n".join(f"{lang}: {p}" for lang, ps in bad.items() for p in ps[:8])

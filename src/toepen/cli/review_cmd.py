@@ -133,7 +133,7 @@ def show(result: Review, t: Translator, lang: str, top: int, out: Console) -> No
             moves.append(f"{t('review.col.best')}: {_act(d.best, t, names)}")
         _flow(out, moves, width, sep="   ")
         if bad:
-            out.print(Padding(Text(d.reason.render(t, names)), (0, 0, 0, INDENT), expand=False))
+            _flow(out, d.reason.render(t, names).split(), width, sep=" ")
         ranked = sorted(d.values.items(), key=lambda kv: -kv[1])
         _flow(out, [f"{t('review.col.values')}:",
                     *(f"{_act(a, t, names)} {_num(v, lang)}" for a, v in ranked)],
@@ -141,18 +141,20 @@ def show(result: Review, t: Translator, lang: str, top: int, out: Console) -> No
 
 
 def _flow(out: Console, pieces: list[str], width: int, sep: str, style: str = "") -> None:
-    """``pieces`` on indented lines of at most ``width`` cells, never split inside one (a
-    piece wider than a line has one of its own, wrapped between its words)."""
+    """``pieces`` (words, or "action value" pairs) on indented lines of at most ``width``
+    cells, never split inside one (a piece wider than a line has a line of its own)."""
     line = ""
     for piece in pieces:
         joined = f"{line}{sep}{piece}" if line else piece
         if line and cell_len(joined) > width:
-            out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False))
+            out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False),
+                      soft_wrap=True)
             line = piece
         else:
             line = joined
     if line:
-        out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False))
+        out.print(Padding(Text(line, style=style), (0, 0, 0, INDENT), expand=False),
+                  soft_wrap=True)
 
 
 def _act(a: Action, t: Translator, names: tuple[str, ...]) -> str:
