@@ -23,10 +23,10 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import sqlalchemy as sa
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Path, Request
 from pydantic import BaseModel, Field
 
 from ..narration import Message
@@ -35,7 +35,7 @@ from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
 from .lobby import Lobby, handed_out
 from .playnow import limited
-from .protocol import Refused, check_name
+from .protocol import MAX_ROW, Refused, check_name
 from .store import Base
 
 log = logging.getLogger("toepen.server")
@@ -412,6 +412,8 @@ class Presence:
 
 
 router = APIRouter()
+Invitation = Annotated[int, Path(ge=1, le=MAX_ROW, description="the invitation's id")]
+"""An invitation's id in a path: a row id, bounded (a longer one is a 422 naming it)."""
 
 
 def presence_of(request: Request) -> Presence:
@@ -444,13 +446,13 @@ async def invite(body: Invite, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/invitations/{inv}/accept")
-async def accept(inv: int, request: Request) -> dict[str, Any]:
+async def accept(inv: Invitation, request: Request) -> dict[str, Any]:
     """Accept an invitation: seated at its table (the answer holds the seat's token)."""
     return await presence_of(request).respond(request, inv, True)
 
 
 @router.post("/api/invitations/{inv}/decline")
-async def decline(inv: int, request: Request) -> dict[str, Any]:
+async def decline(inv: Invitation, request: Request) -> dict[str, Any]:
     """Decline an invitation (its sender sees it declined)."""
     return await presence_of(request).respond(request, inv, False)
 
