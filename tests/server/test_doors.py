@@ -5,11 +5,17 @@ is read for tracebacks."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import select
+import socket
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 
 from .conftest import Player, Server, create
 from .schema import SCHEMA
@@ -133,3 +139,91 @@ def test_a_huge_invitation_id_is_a_clear_4xx(server: Server) -> None:
     assert r.status_code == 404 and r.json()["say"]["id"] == "here.error.invitation"
     time.sleep(0.1)
     assert_no_traceback(server)
+
+
+REQUEST_TIMEOUT = 2.0
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with a short deadline for reading a request."""
+    db = tmp_path_factory.mktemp("strict") / "toepen.sqlite3"
+    srv = Server(f"sqlite:///{db}", "--request-timeout", str(REQUEST_TIMEOUT)).start()
+    yield srv
+    srv.stop()
+
+
+def trickle(server: Server, heads: list[bytes], seconds: float) -> list[tuple[float, bytes]]:
+    """Each of ``heads`` sent on its own connection a byte every 0.25 s, for at most
+    ``seconds``, an honest request made between the bytes: when each connection was cut
+    (seconds after it opened; inf: never) and what it was answered."""
+    socks = [socket.create_connection(("127.0.0.1", server.port)) for _ in heads]
+    start = time.monotonic()
+    cut = [math.inf] * len(heads)
+    said = [b""] * len(heads)
+    sent = 0
+    honest = 0
+    while time.monotonic() - start < seconds and math.inf in cut:
+        for i, sock in enumerate(socks):
+            if cut[i] < math.inf:
+                continue
+            with contextlib.suppress(OSError):
+                sock.sendall(heads[i][sent % len(heads[i]):sent % len(heads[i]) + 1])
+            while select.select([sock], [], [], 0)[0]:
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                said[i] += data
+                if not data:
+                    cut[i] = time.monotonic() - start
+                    break
+        sent += 1
+        assert server.get("/api/health").status_code == 200  # the server answers meanwhile
+        honest += 1
+        time.sleep(0.25)
+    for sock in socks:
+        sock.close()
+    assert honest > 4
+    return list(zip(cut, said, strict=True))
+
+
+def test_a_slow_request_is_cut_off_and_an_honest_one_works(strict: Server) -> None:
+    """Headers sent a byte at a time, a body sent a byte at a time, a connection that
+    sends nothing: each cut off within the deadline (408 when its headers were not in),
+    while honest requests are answered all along."""
+    port = strict.port
+    headers = (f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               + "X-Slow: " + "a" * 200 + "\r\n\r\n").encode()
+    body = (f"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 400\r\n\r\n").encode()
+    heads = [headers] * 10 + [body] * 10
+    results = trickle(strict, heads, 8 * REQUEST_TIMEOUT)
+    for i, (when, said) in enumerate(results):
+        assert when < 4 * REQUEST_TIMEOUT, (i, when, said)
+        if heads[i] is headers:
+            assert said.startswith(b"HTTP/1.1 408 "), said
+        else:
+            assert b" 201 " not in said and b" 200 " not in said, said
+    idle = socket.create_connection(("127.0.0.1", port))
+    idle.settimeout(4 * REQUEST_TIMEOUT)
+    assert idle.recv(4096).startswith(b"HTTP/1.1 408 ")
+    idle.close()
+    time.sleep(0.1)
+    assert_no_traceback(strict)
+
+
+def test_the_deadline_spares_a_websocket_and_a_whole_request(strict: Server) -> None:
+    """A socket past its handshake and a request read whole (its answer slow or not)
+    are not timed: a WebSocket idle past the deadline still answers."""
+    t = create(strict, name="Ann", size=2, bots={"1": "random"})
+    ann = Player(strict, t["table"]["id"], t["token"])
+    time.sleep(REQUEST_TIMEOUT * 1.5)
+    ann.send({"v": 1, "type": "ping", "id": 7})
+    assert ann.wait(lambda m: m["type"] == "pong")["id"] == 7
+    assert ann.reconnects == 0
+    ann.close()
+    with httpx.Client(base_url=strict.url, timeout=10) as http:  # one connection, kept
+        for _ in range(3):
+            assert http.get("/api/health").status_code == 200
+            time.sleep(REQUEST_TIMEOUT * 0.6)

@@ -58,6 +58,13 @@ def serve_cmd(
         help="A reverse proxy (an IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8) "
         "whose X-Forwarded-For and X-Forwarded-Proto name the client; from anyone else "
         "they are ignored (repeatable; default: none is trusted).")] = None,
+    request_timeout: Annotated[float, typer.Option(
+        "--request-timeout", min=0.5, max=600.0,
+        help="Seconds a client has to send one HTTP request whole, headers and body "
+        "(past it: 408, or the connection closed); a new connection, to begin one.")] = 10.0,
+    keep_alive: Annotated[int, typer.Option(
+        "--keep-alive", min=1, max=600,
+        help="Seconds an HTTP connection may stay idle between two requests.")] = 5,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
     log_format: Annotated[str, typer.Option(
         "--log-format", help="text, or json: one JSON object per line (for a log "
@@ -90,7 +97,8 @@ def serve_cmd(
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,
-                          bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies)
+                          bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies,
+                          request_timeout=request_timeout, keep_alive=keep_alive)
     serve(config, host=host, port=port, log_level=log_level, log_format=log_format)
 
 
