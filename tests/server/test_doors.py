@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from .conftest import Player, Server, create
 from .schema import SCHEMA
@@ -227,3 +229,108 @@ def test_the_deadline_spares_a_websocket_and_a_whole_request(strict: Server) -> 
         for _ in range(3):
             assert http.get("/api/health").status_code == 200
             time.sleep(REQUEST_TIMEOUT * 0.6)
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with its sockets capped low: 12 per address, hello within 1 s."""
+    db = tmp_path_factory.mktemp("capped") / "toepen.sqlite3"
+    srv = Server(f"sqlite:///{db}", "--sockets-per-address", "12", "--hello-timeout",
+                 "1").start()
+    yield srv
+    srv.stop()
+
+
+def hello(server: Server, table_id: str, token: str | None) -> ClientConnection:
+    ws = connect(f"{server.ws}/ws/{table_id}", open_timeout=5).__enter__()
+    msg: dict[str, Any] = {"v": 1, "type": "hello"}
+    if token is not None:
+        msg["token"] = token
+    ws.send(json.dumps(msg))
+    while json.loads(ws.recv(timeout=5))["type"] != "welcome":
+        pass
+    return ws
+
+
+def until_closed(ws: ClientConnection) -> list[dict[str, Any]]:
+    """Every message until the server closes the socket (it must, within 10 s)."""
+    got = []
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            got.append(json.loads(ws.recv(timeout=10)))
+    return got
+
+
+def test_fifty_sockets_on_one_seat_keep_the_cap_and_one_chat_budget(capped: Server) -> None:
+    """A seat's sockets past --sockets-per-seat (4) close the oldest, which is told why
+    (``replaced``, close code 4009); the chat budget is the seat's: 5 lines in 10 s
+    whichever of its sockets sends them."""
+    t = create(capped, name="Ann", size=2, bots={"1": "random"})
+    tid = t["table"]["id"]
+    watcher = Player(capped, tid)
+    tabs: list[ClientConnection] = []
+    for i in range(50):
+        tabs.append(hello(capped, tid, t["token"]))
+        if i >= 4:  # the oldest still open is closed, and told why
+            old = tabs[i - 4]
+            said = until_closed(old)
+            assert [m["code"] for m in said if m["type"] == "error"] == ["replaced"], said
+            assert said[-1]["say"]["id"] == "error.replaced"
+            assert old.close_code == 4009
+    open_tabs = tabs[-4:]
+    for ws in open_tabs:  # the newest four work
+        ws.send(json.dumps({"v": 1, "type": "ping", "id": 1}))
+        while json.loads(ws.recv(timeout=5))["type"] != "pong":
+            pass
+    for i in range(20):
+        open_tabs[i % 4].send(json.dumps({"v": 1, "type": "chat", "text": f"line {i}"}))
+    limited = 0
+    for ws in open_tabs:
+        for _ in range(5):
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    m = json.loads(ws.recv(timeout=1))
+                    if m["type"] == "error" and m["code"] == "rate_limited":
+                        limited += 1
+                        break
+    watcher.drain(0.5)
+    lines = [m for m in watcher.messages if m["type"] == "chat"]
+    assert len(lines) == 5 and limited == 15, (len(lines), limited)
+    table = capped.get(f"/api/tables/{tid}").json()
+    assert table["spectators"] == 1
+    for ws in open_tabs:
+        ws.close()
+    watcher.close()
+    time.sleep(0.1)
+    assert_no_traceback(capped)
+
+
+def test_sockets_per_address_are_capped_and_silent_ones_closed(capped: Server) -> None:
+    """Sockets that never say hello are closed after --hello-timeout; past
+    --sockets-per-address (12) one more is refused with a clear error (4029), and one
+    closed makes room again."""
+    t = create(capped, name="Ann", size=2, bots={"1": "random"})
+    tid = t["table"]["id"]
+    silent = connect(f"{capped.ws}/ws/{tid}", open_timeout=5).__enter__()
+    until_closed(silent)
+    assert silent.close_code == 4000
+    held = [hello(capped, tid, None) for _ in range(12)]
+    extra = connect(f"{capped.ws}/ws/{tid}", open_timeout=5).__enter__()
+    said = until_closed(extra)
+    assert [m["code"] for m in said] == ["limit"], said
+    assert said[0]["say"] == {"id": "error.sockets.address", "params": {"n": 12}}
+    assert extra.close_code == 4029
+    held.pop().close()
+    deadline = time.monotonic() + 10
+    while True:  # the server counts the closed one out as soon as it sees it go
+        try:
+            held.append(hello(capped, tid, None))
+            break
+        except (ConnectionClosed, TimeoutError):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    assert capped.get(f"/api/tables/{tid}").json()["spectators"] == 12
+    for ws in held:
+        ws.close()
+    time.sleep(0.1)
+    assert_no_traceback(capped)

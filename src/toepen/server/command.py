@@ -37,6 +37,16 @@ def serve_cmd(
         "--abandoned-after", min=0.1, max=864000.0,
         help="Seconds a table that has not started stays in the list of open tables with "
         "no person connected (it can still be reached by its link).")] = 600.0,
+    sockets_per_seat: Annotated[int, typer.Option(
+        "--sockets-per-seat", min=1, max=100,
+        help="Open WebSockets of one seat; a newer one closes the oldest, which is told.")] = 4,
+    sockets_per_address: Annotated[int, typer.Option(
+        "--sockets-per-address", min=1, max=1000000,
+        help="Open WebSockets from one client address; one more is refused (behind a "
+        "proxy, name it with --trust-proxy or every client shares its address).")] = 64,
+    hello_timeout: Annotated[float, typer.Option(
+        "--hello-timeout", min=0.5, max=600.0,
+        help="Seconds a new WebSocket has to say hello before it is closed.")] = 10.0,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
@@ -93,7 +103,8 @@ def serve_cmd(
         raise typer.BadParameter(str(e), param_hint="'--bot'") from None
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate, name_length=name_length,
-                    abandoned_after=abandoned_after)
+                    abandoned_after=abandoned_after, sockets_per_seat=sockets_per_seat,
+                    sockets_per_address=sockets_per_address, hello_timeout=hello_timeout)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,

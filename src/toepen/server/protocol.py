@@ -45,8 +45,9 @@ HOST_COMMANDS = ("start", "add_bot", "remove_bot", "remove_seat")
 ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "need_hello",
                "auth", "forbidden", "not_found", "limit", "not_started", "over", "stale",
                "not_your_turn", "illegal", "bad_action", "rate_limited", "bad_command",
-               "server_error", "in_doubt")
-"""Every ``code`` of a refusal (``not_found`` and ``limit`` are HTTP-only)."""
+               "server_error", "in_doubt", "replaced")
+"""Every ``code`` of a refusal (``not_found`` is HTTP-only; ``limit`` on a socket: too many
+sockets from one address; ``replaced``: a newer socket of the seat closed this one)."""
 MAX_INT = 2**53 - 1
 """The largest integer a client message may hold anywhere (JavaScript's
 ``Number.MAX_SAFE_INTEGER``: every browser reads it exactly); below ``-MAX_INT`` neither."""
@@ -117,6 +118,14 @@ class Limits:
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
     send_queue: int = 512
+    sockets_per_seat: int = 4
+    """Open WebSockets of one seat (one process): a newer one past it closes the oldest,
+    which is told (``replaced``, close code 4009)."""
+    sockets_per_address: int = 64
+    """Open WebSockets from one client address (one process), from the handshake to the
+    close, ``hello`` said or not: one more is refused (``limit``, close code 4029)."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to say ``hello`` (else closed, code 4000)."""
 
 
 def _emoji_part(ch: str) -> bool:
