@@ -334,3 +334,48 @@ def test_sockets_per_address_are_capped_and_silent_ones_closed(capped: Server) -
         ws.close()
     time.sleep(0.1)
     assert_no_traceback(capped)
+
+
+def test_guests_are_marked_never_an_accounts_name_and_capped_per_address(
+        server: Server) -> None:
+    """120 invented guests who ask to be listed, 60 under an offline account's name:
+    the name is refused however it is written (409), at most 5 guests from one address
+    are listed (429 past that, still counted), each marked as a guest; accounts are
+    marked as not."""
+    def browser() -> tuple[httpx.Client, str]:
+        http = httpx.Client(base_url=server.url, timeout=10)
+        return http, http.get("/api/account").json()["csrf"]
+
+    owner, csrf = browser()
+    r = owner.post("/api/account/register", json={"name": "Marleen", "password": PASSWORD},
+                   headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201, r.text
+    owner.post("/api/account/logout", headers={"X-CSRF-Token": r.json()["csrf"]})
+    guest, csrf = browser()
+
+    def here(body: dict[str, Any]) -> httpx.Response:
+        return guest.post("/api/here", json=body, headers={"X-CSRF-Token": csrf})
+
+    statuses: dict[int, int] = {}
+    for i in range(120):
+        name = ("Marleen", "marleen", "MARLEEN", "Маrleen")[i % 4] if i % 2 else f"Gast {i}"
+        r = here({"client": f"invented-{i:04d}", "visible": True, "name": name})
+        statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+        if i % 2:
+            assert r.status_code == 409, r.text
+            assert r.json()["say"] == {"id": "here.error.name_taken", "params": {"name": name}}
+        elif r.status_code == 429:
+            assert r.json()["say"] == {"id": "here.error.guests", "params": {"n": 5}}
+    assert statuses == {200: 5, 409: 60, 429: 55}, statuses
+    seen = here({"client": "an-honest-one"}).json()
+    assert all(g["guest"] is True for g in seen["guests"])
+    names = [g["name"] for g in seen["guests"]]
+    assert len(names) == 5 and not any("leen" in n for n in names), names
+    assert seen["counts"]["guests"] >= 61  # counted, never named
+    me, csrf_me = browser()
+    r = me.post("/api/account/register", json={"name": "Hidde", "password": PASSWORD},
+                headers={"X-CSRF-Token": csrf_me})
+    listed = me.post("/api/here", json={}, headers={"X-CSRF-Token": r.json()["csrf"]}).json()
+    assert {"name": "Hidde", "table": None, "guest": False} in listed["online"]
+    again = here({"client": "invented-0000", "visible": True, "name": "Gast 0"})
+    assert again.status_code == 200  # a listed guest's next beat is not one too many

@@ -3,8 +3,12 @@
 - **online**: the lobby page says it is here every few seconds (``POST /api/here``),
   and every process says so each few seconds for the accounts connected to a seat of
   its tables (with that table). An account is online for :data:`ONLINE` seconds after.
-  A guest is counted, never named, unless it asks to be (``visible`` with a name). The
-  marks are kept in this process or, with ``--redis``, in Redis (the whole cluster).
+  A guest is counted, never named, unless it asks to be (``visible`` with a name); then
+  it is listed marked as a guest (``"guest": true``), under a name no account has (an
+  account's name is reserved, letter case and look-alike letters ignored: ``names.skeleton``),
+  and at most :data:`VISIBLE_PER_ADDRESS` visible guests from one address at a time (a
+  guest's mark is kept under its address and its browser's id, both hashed). The marks
+  are kept in this process or, with ``--redis``, in Redis (the whole cluster).
 - **follows** (``toepen_follows``) and **invitations** (``toepen_invitations``, migration
   ``f1_friends``): a logged-in player follows others and sees whether each is online and
   at which table; it invites someone it follows to a table it sits at that has an open
@@ -34,6 +38,7 @@ from .accounts import Accounts, User
 from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
 from .lobby import Lobby, handed_out
+from .names import skeleton
 from .playnow import limited
 from .protocol import MAX_ROW, Refused, check_name
 from .store import Base
@@ -46,6 +51,8 @@ BEAT = 5.0
 """Seconds between two marks of the accounts seated and connected in this process."""
 MOST_SHOWN = 100
 """At most this many online players and tables are listed (the counts are complete)."""
+VISIBLE_PER_ADDRESS = 5
+"""At most this many guests from one address are listed by name at a time."""
 
 follows = sa.Table(
     "toepen_follows", Base.metadata,
@@ -296,7 +303,15 @@ class Presence:
                 if body.name is None:
                     raise refused("name", "name: a visible guest needs a name")
                 name = check_name(body.name, self.lobby.limits.name_length)
-            key = hashlib.sha256(body.client.encode()).hexdigest()[:32]
+            address = request.client.host if request.client else "unknown"
+            where = hashlib.sha256(address.encode()).hexdigest()[:16]
+            key = f"{where}:{hashlib.sha256(body.client.encode()).hexdigest()[:32]}"
+            if name is not None:
+                try:
+                    await self._may_show(name, key, where)
+                except Refused:
+                    await self.marks.mark("g", key, None, None)  # here, counted, unnamed
+                    raise
             await self.marks.mark("g", key, None, name)
         online = await self.marks.recent("u")
         guests = await self.marks.recent("g")
@@ -306,14 +321,28 @@ class Presence:
                    "players": [s.name for s in t.seats]}
                   for t in self.lobby.listed("playing", MOST_SHOWN) if not handed_out(t)]
         out: dict[str, Any] = {
-            "online": [{"name": n, "table": online[n][0]} for n in shown],
-            "guests": [{"name": n} for n in named],
+            "online": [{"name": n, "table": online[n][0], "guest": False} for n in shown],
+            "guests": [{"name": n, "guest": True} for n in named],
             "counts": {"accounts": len(online), "guests": len(guests)},
             "tables": tables, "me": user.name if user else None,
         }
         if user is not None:
             out.update(await self.friends(user, online))
         return out
+
+    async def _may_show(self, name: str, key: str, where: str) -> None:
+        """A guest may be listed as ``name`` (else Refused): no account's name, and
+        fewer than :data:`VISIBLE_PER_ADDRESS` other visible guests from its address."""
+        looks = skeleton(name)
+        if await self.accounts.user(name) is not None or (
+                looks != name.casefold() and await self.accounts.user(looks) is not None):
+            raise refused("name_taken", f"name: {name!r} is an account's; log in to use it",
+                          409, name=name)
+        shown = [k for k, (_, n) in (await self.marks.recent("g")).items()
+                 if n and k.startswith(f"{where}:") and k != key]
+        if len(shown) >= VISIBLE_PER_ADDRESS:
+            raise refused("guests", f"at most {VISIBLE_PER_ADDRESS} guests from one address "
+                          "are listed by name", 429, n=VISIBLE_PER_ADDRESS)
 
     async def friends(self, user: User, online: dict[str, tuple[str | None, str | None]]
                       ) -> dict[str, Any]:

@@ -1,0 +1,43 @@
+"""Who is here in a real browser (issue 37, point 7): a guest who shows its name is
+listed as a guest, in the reader's language; one who takes an account's name is told
+so once, unticked, and not listed."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .conftest import Server
+from .test_playnow_web import REGISTER
+
+
+def lobby(context: BrowserContext, server: Server, name: str) -> Page:
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#name", name)
+    return page
+
+
+def test_a_visible_guest_is_marked_and_an_accounts_name_is_refused(
+        browser: Browser, server: Server) -> None:
+    ctxs = [browser.new_context(locale=loc) for loc in ("nl-NL", "en-GB", "en-GB")]
+    try:
+        reader, guest, poser = (lobby(c, server, n) for c, n in zip(
+            ctxs, ("Lezer", "Wietske", "doorsacct"), strict=True))
+        assert reader.evaluate(REGISTER, ["doorsacct"]) == 201  # Lezer is now doorsacct
+        reader.reload()
+        reader.wait_for_selector("#here-online")
+        guest.check("#here-visible")
+        poser.check("#here-visible")
+        expect(poser.locator("#toast")).to_contain_text("doorsacct is the name of an account")
+        expect(poser.locator("#here-visible")).not_to_be_checked()
+        reader.reload()
+        reader.wait_for_selector("#here-online")
+        online = reader.locator("#here-online")
+        expect(online).to_contain_text("Wietske (gast)")
+        expect(online).to_contain_text("doorsacct")
+        assert "doorsacct (gast)" not in online.inner_text()
+    finally:
+        for c in ctxs:
+            c.close()
