@@ -157,7 +157,11 @@ class Connection:
         try:
             self.client = await self._hello()
         except WebSocketDisconnect:
+            self._unseat()  # gone after its seat was counted
             return
+        except BaseException:
+            self._unseat()
+            raise
         if self.client is None:
             return
         writer = asyncio.get_running_loop().create_task(self._writer(self.client))
@@ -166,13 +170,16 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
-            if self.client.seat is not None:
-                self.sockets.unseat(self, self.table.id, self.client.seat)
+            self._unseat()
             self.master.detach(self.table, self.client)
             self.client.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
             writer.cancel()
+
+    def _unseat(self) -> None:
+        if self.client is not None and self.client.seat is not None:
+            self.sockets.unseat(self, self.table.id, self.client.seat)
 
     def replace(self) -> None:
         """A newer socket of this seat pushed this one past the cap: tell it, close it."""
