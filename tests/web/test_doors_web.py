@@ -7,6 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import Server
+from .helpers import create_table
 from .test_playnow_web import REGISTER
 
 
@@ -41,3 +42,30 @@ def test_a_visible_guest_is_marked_and_an_accounts_name_is_refused(
     finally:
         for c in ctxs:
             c.close()
+
+
+def test_a_fifth_tab_of_a_seat_stops_the_first_which_says_so(
+        browser: Browser, server: Server) -> None:
+    """Tabs of one seat past --sockets-per-seat (4): the newest plays, the oldest is
+    told why it stopped and does not reconnect (which would push the newest out)."""
+    ctx = browser.new_context(locale="en-GB")
+    try:
+        first = ctx.new_page()
+        first.set_default_timeout(15000)
+        table = create_table(first, server.url, "Tabby", {1: "random"}, size=2)
+        expect(first.locator("#conn")).to_have_attribute("data-state", "open")
+        tabs = []
+        for _ in range(4):
+            tab = ctx.new_page()
+            tab.set_default_timeout(15000)
+            tab.goto(f"{server.url}/?table={table}")
+            expect(tab.locator("#conn")).to_have_attribute("data-state", "open")
+            tabs.append(tab)
+        expect(first.locator("#toast")).to_contain_text("opened in another tab or window")
+        expect(first.locator("#conn")).to_have_attribute("data-state", "closed")
+        first.wait_for_timeout(2000)  # more than its first reconnection's delay
+        expect(first.locator("#conn")).to_have_attribute("data-state", "closed")
+        for tab in tabs:
+            expect(tab.locator("#conn")).to_have_attribute("data-state", "open")
+    finally:
+        ctx.close()
