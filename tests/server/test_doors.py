@@ -379,3 +379,27 @@ def test_guests_are_marked_never_an_accounts_name_and_capped_per_address(
     assert {"name": "Hidde", "table": None, "guest": False} in listed["online"]
     again = here({"client": "invented-0000", "visible": True, "name": "Gast 0"})
     assert again.status_code == 200  # a listed guest's next beat is not one too many
+
+
+def test_a_request_head_past_64_kib_is_refused_431(strict: Server) -> None:
+    """httptools bounds no head: the deadline's protocol does (MAX_HEAD, 64 KiB of request
+    line and headers); past it 431 and the connection closed, however fast it came."""
+    sock = socket.create_connection(("127.0.0.1", strict.port))
+    sock.settimeout(10)
+    sock.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{strict.port}\r\n".encode())
+    sent = 0
+    with contextlib.suppress(OSError):  # the server closes while it is sent
+        while sent < 8 * 2**20:
+            sock.sendall(b"X-Big: " + b"a" * 8000 + b"\r\n")
+            sent += 8009
+    said = b""
+    with contextlib.suppress(OSError):
+        while chunk := sock.recv(4096):
+            said += chunk
+    sock.close()
+    assert said.startswith(b"HTTP/1.1 431 "), said[:100]
+    assert sent < 8 * 2**20  # cut off long before
+    near = {f"X-Near-{i}": "b" * 7000 for i in range(8)}  # 56 KiB: answered
+    assert httpx.get(strict.url + "/api/health", headers=near).status_code == 200
+    time.sleep(0.1)
+    assert_no_traceback(strict)
