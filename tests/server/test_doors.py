@@ -358,7 +358,7 @@ def test_guests_are_marked_never_an_accounts_name_and_capped_per_address(
 
     statuses: dict[int, int] = {}
     for i in range(120):
-        name = ("Marleen", "marleen", "MARLEEN", "Маrleen")[i % 4] if i % 2 else f"Gast {i}"
+        name = ("Marleen", "marleen", "MARLEEN", "Маrleen")[i % 4] if i % 2 else f"Gast{i}"
         r = here({"client": f"invented-{i:04d}", "visible": True, "name": name})
         statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
         if i % 2:
@@ -377,8 +377,19 @@ def test_guests_are_marked_never_an_accounts_name_and_capped_per_address(
                 headers={"X-CSRF-Token": csrf_me})
     listed = me.post("/api/here", json={}, headers={"X-CSRF-Token": r.json()["csrf"]}).json()
     assert {"name": "Hidde", "table": None, "guest": False} in listed["online"]
-    again = here({"client": "invented-0000", "visible": True, "name": "Gast 0"})
+    again = here({"client": "invented-0002", "visible": True, "name": "Gast2"})
     assert again.status_code == 200  # a listed guest's next beat is not one too many
+    # an account made under a listed guest's name: the guest is not listed beside it
+    assert "Gast0" in [g["name"] for g in again.json()["guests"]]
+    late, csrf_late = browser()
+    r = late.post("/api/account/register", json={"name": "gast0", "password": PASSWORD},
+                  headers={"X-CSRF-Token": csrf_late})
+    assert r.status_code == 201, r.text
+    late.post("/api/here", json={}, headers={"X-CSRF-Token": r.json()["csrf"]})
+    seen = here({"client": "an-honest-one"}).json()
+    assert "Gast0" not in [g["name"] for g in seen["guests"]]
+    assert "gast0" in [o["name"] for o in seen["online"]]
+    assert here({"client": "invented-0000", "visible": True, "name": "Gast0"}).status_code == 409
 
 
 def test_a_request_head_past_64_kib_is_refused_431(strict: Server) -> None:

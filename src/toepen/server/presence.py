@@ -316,7 +316,9 @@ class Presence:
         online = await self.marks.recent("u")
         guests = await self.marks.recent("g")
         shown = sorted(online)[:MOST_SHOWN]
-        named = sorted(n for _, n in guests.values() if n)[:MOST_SHOWN]
+        taken = {skeleton(n) for n in online}  # an account made since the guest's mark
+        named = sorted(n for _, n in guests.values() if n and skeleton(n) not in taken
+                       )[:MOST_SHOWN]
         tables = [{"id": t.id, "preset": t.row.preset, "size": t.row.size,
                    "players": [s.name for s in t.seats]}
                   for t in self.lobby.listed("playing", MOST_SHOWN) if not handed_out(t)]
