@@ -85,7 +85,8 @@ def measure(tree: Path, tables: int, lives: int) -> tuple[int, int, int]:
                f"--callgrind-out-file={out}", sys.executable, "-m", "toepen.server",
                "--port", str(port), "--db", f"sqlite:///{tmp}/bench.sqlite3",
                "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
-               str(tables + 10), "--max-tables", str(tables + 10), "--rate", "1000"]
+               str(tables + 10), "--max-tables", str(tables + 10), "--rate", "1000",
+               "--sockets-per-address", "1000000"]
         log = Path(tmp) / "server.log"
         with log.open("wb") as sink:
             proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)

@@ -104,6 +104,7 @@ def test_every_message_with_a_counted_noun_is_in_the_tables() -> None:
         "web.points_of", "standings.fig.in_points", "standings.fig.winner_points",
         "standings.fig.rubber_now_points",
         "review.reason.stay",  # the stake of a knock answered: 2 or more
+        "here.error.guests",  # presence.VISIBLE_PER_ADDRESS: 5
     }
     nouns = ("lives", "cards", "guests", "seconds", "moves", "rubbers", "decisions",
              "mistakes", "players", "rounds", "strokes", "points", "names", "messages",

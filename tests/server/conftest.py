@@ -53,7 +53,8 @@ class Server:
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port), "--db", self.db,
                "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
-               "--rate", "1000", *self.extra]
+               "--rate", "1000", "--sockets-per-address", "100000",  # all at 127.0.0.1
+               *self.extra]
         with self.logpath.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + 120

@@ -1,7 +1,7 @@
 """A small validator for the JSON Schema subset docs/protocol.schema.json uses.
 
 (type, const, enum, required, properties, additionalProperties (false or a schema),
-items, oneOf, $ref, pattern, minimum, minLength, maxLength.) Unknown keywords fail
+items, oneOf, $ref, pattern, minimum, maximum, minLength, maxLength.) Unknown keywords fail
 loudly, so the schema cannot silently use something this does not check.
 """
 
@@ -16,7 +16,7 @@ SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.js
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 KNOWN = {"$schema", "$id", "title", "description", "$defs", "type", "const", "enum",
          "required", "properties", "additionalProperties", "items", "oneOf", "$ref",
-         "pattern", "minimum", "minLength", "maxLength"}
+         "pattern", "minimum", "maximum", "minLength", "maxLength"}
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
@@ -56,6 +56,8 @@ def errors(value: Any, schema: dict[str, Any] | None = None, path: str = "$") ->
             out.append(f"{path}: length {len(value)} out of bounds")
     if _is(value, "number") and "minimum" in s and value < s["minimum"]:
         out.append(f"{path}: {value} < {s['minimum']}")
+    if _is(value, "number") and "maximum" in s and value > s["maximum"]:
+        out.append(f"{path}: {value} > {s['maximum']}")
     if isinstance(value, dict):
         for key in s.get("required", []):
             if key not in value:

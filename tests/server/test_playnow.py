@@ -274,7 +274,7 @@ def test_guests_stay_anonymous(server: Server) -> None:
     assert seen["counts"]["guests"] >= 2 and seen["me"] is None and "friends" not in seen
     client = uuid.uuid4().hex
     here(guest, client=client, visible=True, name="Zichtbaar")
-    assert {"name": "Zichtbaar"} in here(other, client=uuid.uuid4().hex)["guests"]
+    assert {"name": "Zichtbaar", "guest": True} in here(other, client=uuid.uuid4().hex)["guests"]
 
 
 @pytest.mark.parametrize(("path", "body", "status_code", "msg"), [

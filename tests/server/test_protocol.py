@@ -10,7 +10,7 @@ from .schema import SCHEMA
 def test_the_schema_names_the_protocols_codes_and_types() -> None:
     defs = SCHEMA["$defs"]
     ws_codes = defs["error"]["properties"]["code"]["enum"]
-    http_only = {"not_found", "limit"}
+    http_only = {"not_found"}
     assert set(ws_codes) == set(protocol.ERROR_CODES) - http_only
     client_types = [defs[ref["$ref"].removeprefix("#/$defs/")]["properties"]["type"]["const"]
                     for ref in defs["client_message"]["oneOf"]]

@@ -49,7 +49,8 @@ class Server:
     def start(self, timeout: float = 30.0) -> None:
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", "0.05", "--bot-pool", "thread",
-               "--bot-workers", "1", "--log-level", "warning"]
+               "--bot-workers", "1", "--log-level", "warning",
+               "--sockets-per-address", "100000"]  # every page is at 127.0.0.1
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + timeout

@@ -62,7 +62,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
 
     import uvicorn
 
-    from . import wire
+    from . import deadline, wire
     from .app import create_app
     from .store import default_url
 
@@ -93,4 +93,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
                 proxy_headers=bool(config.trusted_proxies),  # else none is believed
                 forwarded_allow_ips=list(config.trusted_proxies) or None,
                 ws_per_message_deflate=config.ws_deflate,
+                timeout_keep_alive=config.keep_alive,
+                http=deadline.protocol(config.request_timeout) or "auto",
                 ws=wire.protocol() or "auto")  # uvicorn's own, with the game's side door

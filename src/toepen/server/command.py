@@ -37,6 +37,16 @@ def serve_cmd(
         "--abandoned-after", min=0.1, max=864000.0,
         help="Seconds a table that has not started stays in the list of open tables with "
         "no person connected (it can still be reached by its link).")] = 600.0,
+    sockets_per_seat: Annotated[int, typer.Option(
+        "--sockets-per-seat", min=1, max=100,
+        help="Open WebSockets of one seat; a newer one closes the oldest, which is told.")] = 4,
+    sockets_per_address: Annotated[int, typer.Option(
+        "--sockets-per-address", min=1, max=1000000,
+        help="Open WebSockets from one client address; one more is refused (behind a "
+        "proxy, name it with --trust-proxy or every client shares its address).")] = 64,
+    hello_timeout: Annotated[float, typer.Option(
+        "--hello-timeout", min=0.5, max=600.0,
+        help="Seconds a new WebSocket has to say hello before it is closed.")] = 10.0,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
@@ -58,6 +68,13 @@ def serve_cmd(
         help="A reverse proxy (an IP address or network, e.g. 127.0.0.1 or 10.0.0.0/8) "
         "whose X-Forwarded-For and X-Forwarded-Proto name the client; from anyone else "
         "they are ignored (repeatable; default: none is trusted).")] = None,
+    request_timeout: Annotated[float, typer.Option(
+        "--request-timeout", min=0.5, max=600.0,
+        help="Seconds a client has to send one HTTP request whole, headers and body "
+        "(past it: 408, or the connection closed); a new connection, to begin one.")] = 10.0,
+    keep_alive: Annotated[int, typer.Option(
+        "--keep-alive", min=1, max=600,
+        help="Seconds an HTTP connection may stay idle between two requests.")] = 5,
     log_level: Annotated[str, typer.Option("--log-level")] = "info",
     log_format: Annotated[str, typer.Option(
         "--log-format", help="text, or json: one JSON object per line (for a log "
@@ -86,11 +103,13 @@ def serve_cmd(
         raise typer.BadParameter(str(e), param_hint="'--bot'") from None
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate, name_length=name_length,
-                    abandoned_after=abandoned_after)
+                    abandoned_after=abandoned_after, sockets_per_seat=sockets_per_seat,
+                    sockets_per_address=sockets_per_address, hello_timeout=hello_timeout)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,
-                          bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies)
+                          bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies,
+                          request_timeout=request_timeout, keep_alive=keep_alive)
     serve(config, host=host, port=port, log_level=log_level, log_format=log_format)
 
 

@@ -29,6 +29,12 @@ class ServerConfig:
     """Addresses or networks of the reverse proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed (``--trust-proxy``); from anyone else, and by
     default from everyone (loopback included), those headers are ignored."""
+    request_timeout: float = 10.0
+    """Seconds to read one HTTP request whole, headers and body (``--request-timeout``,
+    :mod:`~toepen.server.deadline`)."""
+    keep_alive: int = 5
+    """Seconds an HTTP connection may stay idle between two requests (``--keep-alive``,
+    uvicorn's ``timeout_keep_alive``)."""
     own_process: bool = False
     """The server has its process to itself (``toepen serve``): once started it tunes the
     process's garbage collector (:func:`toepen.server.app.tune_collector`); an app made

@@ -4,18 +4,27 @@
 hands each message to the lobby (seats, host commands) or the table master (actions,
 coming back); a writer task sends the client's queue. Every refusal is answered with
 an ``error`` and changes nothing.
+
+:class:`Sockets` bounds them (issue 37, point 6): at most
+:attr:`~toepen.server.protocol.Limits.sockets_per_address` open from one address (one
+more is told ``limit`` and closed, 4029), ``hello`` within
+:attr:`~toepen.server.protocol.Limits.hello_timeout` seconds (else closed, 4000), and at
+most :attr:`~toepen.server.protocol.Limits.sockets_per_seat` per seat: a newer one closes
+the oldest, which is told ``replaced`` (4009; the page stops reconnecting and says so).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from ..narration import Message
 from . import protocol, wire
 from .lobby import Lobby
 from .protocol import Limits, Refused
@@ -30,12 +39,71 @@ async def ws(websocket: WebSocket, table_id: str) -> None:
     """One client of a table (see ``docs/protocol.md``)."""
     await websocket.accept()
     lobby: Lobby = websocket.app.state.lobby
-    try:
-        table = await lobby.find(table_id)  # in a cluster: also one made at another server
-    except Refused:
-        await websocket.close(4004, "no such table")
+    sockets = sockets_of(websocket.app, lobby.limits)
+    address = websocket.client.host if websocket.client else "unknown"
+    if not sockets.open(address):
+        most = lobby.limits.sockets_per_address
+        await websocket.send_text(protocol.error(
+            "limit", f"more than {most} sockets open from your address",
+            say=Message("error.sockets.address", {"n": most}).to_json()))
+        await websocket.close(4029, "too many sockets")
         return
-    await Connection(lobby, table, websocket).run()
+    try:
+        try:
+            table = await lobby.find(table_id)  # in a cluster: also one made at another server
+        except Refused:
+            await websocket.close(4004, "no such table")
+            return
+        await Connection(lobby, table, websocket, sockets).run()
+    finally:
+        sockets.close(address)
+
+
+class Sockets:
+    """The open WebSockets of this process: how many from each client address (from the
+    handshake to the close) and which of each seat (oldest first)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.per_address: collections.Counter[str] = collections.Counter()
+        self.per_seat: dict[tuple[str, int], list[Connection]] = {}
+
+    def open(self, address: str) -> bool:
+        """Count a new socket from ``address`` (False: one too many, not counted)."""
+        if self.per_address[address] >= self.limits.sockets_per_address:
+            return False
+        self.per_address[address] += 1
+        return True
+
+    def close(self, address: str) -> None:
+        self.per_address[address] -= 1
+        if self.per_address[address] <= 0:
+            del self.per_address[address]
+
+    def seat(self, conn: Connection, table_id: str, seat: int) -> list[Connection]:
+        """``conn`` is a socket of ``seat``: the older ones it pushes past the cap."""
+        held = self.per_seat.setdefault((table_id, seat), [])
+        held.append(conn)
+        extra = len(held) - self.limits.sockets_per_seat
+        if extra <= 0:
+            return []
+        old, held[:extra] = held[:extra], []
+        return old
+
+    def unseat(self, conn: Connection, table_id: str, seat: int) -> None:
+        held = self.per_seat.get((table_id, seat))
+        if held is not None and conn in held:
+            held.remove(conn)
+            if not held:
+                del self.per_seat[(table_id, seat)]
+
+
+def sockets_of(app: FastAPI, limits: Limits) -> Sockets:
+    """The app's :class:`Sockets` (made with the first socket)."""
+    sockets: Sockets | None = getattr(app.state, "sockets", None)
+    if sockets is None:
+        sockets = app.state.sockets = Sockets(limits)
+    return sockets
 
 
 class RateLimiter:
@@ -57,8 +125,12 @@ class RateLimiter:
 class Connection:
     """One WebSocket client: reads, checks and dispatches; a writer task sends."""
 
-    def __init__(self, lobby: Lobby, table: Table, websocket: WebSocket) -> None:
+    def __init__(self, lobby: Lobby, table: Table, websocket: WebSocket,
+                 sockets: Sockets | None = None) -> None:
         self.lobby = lobby
+        self.sockets = sockets or Sockets(lobby.limits)
+        self.closing: tuple[int, str | None] = (1000, None)
+        """The close code and reason the writer closes the socket with."""
         self.master = lobby.master
         self.table = table
         self.ws = websocket
@@ -85,7 +157,11 @@ class Connection:
         try:
             self.client = await self._hello()
         except WebSocketDisconnect:
+            self._unseat()  # gone after its seat was counted
             return
+        except BaseException:
+            self._unseat()
+            raise
         if self.client is None:
             return
         writer = asyncio.get_running_loop().create_task(self._writer(self.client))
@@ -94,11 +170,27 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
+            self._unseat()
             self.master.detach(self.table, self.client)
             self.client.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
             writer.cancel()
+
+    def _unseat(self) -> None:
+        if self.client is not None and self.client.seat is not None:
+            self.sockets.unseat(self, self.table.id, self.client.seat)
+
+    def replace(self) -> None:
+        """A newer socket of this seat pushed this one past the cap: tell it, close it."""
+        client = self.client
+        if client is None or client.dropped:
+            return
+        self.closing = (4009, "replaced")
+        client.send(protocol.error(
+            "replaced", "this seat was opened in another tab or window; this one is closed",
+            say=Message("error.replaced").to_json()))
+        client.close()
 
     async def _refuse(self, code: str, message: str, close: int, reason: str) -> None:
         await self.ws.send_text(protocol.error(code, message))
@@ -107,7 +199,7 @@ class Connection:
     async def _hello(self) -> Client | None:
         """The client of a first message that is ``hello`` (None: refused and closed)."""
         try:
-            text = await asyncio.wait_for(self.receive(), 30.0)
+            text = await asyncio.wait_for(self.receive(), self.limits.hello_timeout)
         except TimeoutError:
             await self.ws.close(4000, "no hello")
             return None
@@ -146,7 +238,10 @@ class Connection:
         except Refused as e:
             await self._refuse("forbidden", e.message, 4029, "too many spectators")
             return None
+        self.client = client
         if seat is not None:
+            for old in self.sockets.seat(self, self.table.id, seat):
+                old.replace()
             await self.master.back(self.table, seat)
         return client
 
@@ -174,7 +269,7 @@ class Connection:
         client.sink = None
         client.direct = None
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(*self.closing)
 
     async def _loop(self, client: Client) -> None:
         while not client.dropped:

@@ -3,8 +3,12 @@
 - **online**: the lobby page says it is here every few seconds (``POST /api/here``),
   and every process says so each few seconds for the accounts connected to a seat of
   its tables (with that table). An account is online for :data:`ONLINE` seconds after.
-  A guest is counted, never named, unless it asks to be (``visible`` with a name). The
-  marks are kept in this process or, with ``--redis``, in Redis (the whole cluster).
+  A guest is counted, never named, unless it asks to be (``visible`` with a name); then
+  it is listed marked as a guest (``"guest": true``), under a name no account has (an
+  account's name is reserved, letter case and look-alike letters ignored: ``names.skeleton``),
+  and at most :data:`VISIBLE_PER_ADDRESS` visible guests from one address at a time (a
+  guest's mark is kept under its address and its browser's id, both hashed). The marks
+  are kept in this process or, with ``--redis``, in Redis (the whole cluster).
 - **follows** (``toepen_follows``) and **invitations** (``toepen_invitations``, migration
   ``f1_friends``): a logged-in player follows others and sees whether each is online and
   at which table; it invites someone it follows to a table it sits at that has an open
@@ -23,10 +27,10 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import sqlalchemy as sa
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Path, Request
 from pydantic import BaseModel, Field
 
 from ..narration import Message
@@ -34,8 +38,9 @@ from .accounts import Accounts, User
 from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
 from .lobby import Lobby, handed_out
+from .names import skeleton
 from .playnow import limited
-from .protocol import Refused, check_name
+from .protocol import MAX_ROW, Refused, check_name
 from .store import Base
 
 log = logging.getLogger("toepen.server")
@@ -46,6 +51,8 @@ BEAT = 5.0
 """Seconds between two marks of the accounts seated and connected in this process."""
 MOST_SHOWN = 100
 """At most this many online players and tables are listed (the counts are complete)."""
+VISIBLE_PER_ADDRESS = 5
+"""At most this many guests from one address are listed by name at a time."""
 
 follows = sa.Table(
     "toepen_follows", Base.metadata,
@@ -296,24 +303,48 @@ class Presence:
                 if body.name is None:
                     raise refused("name", "name: a visible guest needs a name")
                 name = check_name(body.name, self.lobby.limits.name_length)
-            key = hashlib.sha256(body.client.encode()).hexdigest()[:32]
+            address = request.client.host if request.client else "unknown"
+            where = hashlib.sha256(address.encode()).hexdigest()[:16]
+            key = f"{where}:{hashlib.sha256(body.client.encode()).hexdigest()[:32]}"
+            if name is not None:
+                try:
+                    await self._may_show(name, key, where)
+                except Refused:
+                    await self.marks.mark("g", key, None, None)  # here, counted, unnamed
+                    raise
             await self.marks.mark("g", key, None, name)
         online = await self.marks.recent("u")
         guests = await self.marks.recent("g")
         shown = sorted(online)[:MOST_SHOWN]
-        named = sorted(n for _, n in guests.values() if n)[:MOST_SHOWN]
+        taken = {skeleton(n) for n in online}  # an account made since the guest's mark
+        named = sorted(n for _, n in guests.values() if n and skeleton(n) not in taken
+                       )[:MOST_SHOWN]
         tables = [{"id": t.id, "preset": t.row.preset, "size": t.row.size,
                    "players": [s.name for s in t.seats]}
                   for t in self.lobby.listed("playing", MOST_SHOWN) if not handed_out(t)]
         out: dict[str, Any] = {
-            "online": [{"name": n, "table": online[n][0]} for n in shown],
-            "guests": [{"name": n} for n in named],
+            "online": [{"name": n, "table": online[n][0], "guest": False} for n in shown],
+            "guests": [{"name": n, "guest": True} for n in named],
             "counts": {"accounts": len(online), "guests": len(guests)},
             "tables": tables, "me": user.name if user else None,
         }
         if user is not None:
             out.update(await self.friends(user, online))
         return out
+
+    async def _may_show(self, name: str, key: str, where: str) -> None:
+        """A guest may be listed as ``name`` (else Refused): no account's name, and
+        fewer than :data:`VISIBLE_PER_ADDRESS` other visible guests from its address."""
+        looks = skeleton(name)
+        if await self.accounts.user(name) is not None or (
+                looks != name.casefold() and await self.accounts.user(looks) is not None):
+            raise refused("name_taken", f"name: {name!r} is an account's; log in to use it",
+                          409, name=name)
+        shown = [k for k, (_, n) in (await self.marks.recent("g")).items()
+                 if n and k.startswith(f"{where}:") and k != key]
+        if len(shown) >= VISIBLE_PER_ADDRESS:
+            raise refused("guests", f"at most {VISIBLE_PER_ADDRESS} guests from one address "
+                          "are listed by name", 429, n=VISIBLE_PER_ADDRESS)
 
     async def friends(self, user: User, online: dict[str, tuple[str | None, str | None]]
                       ) -> dict[str, Any]:
@@ -412,6 +443,8 @@ class Presence:
 
 
 router = APIRouter()
+Invitation = Annotated[int, Path(ge=1, le=MAX_ROW, description="the invitation's id")]
+"""An invitation's id in a path: a row id, bounded (a longer one is a 422 naming it)."""
 
 
 def presence_of(request: Request) -> Presence:
@@ -444,13 +477,13 @@ async def invite(body: Invite, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/invitations/{inv}/accept")
-async def accept(inv: int, request: Request) -> dict[str, Any]:
+async def accept(inv: Invitation, request: Request) -> dict[str, Any]:
     """Accept an invitation: seated at its table (the answer holds the seat's token)."""
     return await presence_of(request).respond(request, inv, True)
 
 
 @router.post("/api/invitations/{inv}/decline")
-async def decline(inv: int, request: Request) -> dict[str, Any]:
+async def decline(inv: Invitation, request: Request) -> dict[str, Any]:
     """Decline an invitation (its sender sees it declined)."""
     return await presence_of(request).respond(request, inv, False)
 

@@ -45,8 +45,23 @@ HOST_COMMANDS = ("start", "add_bot", "remove_bot", "remove_seat")
 ERROR_CODES = ("bad_json", "bad_message", "unsupported_version", "too_large", "need_hello",
                "auth", "forbidden", "not_found", "limit", "not_started", "over", "stale",
                "not_your_turn", "illegal", "bad_action", "rate_limited", "bad_command",
-               "server_error", "in_doubt")
-"""Every ``code`` of a refusal (``not_found`` and ``limit`` are HTTP-only)."""
+               "server_error", "in_doubt", "replaced")
+"""Every ``code`` of a refusal (``not_found`` is HTTP-only; ``limit`` on a socket: too many
+sockets from one address; ``replaced``: a newer socket of the seat closed this one)."""
+MAX_INT = 2**53 - 1
+"""The largest integer a client message may hold anywhere (JavaScript's
+``Number.MAX_SAFE_INTEGER``: every browser reads it exactly); below ``-MAX_INT`` neither."""
+MAX_ROW = 2**31 - 1
+"""The largest row id (an invitation's) a request may name: PostgreSQL's ``integer``."""
+SMALL = 1000
+"""The bound of a count, size, seat, round or table number a request may hold (each is
+checked against its own, smaller rules after: this keeps the rules' own message)."""
+INT_FIELDS: dict[str, tuple[int, int]] = {"id": (-MAX_INT, MAX_INT), "state": (0, MAX_INT),
+                                          "seat": (0, MAX_INT)}
+"""The integer fields of the client messages and their bounds, checked by :func:`parse`
+before anything else reads them (the schema, ``docs/protocol.schema.json``, says the same);
+any other integer (a rematch's ``options``) is held to ``-MAX_INT`` to ``MAX_INT`` there and
+to its own bounds by the rules."""
 NAME_PUNCTUATION = " '-_."
 REACTIONS: dict[str, str] = {
     "cheers": "react.cheers",
@@ -103,6 +118,14 @@ class Limits:
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
     send_queue: int = 512
+    sockets_per_seat: int = 4
+    """Open WebSockets of one seat (one process): a newer one past it closes the oldest,
+    which is told (``replaced``, close code 4009)."""
+    sockets_per_address: int = 64
+    """Open WebSockets from one client address (one process), from the handshake to the
+    close, ``hello`` said or not: one more is refused (``limit``, close code 4029)."""
+    hello_timeout: float = 10.0
+    """Seconds a new WebSocket has to say ``hello`` (else closed, code 4000)."""
 
 
 def _emoji_part(ch: str) -> bool:
@@ -251,7 +274,40 @@ def parse(text: str, limits: Limits) -> dict[str, Any]:
     kind = msg.get("type")
     if kind not in CLIENT_TYPES:
         raise Refused("bad_message", f"type: unknown message type {kind!r}")
+    check_integers(msg)
     return msg
+
+
+def check_integers(msg: dict[str, Any]) -> None:
+    """Every integer of a client message within its bounds (:data:`INT_FIELDS`, else
+    ``-MAX_INT`` to ``MAX_INT``), or Refused ``bad_message`` naming the field (a long
+    value by its number of digits only).
+
+    >>> check_integers({"v": 1, "type": "ping", "id": 2**64})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: id: an integer from ... to ..., not 18446744073709551616
+    >>> check_integers({"v": 1, "type": "act", "action": "knock", "state": -1})
+    Traceback (most recent call last):
+    ...
+    toepen.server.protocol.Refused: state: an integer from 0 to 9007199254740991, not -1
+    """
+    stack: list[tuple[str, Any]] = [(key, value) for key, value in msg.items()]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool):
+            low, high = INT_FIELDS.get(where, (-MAX_INT, MAX_INT))
+            if not low <= value <= high:
+                text = str(value)  # a frame of 4 KiB holds no more digits than str takes
+                shown = text if len(text) <= 24 else f"a number of {len(text)} digits"
+                raise Refused("bad_message", f"{where}: an integer from {low} to {high}, "
+                              f"not {shown}",
+                              say=Message("error.integer", {"field": where, "low": low,
+                                                            "high": high}))
+        elif isinstance(value, dict):
+            stack.extend((f"{where}.{key}", item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
 
 
 def message_id(msg: dict[str, Any]) -> str | int | None:

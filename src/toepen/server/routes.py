@@ -21,7 +21,7 @@ from .accounts import routes as accounts
 from .botpool import available_bots, available_levels, default_bot
 from .lobby import Lobby
 from .presets import presets_json
-from .protocol import PROTOCOL, Refused
+from .protocol import PROTOCOL, SMALL, Refused
 from .table import Table
 
 router = APIRouter()
@@ -43,8 +43,8 @@ class CreateTable(BaseModel):
 
     preset: str = Field("rulebook", max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
-    size: int = 4
-    bots: dict[int, str] = Field(default_factory=dict)
+    size: int = Field(4, ge=0, le=SMALL)
+    bots: dict[Annotated[int, Field(ge=0, le=SMALL)], str] = Field(default_factory=dict)
     name: str | None = None
     idle_seconds: float = 60.0
     autostart: bool = False
@@ -58,7 +58,7 @@ class JoinTable(BaseModel):
     """Body of ``POST /api/tables/{id}/join``."""
 
     name: str
-    seat: int | None = None
+    seat: int | None = Field(None, ge=0, le=SMALL)
 
 
 class JoinCode(BaseModel):

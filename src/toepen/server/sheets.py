@@ -37,7 +37,7 @@ from ..record import dumps
 from ..rules import Rules, RulesError
 from ..tally import IllegalEntry, Sheet, english
 from ..tally import refusal_message as sheet_refusal_message
-from .protocol import Refused, check_name
+from .protocol import MAX_INT, SMALL, Refused, check_name
 from .store import Base
 from .table import token_hash
 
@@ -292,19 +292,19 @@ class NewSheet(BaseModel):
     preset: str = "rulebook"
     options: dict[str, Any] = Field(default_factory=dict)
     players: list[str]
-    dealer: int = 0
+    dealer: int = Field(0, ge=0, le=SMALL)
     display: str | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
 
 class NewEntry(BaseModel):
     entry: str
-    version: int | None = None
+    version: int | None = Field(None, ge=0, le=MAX_INT)
     """The version the keeper saw; a change to a newer sheet is refused as stale."""
 
 
 class Undo(BaseModel):
-    version: int | None = None
+    version: int | None = Field(None, ge=0, le=MAX_INT)
 
 
 def build_sheet(body: NewSheet, name_length: int = NAME_LENGTH) -> Sheet:

@@ -5,8 +5,9 @@
   control characters or line breaks; the text is sent as it is (the page escapes it).
 - **react** (``{"type": "react", "react": "cheers"}``): one of :data:`REACTIONS`, a short
   set of emotes and pub phrases each client says in its own language (``react.<name>``).
-- Chat and reactions share a budget per client: :attr:`Limits.chat_burst` in
-  :attr:`Limits.chat_window` seconds. Both go to every client of the table through the
+- Chat and reactions share a budget per seat (however many sockets it has open):
+  :attr:`Limits.chat_burst` in :attr:`Limits.chat_window` seconds. Spectators neither
+  chat nor react. Both go to every client of the table through the
   table master's one broadcast path (:meth:`~toepen.server.master.Master.broadcast`).
 - **rematch** (``{"type": "rematch"}``, once the game is over): a new table with the
   same seats (the same people, their seat tokens valid there too; the same bots, by name
@@ -20,7 +21,6 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..narration import Message
@@ -34,25 +34,25 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 class ChatBudget:
-    """At most ``burst`` messages in ``window`` seconds, per client (a sliding count)."""
+    """At most ``burst`` messages in ``window`` seconds, per seat of a table (a sliding
+    count, kept with the table: ``Table.chat_sent``), whichever of its sockets sends."""
 
     def __init__(self, burst: int, window: float) -> None:
         self.burst = burst
         self.window = window
-        self.sent: weakref.WeakKeyDictionary[Client, list[float]] = weakref.WeakKeyDictionary()
 
-    def spend(self, client: Client, now: float | None = None) -> None:
-        """Count one message of ``client``, or Refused ``rate_limited`` (nothing sent)."""
+    def spend(self, table: Table, seat: int, now: float | None = None) -> None:
+        """Count one message of ``seat``, or Refused ``rate_limited`` (nothing sent)."""
         now = time.monotonic() if now is None else now
-        stamps = [t for t in self.sent.get(client, []) if now - t < self.window]
+        stamps = [t for t in table.chat_sent.get(seat, []) if now - t < self.window]
         if len(stamps) >= self.burst:
-            self.sent[client] = stamps
+            table.chat_sent[seat] = stamps
             raise Refused("rate_limited", f"chat: at most {self.burst} messages in "
                           f"{self.window:g} seconds", 429,
                           say=Message("error.chat.rate", {"n": self.burst,
                                                           "s": int(self.window)}))
         stamps.append(now)
-        self.sent[client] = stamps
+        table.chat_sent[seat] = stamps
 
 
 def chat_text(text: Any, limit: int) -> str:
@@ -116,7 +116,7 @@ class Social:
         """A seated player's chat line, to everyone at the table."""
         seat, name = speaker(table, client)
         line = chat_text(text, self.limits.chat_length)
-        self.budget.spend(client)
+        self.budget.spend(table, seat)
         self.say(table, chat_message(seat, name, line, None))
 
     def react(self, table: Table, client: Client, react: Any) -> None:
@@ -125,7 +125,7 @@ class Social:
         if not isinstance(react, str) or react not in REACTIONS:
             raise Refused("bad_message", f"react: one of {', '.join(REACTIONS)}",
                           say=Message("error.react.unknown"))
-        self.budget.spend(client)
+        self.budget.spend(table, seat)
         self.say(table, chat_message(seat, name, None, react))
 
     def say(self, table: Table, msg: dict[str, Any]) -> None:

@@ -245,6 +245,9 @@ class Table:
     rated: bool = False
     """The game counts for ratings (:mod:`toepen.server.accounts`)."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    chat_sent: dict[int, list[float]] = field(default_factory=dict)
+    """When each seat last chatted or reacted (``social.ChatBudget``: a budget per seat,
+    however many sockets it has)."""
     """The last :data:`CHAT_HISTORY` chat lines and reactions (the ``chat`` messages, as
     sent), for the ``welcome`` of a late joiner or a spectator; in memory only."""
 

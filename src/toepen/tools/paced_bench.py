@@ -153,7 +153,8 @@ def _servers(n: int, most: int, cluster: bool = False) -> Iterator[list[tuple[st
             port = free_port()
             cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
                    "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
-                   str(most + 10), "--max-tables", str(most + 10), "--rate", "1000", *extra]
+                   str(most + 10), "--max-tables", str(most + 10), "--rate", "1000",
+                   "--sockets-per-address", "1000000", *extra]
             log = Path(tmp) / f"server{i}.log"
             with log.open("wb") as f:
                 env = {k: v for k, v in os.environ.items() if k != "TOEPEN_BROADCAST"}

@@ -244,7 +244,8 @@ def run_server_bench(n: int, lives: int = 5,
         db = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         cmd = [sys.executable, "-m", "toepen.server", "--port", str(port), "--db", db,
                "--bot-delay", "0", "--log-level", "warning", "--tables-per-client",
-               str(n + 10), "--max-tables", str(n + 10), "--rate", "1000", *server_args]
+               str(n + 10), "--max-tables", str(n + 10), "--rate", "1000",
+               "--sockets-per-address", "1000000", *server_args]
         log = Path(tmp) / "server.log"
         with log.open("wb") as out:
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}

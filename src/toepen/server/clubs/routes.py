@@ -24,7 +24,7 @@ from ..accounts import Accounts
 from ..accounts.routes import created as seated_account
 from ..accounts.routes import player as logged_in
 from ..lobby import HANDED_OUT, Lobby
-from ..protocol import Refused, check_name, name_length
+from ..protocol import SMALL, Refused, check_name, name_length
 from ..sheets import Sheets, create_sheet, sheets_of
 from ..table import Table, token_hash
 from . import store
@@ -369,7 +369,7 @@ class CreateTournament(BaseModel):
     season: str | None = Field(None, max_length=20)
     house_rules: HouseRules | None = None
     scheme: Any = None
-    target: int = tourney.DEFAULT_TARGET
+    target: int = Field(tourney.DEFAULT_TARGET, ge=0, le=SMALL)
 
 
 class PlayerName(BaseModel):
@@ -381,14 +381,14 @@ class DrawRound(BaseModel):
 
 
 class TableMode(BaseModel):
-    round: int
-    table: int
+    round: int = Field(ge=0, le=SMALL)
+    table: int = Field(ge=0, le=SMALL)
     mode: str
 
 
 class TableResult(BaseModel):
-    round: int
-    table: int
+    round: int = Field(ge=0, le=SMALL)
+    table: int = Field(ge=0, le=SMALL)
     order: list[str]
 
 
@@ -397,8 +397,8 @@ class TakeSeat(BaseModel):
     logged in as the account that player is registered with (a club member's)."""
 
     key: str | None = Field(None, max_length=64)
-    round: int | None = None
-    table: int | None = None
+    round: int | None = Field(None, ge=0, le=SMALL)
+    table: int | None = Field(None, ge=0, le=SMALL)
     name: str | None = Field(None, max_length=200)
 
 

@@ -40,6 +40,7 @@ export async function accountApi(method, path, body) {
   if (!r.ok) {
     const err = new Error(errorText(data, r.status));
     err.status = r.status;
+    err.say = data && data.say ? data.say : null;
     throw err;
   }
   return data;

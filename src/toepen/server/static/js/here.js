@@ -1,7 +1,8 @@
 // Who is here (issue 26): the lobby says it is here every 10 s (POST /api/here) and shows
 // who else is, the tables being played (to watch) and, logged in, friends (follow,
 // online, at a table, invite to my table) and invitations (accept: seated; decline).
-// A guest is counted, named only if it ticks "show my name".
+// A guest is counted, named only if it ticks "show my name", and then marked as a guest; a
+// name that is an account's, or one guest too many from this address, unticks it (said once).
 import { t, translateStatic } from "./i18n.js";
 import { esc } from "./util.js";
 import { saveSeat } from "./net.js";
@@ -21,7 +22,8 @@ export function showHere(lobby, me, nameOf, toast) {
   const draw = () => {
     const d = last;
     if (!d) return;
-    const online = [...d.online.map((o) => o.name), ...d.guests.map((g) => g.name)];
+    const online = [...d.online.map((o) => o.name),
+      ...d.guests.map((g) => t("web.here.guest_name", { name: g.name }))];
     const friendState = (f) => f.table ? t("web.here.at_table") : f.online ? t("web.here.is_online") : t("web.here.is_offline");
     const mine = d.my_tables || [];
     const typing = box.querySelector("#here-follow-name");
@@ -56,7 +58,15 @@ export function showHere(lobby, me, nameOf, toast) {
   const beat = async () => {
     const body = { client: clientId() };
     if (!me.user && visible && nameOf()) { body.visible = true; body.name = nameOf(); }
-    try { last = await accountApi("POST", "/api/here", body); draw(); } catch (e) { if (e.status !== 429) toast(e.message); }
+    try { last = await accountApi("POST", "/api/here", body); draw(); } catch (e) {
+      const refused = e.say && ["here.error.name_taken", "here.error.guests"].includes(e.say.id);
+      if (body.visible && refused) {  // shown once; the page stays here, unnamed
+        visible = false;
+        localStorage.setItem("toepen.visible", "0");
+        toast(e.message);
+        beat();
+      } else if (e.status !== 429) toast(e.message);
+    }
   };
   const act = async (method, path, body) => {
     try { const out = await accountApi(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }

@@ -3,7 +3,7 @@
 import { once } from "./util.js";
 import { t, say } from "./i18n.js";
 
-const FINAL_CLOSES = new Set([4000, 4001, 4004, 4029]);
+const FINAL_CLOSES = new Set([4000, 4001, 4004, 4009, 4029]);  // 4009: replaced by a newer tab
 
 /** Tokens live in localStorage, by table id: {token, seat, host}. */
 export function seatOf(tableId) {
