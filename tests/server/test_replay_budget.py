@@ -5,7 +5,7 @@ false}`` play about 24,000 actions. Its whole replay as everyone saw it was 58 M
 answer, and four such requests at once grew the server by more than a GiB. Now a replay
 is paged (``from``, ``count``), each page bounded in steps and bytes, worked out in cached
 chunks by a bounded number of builders; a client asking too much at once is told to come
-back (429 or 503 with ``Retry-After`` and ``replay.error.busy``), never served a 5xx.
+back (429 or 503 with ``Retry-After`` and ``error.replay_busy``), never served a 5xx.
 
 The game is played by the engine here and stored through the storage layer (a live table
 would take minutes to play itself), then the real server is started on that database.
@@ -88,7 +88,7 @@ def fetch(url: str) -> tuple[httpx.Response, int]:
             return r, busy
         busy += 1
         body = r.json()
-        assert body["code"] == "limit" and body["say"]["id"] == "replay.error.busy", body
+        assert body["code"] == "limit" and body["say"]["id"] == "error.replay_busy", body
         wait = int(r.headers["Retry-After"])
         assert 1 <= wait <= 10
         time.sleep(0.2)  # the test does not wait the whole advice: it wants to be refused

@@ -18,7 +18,7 @@ What a request may cost is bounded (docs/security.md, "budget"):
 - at most :data:`BUILDERS` chunks are worked out at once (in threads), at most
   :data:`WAITING` more wait, and one client (address) has at most :data:`PER_CLIENT`
   being worked out or waiting; past that the answer is 503 or 429 with ``Retry-After``
-  and the catalog message ``replay.error.busy``. Requests for a chunk being worked out
+  and the catalog message ``error.replay_busy``. Requests for a chunk being worked out
   wait for that same work.
 
 Hidden cards: as every replay, only of a finished game (409 before its end); each step's
@@ -236,6 +236,6 @@ async def replay(table_id: str, request: Request, lobby: LobbyDep, seat: str | N
                                               count, client_key(request))
     except Busy as e:
         return JSONResponse({"detail": e.message, "code": "limit",
-                             "say": Message("replay.error.busy").to_json()},
+                             "say": Message("error.replay_busy").to_json()},
                             status_code=e.status, headers={"Retry-After": str(RETRY_AFTER)})
     return Response(body, media_type="application/json")

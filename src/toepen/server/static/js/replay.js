@@ -162,7 +162,7 @@ export async function showReplay(app, tableId) {
       const want = step;
       const my = gen;
       const first = Math.floor(step / PAGE) * PAGE;
-      app.querySelector("#stepno").textContent = t("replay.loading", { first, last: Math.min(first + PAGE, n) - 1, total: n - 1 });
+      app.querySelector("#stepno").textContent = t("web.replay_loading", { first, last: Math.min(first + PAGE, n) - 1, total: n - 1 });
       await wait(150); // a slider dragged along: only the page where it stops is asked for
       if (my !== gen || want !== step) return;
       try { await ensure(step); } catch (e) { app.querySelector("#replay-note").textContent = e.message; return; }
