@@ -37,6 +37,14 @@ def serve_cmd(
         "--abandoned-after", min=0.1, max=864000.0,
         help="Seconds a table that has not started stays in the list of open tables with "
         "no person connected (it can still be reached by its link).")] = 600.0,
+    finished_grace: Annotated[float, typer.Option(
+        "--finished-grace", min=0.1, max=86400.0,
+        help="Seconds a finished table with nobody connected stays in memory (then it "
+        "is read from the database when asked for).")] = 60.0,
+    finished_kept: Annotated[int, typer.Option(
+        "--finished-kept", min=1, max=100000,
+        help="Finished tables kept in memory at most (past it the quiet ones leave at "
+        "once).")] = 200,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
@@ -86,7 +94,8 @@ def serve_cmd(
         raise typer.BadParameter(str(e), param_hint="'--bot'") from None
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate, name_length=name_length,
-                    abandoned_after=abandoned_after)
+                    abandoned_after=abandoned_after, finished_grace=finished_grace,
+                    finished_kept=finished_kept)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,
