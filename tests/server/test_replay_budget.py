@@ -26,6 +26,7 @@ from toepen.bots.base import make_bot
 from toepen.engine import Game
 from toepen.match import play_game
 from toepen.rules import Rules
+from toepen.server.replays import CHUNK, encode_chunk
 from toepen.server.store import ActionRow, SeatRow, Store, TableRow
 
 from .conftest import Server
@@ -163,3 +164,24 @@ def test_page_bounds_are_checked(long_game: tuple[Server, int]) -> None:
     # no count: a page of 100 steps, the first one by default
     page = server.get(base).json()
     assert page["from"] == 0 and page["count"] == 100 and page["next"] == 100
+
+
+def test_chunks_from_a_cursor_are_the_chunks_from_the_start() -> None:
+    """A page read after the one before goes on from the game replayed for that one
+    (once through the game, not once a page); its steps are the same bytes."""
+    rules = Rules.preset("rulebook", lives=10, max_stake=1, armoede=False)
+    game = Game(rules, ["A", "B", "C", "D"], seed=7, dealer=3)
+    play_game(game, [make_bot("random", seed=i) for i in range(4)])
+    total = len(game.actions) + 1
+    assert total > 4 * CHUNK
+    for seat, everyone in ((None, True), (None, False), (2, False)):
+        cursor: Game | None = None
+        for start in range(0, total, CHUNK):
+            stop = min(start + CHUNK, total)
+            fresh, _ = encode_chunk(game, seat, everyone, start, stop)
+            went_on, cursor = encode_chunk(game, seat, everyone, start, stop, cursor)
+            assert went_on == fresh
+            assert len(cursor.actions) == stop - 1
+        # a cursor past the start is not used: the game is replayed from its beginning
+        again, _ = encode_chunk(game, seat, everyone, 0, CHUNK, cursor)
+        assert again == encode_chunk(game, seat, everyone, 0, CHUNK)[0]

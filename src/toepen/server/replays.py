@@ -66,6 +66,8 @@ CACHE_BYTES = 32 * 1024 * 1024
 """The most bytes of compressed chunks kept."""
 RETRY_AFTER = 2
 """Seconds a refused client is asked to wait (``Retry-After``)."""
+CURSORS = 8
+"""Replayed games kept to go on from (each at most a few MiB: its list of actions)."""
 
 Key = tuple[str, tuple[str, ...], int | None, bool, int]
 """A chunk: table id, the game's players (a renamed seat makes new chunks), the seat
@@ -81,14 +83,19 @@ class Busy(Exception):
         self.message = message
 
 
-def encode_chunk(game: Game, seat: int | None, all_cards: bool, start: int,
-                 stop: int) -> bytes:
+def encode_chunk(game: Game, seat: int | None, all_cards: bool, start: int, stop: int,
+                 replay: Game | None = None) -> tuple[bytes, Game]:
     """Steps ``start`` to ``stop - 1`` of the finished ``game`` as ``seat`` saw them
-    (``all_cards``: everyone, with every hand): each step's JSON, one a line, compressed.
+    (``all_cards``: everyone, with every hand): each step's JSON, one a line, compressed;
+    and the replayed game, at step ``stop - 1`` (a cursor to go on from).
 
-    The game is replayed on its decks from the start (cheap); only the steps asked for are
-    observed and encoded (what costs)."""
-    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
+    The game is replayed on its decks from the start, or from ``replay`` (a cursor of the
+    same game, at most at step ``start - 1``); only the steps asked for are observed and
+    encoded (what costs)."""
+    if replay is None or not 0 < len(replay.actions) < start:
+        replay = Game(game.rules, game.players, decks=game.dealt_decks(),
+                      dealer=game.first_dealer)
+    done = len(replay.actions)
     viewer = None if all_cards else seat
     out: list[bytes] = []
 
@@ -102,11 +109,11 @@ def encode_chunk(game: Game, seat: int | None, all_cards: bool, start: int,
 
     if start == 0:
         step(replay.opening_events(omniscient=True), None)
-    for k, (s, act) in enumerate(game.actions[:stop - 1], 1):
+    for k, (s, act) in enumerate(game.actions[done:stop - 1], done + 1):
         events = replay.apply(s, act)
         if k >= start:
             step(events, {"seat": s, "action": str(act)})
-    return zlib.compress(b"\n".join(out), 6)
+    return zlib.compress(b"\n".join(out), 6), replay
 
 
 class Replays:
@@ -123,6 +130,9 @@ class Replays:
         self.work: dict[Key, asyncio.Task[bytes]] = {}
         """Chunks being worked out (or waiting for a builder)."""
         self.clients: Counter[str] = Counter()
+        self.cursors: OrderedDict[tuple[str, tuple[str, ...], int], Game] = OrderedDict()
+        """Games replayed up to the end of a chunk (by table, players and position), to
+        go on from: a game read page after page is replayed once, not once a page."""
         self.built = 0
         """How many chunks were worked out (the cache's misses)."""
 
@@ -160,10 +170,25 @@ class Replays:
         start = index * CHUNK
         stop = min(start + CHUNK, len(game.actions) + 1)
         async with self.builders:
-            data = await asyncio.to_thread(encode_chunk, game, seat, all_cards, start, stop)
+            data, replayed = await asyncio.to_thread(encode_chunk, game, seat, all_cards,
+                                                     start, stop,
+                                                     self._cursor(_tid, _players, start))
+        self.cursors[(_tid, _players, len(replayed.actions))] = replayed
+        while len(self.cursors) > CURSORS:
+            self.cursors.popitem(last=False)
         self.built += 1
         self._keep(key, data)
         return data
+
+    def _cursor(self, table_id: str, players: tuple[str, ...], start: int) -> Game | None:
+        """The furthest cursor of this game before step ``start``, taken (a thread
+        replays it on; it comes back at its new position)."""
+        best: tuple[str, tuple[str, ...], int] | None = None
+        for key in self.cursors:
+            if key[0] == table_id and key[1] == players and 0 < key[2] < start and (
+                    best is None or key[2] > best[2]):
+                best = key
+        return None if best is None else self.cursors.pop(best)
 
     def _keep(self, key: Key, data: bytes) -> None:
         if len(data) > self.cache_bytes:
