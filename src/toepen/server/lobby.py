@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..engine import Action
+from ..engine import Action, Game
 from ..narration import Message
 from ..rules import Rules, RulesError
 from .botpool import BotPool
@@ -38,6 +38,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 STATUSES = ("lobby", "playing", "over")
 REQUESTS_KEPT = 1000
 """How many recent ``request`` ids of table creations the lobby remembers."""
+READERS = 2
+"""Tables read from storage at once after start-up (:meth:`Lobby.find`)."""
 HANDED_OUT = "tournament:"
 """The ``creator`` of a table whose seats its maker hands out (a tournament's online
 tables): no one joins it by its id or code, and it is not in the list of open tables."""
@@ -75,6 +77,9 @@ class Lobby:
         self.evicted = 0
         """How many finished tables left memory (:meth:`trim`)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._reading: dict[str, asyncio.Task[Table | None]] = {}
+        """Tables being read from storage (:meth:`find`): one read each, however many ask."""
+        self._readers = asyncio.Semaphore(READERS)
         self.master.on_over.append(self._ended)
 
     def join_cluster(self, cluster: ClusterPort) -> None:
@@ -106,15 +111,17 @@ class Lobby:
         return len(rows)
 
     async def adopt(self, row: TableRow) -> Table | None:
-        """Rebuild a stored table (its game replayed from its actions) into the lobby."""
+        """Rebuild a stored table (its game replayed from its actions) into the lobby;
+        after start-up the game is replayed in a thread (a finished game asked for again
+        may have tens of thousands of actions: the event loop does not wait for them)."""
         try:
             table = Table.stored(row)
             if row.status != "lobby":
-                game = table.new_game()
-                for seat, text, by in await self.storage.load_actions(row.id):
-                    game.apply(seat, Action.parse(text))
-                    table.last_by.append(by)
-                table.game = game
+                actions = await self.storage.load_actions(row.id)
+                if self.loaded:
+                    table.game = await asyncio.to_thread(self._replayed, table, actions)
+                else:
+                    table.game = self._replayed(table, actions)
         except Exception:  # a table that cannot be rebuilt must not stop the others
             log.exception("table %s could not be rebuilt; it is left out", row.id)
             return None
@@ -131,6 +138,15 @@ class Lobby:
                     log.exception("table %s: marking it failed", table.id)
             self.trim()
         return self.tables.get(row.id, table)
+
+    @staticmethod
+    def _replayed(table: Table, actions: list[tuple[int, str, str]]) -> Game:
+        """The game of a table not yet in the lobby, its stored ``actions`` applied."""
+        game = table.new_game()
+        for seat, text, by in actions:
+            game.apply(seat, Action.parse(text))
+            table.last_by.append(by)
+        return game
 
     # -- finished tables: out of memory, read again when asked for ---------------------
 
@@ -206,14 +222,23 @@ class Lobby:
         one another server just made) is read from the database."""
         table = self.tables.get(table_id)
         if table is None and len(table_id) <= 40:
-            row = await self.storage.load_table(table_id)
-            if row is not None:
-                table = await self.adopt(row)
+            task = self._reading.get(table_id)
+            if task is None:
+                task = asyncio.get_running_loop().create_task(self._read(table_id))
+                self._reading[table_id] = task
+                task.add_done_callback(lambda _: self._reading.pop(table_id, None))
+            table = await asyncio.shield(task)
         if table is None:
             raise Refused("not_found", f"no table {table_id!r}", 404)
         if table.id in self.quiet:  # just asked for: the last a cap makes leave
             self.quiet[table.id] = time.monotonic()
         return table
+
+    async def _read(self, table_id: str) -> Table | None:
+        """Read a table from storage into the lobby (at most :data:`READERS` at once)."""
+        async with self._readers:
+            row = await self.storage.load_table(table_id)
+            return None if row is None else await self.adopt(row)
 
     async def find_code(self, code: str) -> Table:
         """The table of ``code`` (also one not in memory: finished, or in a cluster one
