@@ -243,7 +243,7 @@ async def replay(table_id: str, request: Request, lobby: LobbyDep, seat: str | N
     table = await lobby.find(table_id)
     await lobby.fresh_copy(table)
     game = table.game
-    if table.row.status != "over" or game is None:
+    if table.row.status != "over" or game is None or not game.is_over:
         raise Refused("bad_command", "the game is not over: a replay would show hidden "
                       "cards", 409)
     if seat is None or seat == "all":
