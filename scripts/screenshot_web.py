@@ -108,7 +108,12 @@ def trick(browser: Browser, server: Server, lang: str, shoot: Shoot) -> None:
 def replay(browser: Browser, server: Server, table_id: str, lang: str, shoot: Shoot) -> None:
     """The replay viewer, every hand shown, at the session's first step with the most
     cards in the trick."""
-    steps: list[dict[str, Any]] = server.get(f"/api/tables/{table_id}/replay?seat=all")["steps"]
+    steps: list[dict[str, Any]] = []
+    at: int | None = 0
+    while at is not None:  # the replay comes a page at a time
+        page_of = server.get(f"/api/tables/{table_id}/replay?seat=all&from={at}&count=200")
+        steps += page_of["steps"]
+        at = page_of["next"]
     # the first step with the most cards in the trick
     step = max(range(len(steps)), key=lambda i: (len(steps[i]["view"]["trick"]), -i))
     page = desktop_page(browser, server, f"/?replay={table_id}&seat=all&step={step}", lang)

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from .conftest import Player, Server
+from .test_extras import all_steps
 from .test_session import over, play_until
 
 PASSWORD = "correct horse battery"
@@ -226,7 +227,7 @@ def delete_flow(server: Server) -> tuple[str, str, str]:
     assert server.get("/api/players/Eve").status_code == 404
     record = server.get(f"/api/tables/{tid}/record").json()
     assert "Eve" not in json.dumps(record) and "anon-" in json.dumps(record)
-    steps = server.get(f"/api/tables/{tid}/replay?seat=all").json()["steps"]
+    steps = all_steps(server, tid, "seat=all")
     assert steps[-1]["view"]["winner"] is not None  # still replayable, to the end
     assert "Eve" not in json.dumps(server.get(f"/api/tables/{tid}").json())
     return tid, cookie, eve.csrf

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import httpx
 
@@ -17,6 +18,22 @@ from .test_session import new_table, over
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": "Bearer " + token}
+
+
+def all_steps(server: Server, tid: str, query: str = "") -> list[dict[str, Any]]:
+    """Every step of a finished table's replay, page after page (``query``: ``seat=N``)."""
+    steps: list[dict[str, Any]] = []
+    at: int | None = 0
+    while at is not None:
+        r = server.get(f"/api/tables/{tid}/replay?from={at}&{query}")
+        assert r.status_code == 200, r.text
+        page = r.json()
+        assert page["from"] == at == len(steps) and page["count"] == len(page["steps"])
+        steps += page["steps"]
+        at = page["next"]
+        assert at is None or at == len(steps)
+    assert len(steps) == page["total"]
+    return steps
 
 
 def test_catalogs_are_served_for_the_five_languages(server: Server) -> None:
@@ -77,15 +94,14 @@ def test_hint_and_replay(server: Server) -> None:
     # Replays: one step per action plus the start; each view exactly observe() for the
     # seat asked for, and no card that seat had not seen by then.
     for seat in (0, 1, None):
-        q = "" if seat is None else f"?seat={seat}"
-        steps = server.get(f"/api/tables/{tid}/replay{q}").json()["steps"]
+        steps = all_steps(server, tid, "" if seat is None else f"seat={seat}")
         assert len(steps) == len(record["actions"]) + 1
         assert steps[0]["last"] is None
         assert [s["last"]["action"] for s in steps[1:]] == [m.split(" ", 1)[1]
                                                           for m in record["actions"]]
         messages = [{"type": "state", **s} for s in steps]
         assert audit(messages, seat, games) == len(steps)
-    everything = server.get(f"/api/tables/{tid}/replay?seat=all").json()["steps"]
+    everything = all_steps(server, tid, "seat=all")
     assert everything[-1]["hands"] == [[card_str(c) for c in cards_of(h)]
                                        for h in final.hand_masks()]
     assert everything[0]["hands"] == [[card_str(c) for c in cards_of(h)]

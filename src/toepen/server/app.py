@@ -29,6 +29,7 @@ from . import (
     metrics,
     playnow,
     presence,
+    replays,
     reviews,
     routes,
     sheets,
@@ -128,11 +129,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   description="Toepen tables over HTTP and WebSocket; see docs/protocol.md.")
     app.state.config = cfg
     app.state.metrics = Metrics()
+    app.state.replays = replays.Replays()
     app.state.external = ExternalBots(dict(cfg.external_bots), cfg.bot_timeout)  # checked now
     app.add_exception_handler(Refused, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(RequestGuard, limit=cfg.limits.max_body)
-    for module in (routes, extras, reviews, connection, metrics, playnow, presence):
+    for module in (routes, extras, replays, reviews, connection, metrics, playnow, presence):
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)

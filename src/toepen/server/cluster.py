@@ -712,6 +712,19 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self._drop(keys=[f"toepen:lease:{table_id}"], args=[self.proc])
 
+    def evicted(self, table_id: str) -> None:
+        """A finished table left this process's memory (the lobby's ``trim``): nothing
+        of it is kept here, and its lease, if held here, is let go (a finished game needs
+        no owner; the lease was renewed for nothing)."""
+        self.unowned.pop(table_id, None)
+        self.handed.pop(table_id, None)
+        self.acks.pop(table_id, None)
+        if table_id in self.owned:
+            self.owned.discard(table_id)
+            self.epochs.pop(table_id, None)
+            self.valid.pop(table_id, None)
+            self.spawn(self._let_go(table_id))
+
     def came_back(self) -> None:
         """This process's heartbeat had lapsed (it was frozen or starved): the others
         dropped what it told them; read its tables again and tell them again who is

@@ -47,6 +47,14 @@ def serve_cmd(
     hello_timeout: Annotated[float, typer.Option(
         "--hello-timeout", min=0.5, max=600.0,
         help="Seconds a new WebSocket has to say hello before it is closed.")] = 10.0,
+    finished_grace: Annotated[float, typer.Option(
+        "--finished-grace", min=0.1, max=86400.0,
+        help="Seconds a finished table with nobody connected stays in memory (then it "
+        "is read from the database when asked for).")] = 60.0,
+    finished_kept: Annotated[int, typer.Option(
+        "--finished-kept", min=1, max=100000,
+        help="Finished tables kept in memory at most (past it the quiet ones leave at "
+        "once).")] = 200,
     public_url: Annotated[str | None, typer.Option(
         "--public-url", help="Base URL for invite links (default: as the request came).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
@@ -104,7 +112,8 @@ def serve_cmd(
     limits = Limits(tables_per_client=tables_per_client, max_tables=max_tables,
                     messages_per_second=rate, name_length=name_length,
                     abandoned_after=abandoned_after, sockets_per_seat=sockets_per_seat,
-                    sockets_per_address=sockets_per_address, hello_timeout=hello_timeout)
+                    sockets_per_address=sockets_per_address, hello_timeout=hello_timeout,
+                    finished_grace=finished_grace, finished_kept=finished_kept)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,

@@ -1,9 +1,8 @@
-"""HTTP endpoints for the browser client: hints, replays and message catalogs.
+"""HTTP endpoints for the browser client: hints and message catalogs.
 
 - ``GET /api/tables/{id}/hint`` (a seat's bearer token): what the strongest installed bot
   would do for that seat now, from ``observe(game, seat)`` only, thought in the bot pool.
-- ``GET /api/tables/{id}/replay?seat=N|all`` (finished games only): every step's view and
-  redacted events for one seat, a spectator (no ``seat``) or everyone (``all``).
+- replays of finished games: :mod:`toepen.server.replays`.
 - ``GET /api/i18n/{lang}``: the shared message catalog of a language.
 """
 
@@ -15,44 +14,16 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..bots.reasons import reason
-from ..cards import card_str, cards_of
-from ..engine import Game
 from ..i18n import catalog_json
 from ..narration import action_message
 from ..seeds import derive_seed
 from ..view import observe
 from .botpool import default_bot
-from .protocol import Refused, events_json
+from .protocol import Refused
 from .routes import Authorization, LobbyDep
 
 LANGS = ("en", "nl", "de", "it", "nb")
 router = APIRouter()
-
-
-def replay_steps(game: Game, seat: int | None, all_cards: bool) -> list[dict[str, Any]]:
-    """Every position of a finished ``game`` as ``seat`` saw it (``all_cards``: with hands).
-
-    Step 0 is the position before the first action; step ``k`` follows action ``k``.
-    """
-    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
-
-    def step(events: list[Any], last: dict[str, Any] | None) -> dict[str, Any]:
-        view = observe(replay, None if all_cards else seat)
-        out: dict[str, Any] = {
-            "state": view.action_count,
-            "last": last,
-            "events": events_json(events, None if all_cards else seat),
-            "view": view.to_json(),
-        }
-        if all_cards:
-            out["hands"] = [[card_str(c) for c in cards_of(h)] for h in replay.hand_masks()]
-        return out
-
-    steps = [step(replay.opening_events(omniscient=True), None)]
-    for s, act in game.actions:
-        events = replay.apply(s, act)
-        steps.append(step(events, {"seat": s, "action": str(act)}))
-    return steps
 
 
 @router.get("/api/i18n/{lang}")
@@ -82,23 +53,3 @@ async def hint(table_id: str, lobby: LobbyDep,
     # the action and why, as catalog messages the page translates (``hint.reason.*``)
     return {"action": str(act), "bot": name, "state": view.action_count,
             "say": action_message(act).to_json(), "reason": reason(view, act).to_json()}
-
-
-@router.get("/api/tables/{table_id}/replay")
-async def replay(table_id: str, lobby: LobbyDep, seat: str | None = None) -> dict[str, Any]:
-    """Every step of a finished game, as one seat, a spectator or everyone saw it."""
-    table = lobby.get(table_id)
-    await lobby.fresh_copy(table)
-    game = table.game
-    if table.row.status != "over" or game is None:
-        raise Refused("bad_command", "the game is not over: a replay would show hidden "
-                      "cards", 409)
-    if seat is None or seat == "all":
-        who: int | None = None
-    elif seat.isascii() and seat.isdigit() and len(seat) < 3 and int(seat) < game.n:
-        who = int(seat)
-    else:
-        raise Refused("bad_message", f"seat: a seat from 0 to {game.n - 1} or 'all', "
-                      f"not {seat!r}")
-    steps = await asyncio.to_thread(replay_steps, game, who, seat == "all")
-    return {"steps": steps}

@@ -14,9 +14,10 @@ import dataclasses
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..engine import Action
+from ..engine import Action, Game
 from ..narration import Message
 from ..rules import Rules, RulesError
 from .botpool import BotPool
@@ -37,6 +38,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 STATUSES = ("lobby", "playing", "over")
 REQUESTS_KEPT = 1000
 """How many recent ``request`` ids of table creations the lobby remembers."""
+READERS = 2
+"""Tables read from storage at once after start-up (:meth:`Lobby.find`)."""
 HANDED_OUT = "tournament:"
 """The ``creator`` of a table whose seats its maker hands out (a tournament's online
 tables): no one joins it by its id or code, and it is not in the list of open tables."""
@@ -64,6 +67,20 @@ class Lobby:
         """Table creations by (creator, the client's request id): a repeat gets the same."""
         self.cluster: ClusterPort | None = None
         """The cluster of servers (``--redis``), or None: :meth:`join_cluster`."""
+        self.on_adopt: list[Callable[[Table], Awaitable[None]]] = []
+        """Run for a table read from storage after start-up (a finished table asked for
+        again, one made at another server of a cluster): marks of other areas."""
+        self.loaded = False
+        """Start-up's tables are rebuilt (:meth:`load`)."""
+        self.quiet: dict[str, float] = {}
+        """Finished tables with nobody connected: since when (monotonic), by id."""
+        self.evicted = 0
+        """How many finished tables left memory (:meth:`trim`)."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self._reading: dict[str, asyncio.Task[Table | None]] = {}
+        """Tables being read from storage (:meth:`find`): one read each, however many ask."""
+        self._readers = asyncio.Semaphore(READERS)
+        self.master.on_over.append(self._ended)
 
     def join_cluster(self, cluster: ClusterPort) -> None:
         """Share the tables with the other servers behind ``cluster``'s Redis."""
@@ -74,8 +91,9 @@ class Lobby:
     # -- start-up and shutdown -------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every stored table (games replayed from their actions); how many."""
-        rows = await self.storage.load_tables()
+        """Rebuild every stored table whose game is not over (games replayed from their
+        actions); how many. A finished table is read when it is asked for (:meth:`find`)."""
+        rows = await self.storage.load_tables(live=True)
         for row in rows:
             await self.adopt(row)
         for table in list(self.tables.values()):
@@ -88,18 +106,22 @@ class Lobby:
                     await self.start(table)
         for table in self.tables.values():
             self.next(table)
+        self.loaded = True
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return len(rows)
 
     async def adopt(self, row: TableRow) -> Table | None:
-        """Rebuild a stored table (its game replayed from its actions) into the lobby."""
+        """Rebuild a stored table (its game replayed from its actions) into the lobby;
+        after start-up the game is replayed in a thread (a finished game asked for again
+        may have tens of thousands of actions: the event loop does not wait for them)."""
         try:
             table = Table.stored(row)
             if row.status != "lobby":
-                game = table.new_game()
-                for seat, text, by in await self.storage.load_actions(row.id):
-                    game.apply(seat, Action.parse(text))
-                    table.last_by.append(by)
-                table.game = game
+                actions = await self.storage.load_actions(row.id)
+                if self.loaded:
+                    table.game = await asyncio.to_thread(self._replayed, table, actions)
+                else:
+                    table.game = self._replayed(table, actions)
         except Exception:  # a table that cannot be rebuilt must not stop the others
             log.exception("table %s could not be rebuilt; it is left out", row.id)
             return None
@@ -108,25 +130,120 @@ class Lobby:
         if row.status != "over":
             self.bots.check_seats(table)
         self._add(table)
-        return table
+        if self.loaded:
+            for hook in self.on_adopt:
+                try:
+                    await hook(table)
+                except Exception:  # the table is there whatever a mark does
+                    log.exception("table %s: marking it failed", table.id)
+            self.trim()
+        return self.tables.get(row.id, table)
+
+    @staticmethod
+    def _replayed(table: Table, actions: list[tuple[int, str, str]]) -> Game:
+        """The game of a table not yet in the lobby, its stored ``actions`` applied."""
+        game = table.new_game()
+        for seat, text, by in actions:
+            game.apply(seat, Action.parse(text))
+            table.last_by.append(by)
+        return game
+
+    # -- finished tables: out of memory, read again when asked for ---------------------
+
+    def evictable(self, table: Table) -> bool:
+        """A finished table that nobody is connected to (here or, in a cluster, at
+        another server) and that nothing is changing."""
+        return (table.row.status == "over" and not table.clients
+                and not any(seats or watching or host
+                            for seats, watching, host in table.elsewhere.values())
+                and not table.lock.locked() and not table.external
+                and (table.pending is None or table.pending.done()))
+
+    def evict(self, table: Table) -> None:
+        """Forget the finished ``table`` here (storage keeps it: :meth:`find` reads it
+        again); in a cluster its lease, if held here, is let go."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        self.quiet.pop(table.id, None)
+        if self.codes.get(table.row.code) == table.id:
+            del self.codes[table.row.code]
+        for thash in {table.row.host_hash, *(s.token_hash for s in table.seats)}:
+            if thash and self.tokens.get(thash) == table.id:
+                del self.tokens[thash]
+        self.evicted += 1
+        if self.cluster is not None:
+            self.cluster.evicted(table.id)
+
+    def trim(self, now: float | None = None) -> int:
+        """Evict the finished tables quiet (:meth:`evictable`) for ``finished_grace``
+        seconds, and while more than ``finished_kept`` finished tables are in memory the
+        quiet ones longest quiet first, at once; how many left."""
+        now = time.monotonic() if now is None else now
+        finished = 0
+        quiet: list[tuple[float, Table]] = []
+        for table in self.tables.values():
+            if table.row.status != "over":
+                continue
+            finished += 1
+            if self.evictable(table):
+                quiet.append((self.quiet.setdefault(table.id, now), table))
+            else:
+                self.quiet.pop(table.id, None)
+        quiet.sort(key=lambda q: q[0])
+        excess = finished - self.limits.finished_kept
+        gone = 0
+        for since, table in quiet:
+            if excess <= 0 and now - since < self.limits.finished_grace:
+                break
+            self.evict(table)
+            excess -= 1
+            gone += 1
+        return gone
+
+    async def _ended(self, _table: Table) -> None:
+        """A game ended (the master's ``on_over``): past ``finished_kept``, room now."""
+        self.trim()
+
+    async def _sweep(self) -> None:
+        """:meth:`trim` every few seconds (a quiet finished table leaves after its grace)."""
+        period = max(0.2, min(5.0, self.limits.finished_grace / 2))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self.trim()
+            except Exception:  # the next round tries again
+                log.exception("trimming the finished tables failed")
 
     # -- a cluster of servers (--redis): the other servers' changes ----------------------
 
     async def find(self, table_id: str) -> Table:
-        """The table ``table_id``; in a cluster, one another server just made is read
-        from the database."""
+        """The table ``table_id``; one not in memory (a finished table, or in a cluster
+        one another server just made) is read from the database."""
         table = self.tables.get(table_id)
-        if table is None and self.cluster is not None and len(table_id) <= 40:
-            row = await self.storage.load_table(table_id)
-            if row is not None:
-                table = await self.adopt(row)
+        if table is None and len(table_id) <= 40:
+            task = self._reading.get(table_id)
+            if task is None:
+                task = asyncio.get_running_loop().create_task(self._read(table_id))
+                self._reading[table_id] = task
+                task.add_done_callback(lambda _: self._reading.pop(table_id, None))
+            table = await asyncio.shield(task)
         if table is None:
             raise Refused("not_found", f"no table {table_id!r}", 404)
+        if table.id in self.quiet:  # just asked for: the last a cap makes leave
+            self.quiet[table.id] = time.monotonic()
         return table
 
+    async def _read(self, table_id: str) -> Table | None:
+        """Read a table from storage into the lobby (at most :data:`READERS` at once)."""
+        async with self._readers:
+            row = await self.storage.load_table(table_id)
+            return None if row is None else await self.adopt(row)
+
     async def find_code(self, code: str) -> Table:
-        """The table of ``code`` (in a cluster, also one just made elsewhere)."""
-        if self.cluster is not None and code.strip().upper() not in self.codes:
+        """The table of ``code`` (also one not in memory: finished, or in a cluster one
+        just made elsewhere)."""
+        if code.strip().upper() not in self.codes:
             table_id = await self.storage.load_code(code.strip().upper()[:20])
             if table_id is not None:
                 await self.find(table_id)
@@ -217,6 +334,8 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop every bot and clock, close every socket and the storage."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             for c in list(table.clients):
                 c.close()
@@ -226,6 +345,7 @@ class Lobby:
     # -- finding ---------------------------------------------------------------------
 
     def get(self, table_id: str) -> Table:
+        """A table in memory (a finished one may not be: :meth:`find`)."""
         table = self.tables.get(table_id)
         if table is None:
             raise Refused("not_found", f"no table {table_id!r}", 404)
@@ -286,7 +406,7 @@ class Lobby:
                           f"{self.limits.tables_per_client})", 429)
 
     def fresh_ids(self) -> tuple[str, str]:
-        """A new table's id and invite code, neither used by a table of the lobby."""
+        """A new table's id and invite code, neither used by a table in memory."""
         table_id = secrets.token_hex(6)
         while table_id in self.tables:
             table_id = secrets.token_hex(6)
@@ -294,6 +414,14 @@ class Lobby:
         while code in self.codes:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
         return table_id, code
+
+    async def new_ids(self) -> tuple[str, str]:
+        """:meth:`fresh_ids` that no stored table has either (finished tables leave
+        memory, not the database, whose ids and codes are unique)."""
+        while True:
+            table_id, code = self.fresh_ids()
+            if not await self.storage.taken(table_id, code):
+                return table_id, code
 
     async def create(self, *, preset: str, options: dict[str, Any], size: int,
                      bots: dict[int, str], name: str | None, idle_seconds: float,
@@ -367,7 +495,7 @@ class Lobby:
         thash = token_hash(token)
         if name is not None:
             seats[0] = Seat(0, "human", name=name, token_hash=thash)
-        table_id, code = self.fresh_ids()
+        table_id, code = await self.new_ids()
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=size, seed=seed, dealer=seed % size, idle_seconds=idle_seconds,
                        autostart=autostart, creator=creator, host_hash=thash)

@@ -87,6 +87,10 @@ class _LobbyCollector(Collector):
         yield tables
         yield GaugeMetricFamily("toepen_connections", "WebSockets open at this process.",
                                 value=clients)
+        yield CounterMetricFamily("toepen_tables_evicted",
+                                  "Finished tables that left this process's memory (read "
+                                  "again from the database when asked for).",
+                                  value=lobby.evicted)
         yield GaugeMetricFamily("toepen_bot_queue",
                                 "Tables whose bot or stand-in is thinking or waiting.",
                                 value=waiting)

@@ -50,6 +50,9 @@ class ClusterPort(Protocol):
 
     def fenced(self, table: Table, epoch: int | None) -> None: ...
 
+    def evicted(self, table_id: str) -> None:
+        """A finished table left this process's memory: its lease, if held, let go."""
+
     async def relay(self, table: Table, seat: int, text: str, state: int, by: str) -> bool:
         """Send an action to the table's owner; False if this process took the lease."""
 

@@ -117,6 +117,11 @@ class Limits:
     """At most ``chat_burst`` chat messages and reactions per client in ``chat_window`` s."""
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
+    finished_grace: float = 60.0
+    """Seconds a finished table with nobody connected stays in memory (then it is read
+    from storage when asked for)."""
+    finished_kept: int = 200
+    """The most finished tables in memory: past it the quiet ones leave at once."""
     send_queue: int = 512
     sockets_per_seat: int = 4
     """Open WebSockets of one seat (one process): a newer one past it closes the oldest,

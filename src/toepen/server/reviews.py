@@ -130,7 +130,7 @@ async def _work(job: Job, reviews: Reviews, lobby: Any, record: dict[str, Any], 
 async def start_review(table_id: str, request: Request, lobby: LobbyDep,
                        seat: str | None = None, all: str | None = None) -> dict[str, Any]:
     """Start (or find) the review of a seat of a finished game; its progress."""
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     game = table.game
     if table.row.status != "over" or game is None:
         raise Refused("bad_command", "the game is not over: a review waits for its end", 409,
@@ -156,7 +156,7 @@ async def start_review(table_id: str, request: Request, lobby: LobbyDep,
 async def review_progress(table_id: str, request: Request, lobby: LobbyDep,
                           seat: str | None = None, all: str | None = None) -> dict[str, Any]:
     """How far the review of a seat is, and the review once it is done."""
-    table = lobby.get(table_id)
+    table = await lobby.find(table_id)
     game = table.game
     if game is None:
         raise Refused("not_found", "no review of this table", 404)

@@ -182,7 +182,7 @@ class Social:
         lobby = self.lobby
         seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
         seed = secrets.randbits(62)
-        table_id, code = lobby.fresh_ids()
+        table_id, code = await lobby.new_ids()
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=old.row.size, seed=seed, dealer=seed % old.row.size,
                        idle_seconds=old.row.idle_seconds, autostart=False,

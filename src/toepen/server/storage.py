@@ -120,8 +120,15 @@ class Storage:
 
     # -- the writes and reads the lobby needs ------------------------------------------
 
-    async def load_tables(self) -> list[TableRow]:
-        return await self.run(self.store.load_tables)
+    async def load_tables(self, live: bool = False) -> list[TableRow]:
+        """Every stored table (``live``: only those whose game is not over)."""
+        return await self.run(self.store.load_tables, None, live)
+
+    async def finished_ids(self) -> list[str]:
+        return await self.run(self.store.finished_ids)
+
+    async def taken(self, table_id: str, code: str) -> bool:
+        return await self.run(self.store.taken, table_id, code)
 
     async def load_actions(self, table_id: str, start: int = 0) -> list[tuple[int, str, str]]:
         return await self.run(self.store.load_actions, table_id, start)

@@ -493,8 +493,9 @@ class Store:
 
     # -- reads -----------------------------------------------------------------------
 
-    def load_tables(self, table_id: str | None = None) -> list[TableRow]:
-        """Every table with its seats, oldest first (``table_id``: that one, if stored)."""
+    def load_tables(self, table_id: str | None = None, live: bool = False) -> list[TableRow]:
+        """Every table with its seats, oldest first (``table_id``: that one, if stored;
+        ``live``: only those whose game is not over, as a server starting reads them)."""
         with Session(self.engine) as s:
             seats: dict[str, list[SeatRow]] = {}
             query = select(SeatModel).order_by(SeatModel.table_id, SeatModel.seat)
@@ -502,6 +503,10 @@ class Store:
             if table_id is not None:
                 query = query.where(SeatModel.table_id == table_id)
                 tables = tables.where(TableModel.id == table_id)
+            if live:
+                query = query.join(TableModel, TableModel.id == SeatModel.table_id).where(
+                    TableModel.status != "over")
+                tables = tables.where(TableModel.status != "over")
             for m in s.scalars(query):
                 seats.setdefault(m.table_id, []).append(
                     SeatRow(m.seat, m.kind, m.name, m.bot, m.token_hash))
@@ -521,6 +526,18 @@ class Store:
         """One table with its seats (None: no such table)."""
         found = self.load_tables(table_id)
         return found[0] if found else None
+
+    def finished_ids(self) -> list[str]:
+        """The ids of the tables whose game is over, oldest first."""
+        with Session(self.engine) as s:
+            return list(s.scalars(select(TableModel.id).where(TableModel.status == "over")
+                                  .order_by(TableModel.created)))
+
+    def taken(self, table_id: str, code: str) -> bool:
+        """Whether a stored table has the id ``table_id`` or the code ``code``."""
+        with Session(self.engine) as s:
+            return s.scalar(select(TableModel.id).where(
+                (TableModel.id == table_id) | (TableModel.code == code)).limit(1)) is not None
 
     def load_code(self, code: str) -> str | None:
         """The id of the table with ``code`` (None: none)."""

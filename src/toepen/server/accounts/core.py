@@ -76,26 +76,43 @@ class Accounts:
     # -- start-up ----------------------------------------------------------------------
 
     async def attach(self) -> None:
-        """Mark the loaded tables: rated ones, seats of accounts; record games that
-        ended but were not recorded (a crash in between, or before accounts existed)."""
+        """Mark the loaded tables: rated ones, seats of accounts (and each table read
+        from storage later: :meth:`mark`); record games that ended but were not recorded
+        (a crash in between, or before accounts existed)."""
         rated = await self.run(self.db.rated_tables)
         seats = await self.run(self.db.seat_accounts)
         recorded = await self.run(self.db.recorded_tables)
         for table in self.lobby.tables.values():
-            table.rated = table.id in rated
-            for s in table.seats:
-                s.account = seats.get((table.id, s.seat)) if s.kind == "human" else None
+            self._marked(table, rated, seats)
+        self.lobby.on_adopt.append(self.mark)
         self.ready.set()
-        missing = [t for t in self.lobby.tables.values()
-                   if t.row.status == "over" and t.game is not None and t.id not in recorded]
+        # finished tables are not in memory (the lobby reads them when asked for)
+        missing = [t for t in await self.lobby.storage.finished_ids() if t not in recorded]
         if missing:
             task = asyncio.get_running_loop().create_task(self._record_all(missing))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
-    async def _record_all(self, tables: list[Table]) -> None:
-        for table in tables:
-            await self.game_over(table)
+    @staticmethod
+    def _marked(table: Table, rated: set[str], seats: dict[tuple[str, int], str]) -> None:
+        table.rated = table.id in rated
+        for s in table.seats:
+            s.account = seats.get((table.id, s.seat)) if s.kind == "human" else None
+
+    async def mark(self, table: Table) -> None:
+        """Mark a table read from storage after start-up (the lobby's ``on_adopt``)."""
+        rated = await self.run(self.db.rated_tables, table.id)
+        seats = await self.run(self.db.seat_accounts, table.id)
+        self._marked(table, rated, seats)
+
+    async def _record_all(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            try:
+                table = await self.lobby.find(table_id)
+            except Refused:
+                continue
+            if table.game is not None:
+                await self.game_over(table)
 
     # -- tables ------------------------------------------------------------------------
 

@@ -344,7 +344,7 @@ async def claim(body: Claim, request: Request, accounts: AccountsDep) -> dict[st
     """Put a seat played as a guest (its token) on the account."""
     user, _thash = await _need(request, accounts)
     lobby = accounts.lobby
-    table = lobby.get(body.table)
+    table = await lobby.find(body.table)
     try:
         seat, _host = lobby.who(table, body.token)
     except Refused:

@@ -183,22 +183,27 @@ class AccountStore:
             s.execute(delete(SeatAccountModel).where(SeatAccountModel.table_id == table_id,
                                                      SeatAccountModel.seat == seat))
 
-    def seat_accounts(self) -> dict[tuple[str, int], str]:
-        """(table, seat) -> account name, of every seat an account played."""
+    def seat_accounts(self, table_id: str | None = None) -> dict[tuple[str, int], str]:
+        """(table, seat) -> account name, of every seat an account played (``table_id``:
+        of that table's seats)."""
+        query = (select(SeatAccountModel.table_id, SeatAccountModel.seat, UserModel.name)
+                 .join(UserModel, UserModel.id == SeatAccountModel.user_id))
+        if table_id is not None:
+            query = query.where(SeatAccountModel.table_id == table_id)
         with Session(self.engine) as s:
-            rows = s.execute(select(SeatAccountModel.table_id, SeatAccountModel.seat,
-                                    UserModel.name)
-                             .join(UserModel, UserModel.id == SeatAccountModel.user_id))
-            return {(t, seat): name for t, seat, name in rows}
+            return {(t, seat): name for t, seat, name in s.execute(query)}
 
     def set_rated(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.merge(RatedTableModel(table_id=table_id, rated=True))
 
-    def rated_tables(self) -> set[str]:
+    def rated_tables(self, table_id: str | None = None) -> set[str]:
+        """The rated tables (``table_id``: that one, if it is)."""
+        query = select(RatedTableModel.table_id).where(RatedTableModel.rated.is_(True))
+        if table_id is not None:
+            query = query.where(RatedTableModel.table_id == table_id)
         with Session(self.engine) as s:
-            return set(s.scalars(select(RatedTableModel.table_id)
-                                 .where(RatedTableModel.rated.is_(True))))
+            return set(s.scalars(query))
 
     def recorded_tables(self) -> set[str]:
         with Session(self.engine) as s:

@@ -8,6 +8,7 @@ out once, when made; the server keeps only their hashes and never logs them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -442,6 +443,9 @@ async def sync(clubs: Clubs, doc: Tournament) -> bool:
             order: list[int] | None = None
             if t["table_id"] is not None:
                 table = clubs.lobby.tables.get(t["table_id"])
+                if table is None:  # finished and out of memory: read from storage
+                    with contextlib.suppress(Refused):
+                        table = await clubs.lobby.find(t["table_id"])
                 if table is not None and table.row.status == "over" and table.game is not None:
                     order = finishing_order(table.game)
             elif t.get("sheet") is not None:
@@ -746,7 +750,7 @@ async def take_seat(tournament_id: str, body: TakeSeat, request: Request) -> dic
             raise ClubRefused("not_your_seat", f"{name}'s seat is not {user.name}'s: it is "
                               "taken with the key the organiser hands them", 403,
                               name=name, account=user.name)
-    table = clubs.lobby.get(t["table_id"])
+    table = await clubs.lobby.find(t["table_id"])
     token, seat = await clubs.lobby.hand_seat(table, t["seats"][seat], seat)
     if user is not None:
         await seated_account(request, table, seat, user)
