@@ -38,6 +38,7 @@ from ..bots.base import (
     make_bot,
     resolve_name,
 )
+from ..bots.expert import Evaluation
 from ..engine.actions import Action, action
 from ..match import Incident, Report, ask, fall_back
 from ..review import evaluate
@@ -115,11 +116,33 @@ def decide(name: str, seed: int, view: View) -> tuple[Action, Incident | None]:
 
 
 def review_values(view: View, samples: int, seed: int,
-                  hands: tuple[int, ...] | None) -> list[tuple[int, float]]:
-    """The expected lives of every legal action of ``view`` (:func:`toepen.review.evaluate`),
-    as (action id, value) pairs: one decision of a review, thought in the pool."""
-    return [(int(a), v) for a, v in evaluate(view, samples=samples, seed=seed,
-                                                hands=hands).items()]
+                  hands: tuple[int, ...] | None) -> tuple[list[tuple[int, float]], int,
+                                                          list[int], int]:
+    """One decision of a review valued in the pool (:func:`toepen.review.evaluate`):
+    every legal action's (id, value), the best's id, the mixed actions' ids and the
+    choice's id."""
+    ev = evaluate(view, samples=samples, seed=seed, hands=hands)
+    return ([(int(a), v) for a, v in ev.values.items()], int(ev.best),
+            [int(a) for a in ev.near], int(ev.choice))
+
+
+def hint(name: str, seed: int, view: View) -> tuple[Action, Incident | None,
+                                                    list[tuple[int, float]] | None]:
+    """:func:`decide`, and the values the bot chose by when it gives them (the hint's
+    figures: expert's valuation, :meth:`~toepen.bots.pimc.PimcBot.values_for`)."""
+    if name.startswith(CMD_PREFIX):
+        raise ValueError("the bot pool plays built-in bots only, never a command")
+    got: list[Incident] = []
+    try:
+        bot = make_bot(name, seed=seed)
+    except Exception as e:  # noqa: BLE001 - a bot that cannot be built fails like any
+        incident = fall_back(view, name, "error", f"{type(e).__name__}: {e}", seed)
+        return incident.action, incident, None
+    act = ask(bot, view, seed, got.append, name)
+    values_for = getattr(bot, "values_for", None)
+    values = values_for(view) if callable(values_for) and not got else None
+    pairs = None if values is None else [(int(a), float(v)) for a, v in values.items()]
+    return act, (got[0] if got else None), pairs
 
 
 def _worker_init(parent: int) -> None:
@@ -173,13 +196,25 @@ class BotPool:
         return action(int(result))
 
     async def review_values(self, view: View, samples: int, seed: int,
-                            hands: tuple[int, ...] | None) -> dict[Action, float]:
+                            hands: tuple[int, ...] | None) -> Evaluation:
         """One decision of a review valued in the pool (:func:`review_values`); a
         :class:`~toepen.review.ReviewError` comes back raised."""
         loop = asyncio.get_running_loop()
-        got = await loop.run_in_executor(self.executor, review_values, view, samples, seed,
-                                         hands)
-        return {action(a): v for a, v in got}
+        pairs, best, near, choice = await loop.run_in_executor(
+            self.executor, review_values, view, samples, seed, hands)
+        return Evaluation({action(a): v for a, v in pairs}, action(best),
+                          tuple(action(a) for a in near), action(choice))
+
+    async def hint(self, name: str, seed: int, view: View, report: Report | None = None
+                   ) -> tuple[Action, dict[Action, float] | None]:
+        """The bot's action and the values it chose by (:func:`hint`), in the pool."""
+        loop = asyncio.get_running_loop()
+        act, incident, pairs = await loop.run_in_executor(self.executor, hint, name, seed,
+                                                          view)
+        if incident is not None and report is not None:
+            report(incident)
+        values = None if pairs is None else {action(a): v for a, v in pairs}
+        return action(int(act)), values
 
     def close(self) -> None:
         """Stop the workers (waiting for processes to exit, so none is left behind)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ..bots.reasons import reason
+from ..bots.reasons import forced, reason
 from ..cards import card_str, cards_of
 from ..engine import Game
 from ..i18n import catalog_json
@@ -76,12 +76,18 @@ async def hint(table_id: str, lobby: LobbyDep,
     if game is None or seat != game.turn:
         raise Refused("bad_command", f"seat {seat} is not to act", 409)
     view = observe(game, seat)
+    nothing = forced(view)
+    if nothing is not None:
+        # one legal move: nothing to decide, so no action is hinted (``hint.reason.forced``)
+        return {"action": None, "bot": None, "state": view.action_count, "say": None,
+                "reason": nothing.to_json()}
     name = await asyncio.to_thread(default_bot)
     seed = derive_seed(table.row.seed, "hint", view.action_count, seat)
-    act = await lobby.bots.pool.decide(name, seed, view)
-    # the action and why, as catalog messages the page translates (``hint.reason.*``)
+    act, values = await lobby.bots.pool.hint(name, seed, view)
+    # the action and why, worded from the values the bot chose by (``hint.reason.*``)
     return {"action": str(act), "bot": name, "state": view.action_count,
-            "say": action_message(act).to_json(), "reason": reason(view, act).to_json()}
+            "say": action_message(act).to_json(),
+            "reason": reason(view, act, values).to_json()}
 
 
 @router.get("/api/tables/{table_id}/replay")

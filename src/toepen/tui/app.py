@@ -25,7 +25,7 @@ from textual.widgets import RichLog, Static
 
 from ..bots import Bot, make_bot
 from ..bots.base import DEFAULT
-from ..bots.reasons import reason
+from ..bots.reasons import forced, reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
@@ -538,6 +538,11 @@ class PlayApp(App[None]):
             self._say(self.t("hint.not_now"))
             return
         view = self.session.view()
+        nothing = forced(view)
+        if nothing is not None:  # one legal move: nothing to decide, no hint
+            self.hint_reason = nothing
+            self._say(nothing.render(self.t, self.names))
+            return
         try:
             bot = make_bot(self._hint_bot, seed=self.session.bot_seed(self.human))
         except ValueError as e:  # pragma: no cover - resolve_bot checked it
@@ -551,7 +556,9 @@ class PlayApp(App[None]):
     def _hint(self, bot: Bot, view: View, token: int) -> None:
         try:
             act = bot.act(view)
-            why = reason(view, act)  # the same reason as the browser's hint
+            values_for = getattr(bot, "values_for", None)  # the figures it chose by
+            values = values_for(view) if callable(values_for) else None
+            why = reason(view, act, values)  # the same reason as the browser's hint
         except Exception as e:  # a broken bot must not take the game down
             self.call_from_thread(self._say, self.t("hint.failed", reason=str(e)))
             return
