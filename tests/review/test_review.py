@@ -19,6 +19,7 @@ from toepen.i18n import LANGUAGES, Translator
 from toepen.match import hand_over, play_game
 from toepen.narration import Message
 from toepen.record import replay, to_record
+from toepen.bots.reasons import lives
 from toepen.review import FORMAT, REASON_IDS, Review, ReviewError, points, review
 from toepen.rules import Rules
 from toepen.view import observe
@@ -129,7 +130,7 @@ def test_a_bad_card_in_a_solved_position_costs_the_solvers_loss() -> None:
         # Th: the exact solver says the hand is lost in every deal the seat allows
         assert worst.values[worst.choice] == -1.0 == -worst.stake
         assert worst.reason.id == "review.reason.play"
-        assert worst.reason.params["lose"] == 100
+        assert worst.reason.params["lose"] == lives(100)  # a whole life, in lives
     # with every hand open the position is solved outright: 8h wins, Th loses
     game = replay({**rec, "actions": rec["actions"][:5]})
     solver = Solver(2, 0b01, want_last=False)

@@ -54,9 +54,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..cards import HIGH_CARDS_MASK
-from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.actions import CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.phase import Phase
 from ..view import View
+from .escalation import ACTIONS as ESCALATED
 from .escalation import Escalation, load_escalation
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
@@ -85,7 +86,8 @@ READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
 T = TypeVar("T")
-_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
+_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass",
+          EXCHANGE: "exchange"}
 _POLICY: Policy | None = None
 _READS: Reads | None = None
 _ESCALATION: Escalation | None = None
@@ -291,7 +293,7 @@ class ExpertBot(PimcBot):
         to come (the escalation table); among those within ``MARGIN`` of the best, one
         drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
-        if kind in ("knock", "answer"):
+        if kind in ESCALATED:
             values = self.escalated(view, kind, values)
         utility = self.note(view, values, others, among)
         top = max(utility.values())

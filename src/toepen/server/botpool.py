@@ -126,25 +126,6 @@ def review_values(view: View, samples: int, seed: int,
             [int(a) for a in ev.near], int(ev.choice))
 
 
-def hint(name: str, seed: int, view: View) -> tuple[Action, Incident | None,
-                                                    list[tuple[int, float]] | None]:
-    """:func:`decide`, and the values the bot chose by when it gives them (the hint's
-    figures: expert's valuation, :meth:`~toepen.bots.pimc.PimcBot.values_for`)."""
-    if name.startswith(CMD_PREFIX):
-        raise ValueError("the bot pool plays built-in bots only, never a command")
-    got: list[Incident] = []
-    try:
-        bot = make_bot(name, seed=seed)
-    except Exception as e:  # noqa: BLE001 - a bot that cannot be built fails like any
-        incident = fall_back(view, name, "error", f"{type(e).__name__}: {e}", seed)
-        return incident.action, incident, None
-    act = ask(bot, view, seed, got.append, name)
-    values_for = getattr(bot, "values_for", None)
-    values = values_for(view) if callable(values_for) and not got else None
-    pairs = None if values is None else [(int(a), float(v)) for a, v in values.items()]
-    return act, (got[0] if got else None), pairs
-
-
 def _worker_init(parent: int) -> None:
     """In each worker: intern actions, and exit as soon as the server is gone (a killed
     server cannot tell its workers, and they would wait for work forever)."""
@@ -204,17 +185,6 @@ class BotPool:
             self.executor, review_values, view, samples, seed, hands)
         return Evaluation({action(a): v for a, v in pairs}, action(best),
                           tuple(action(a) for a in near), action(choice))
-
-    async def hint(self, name: str, seed: int, view: View, report: Report | None = None
-                   ) -> tuple[Action, dict[Action, float] | None]:
-        """The bot's action and the values it chose by (:func:`hint`), in the pool."""
-        loop = asyncio.get_running_loop()
-        act, incident, pairs = await loop.run_in_executor(self.executor, hint, name, seed,
-                                                          view)
-        if incident is not None and report is not None:
-            report(incident)
-        values = None if pairs is None else {action(a): v for a, v in pairs}
-        return action(int(act)), values
 
     def close(self) -> None:
         """Stop the workers (waiting for processes to exit, so none is left behind)."""

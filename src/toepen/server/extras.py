@@ -1,7 +1,9 @@
 """HTTP endpoints for the browser client: hints, replays and message catalogs.
 
-- ``GET /api/tables/{id}/hint`` (a seat's bearer token): what the strongest installed bot
-  would do for that seat now, from ``observe(game, seat)`` only, thought in the bot pool.
+- ``GET /api/tables/{id}/hint`` (a seat's bearer token): what ``expert`` would do for that
+  seat now, from ``observe(game, seat)`` only, by the review's own valuation (its samples and
+  seed: the hint is what the review will call best), thought in the bot pool; with one legal
+  move, no action (nothing to decide) and ``hint.reason.forced``.
 - ``GET /api/tables/{id}/replay?seat=N|all`` (finished games only): every step's view and
   redacted events for one seat, a spectator (no ``seat``) or everyone (``all``).
 - ``GET /api/i18n/{lang}``: the shared message catalog of a language.
@@ -19,10 +21,10 @@ from ..cards import card_str, cards_of
 from ..engine import Game
 from ..i18n import catalog_json
 from ..narration import action_message
-from ..seeds import derive_seed
+from ..review import ReviewError
 from ..view import observe
-from .botpool import default_bot
 from .protocol import Refused, events_json
+from .reviews import REVIEW_SEED, SAMPLES
 from .routes import Authorization, LobbyDep
 
 LANGS = ("en", "nl", "de", "it", "nb")
@@ -66,7 +68,7 @@ async def i18n(lang: str) -> dict[str, Any]:
 @router.get("/api/tables/{table_id}/hint")
 async def hint(table_id: str, lobby: LobbyDep,
                authorization: Authorization = None) -> dict[str, Any]:
-    """What the strongest installed bot would do for the token's seat now."""
+    """What expert would do for the token's seat now, and why in its figures."""
     table = lobby.get(table_id)
     await lobby.fresh_copy(table)
     seat, _host = lobby.bearer(table, authorization, "a seat's")
@@ -81,13 +83,17 @@ async def hint(table_id: str, lobby: LobbyDep,
         # one legal move: nothing to decide, so no action is hinted (``hint.reason.forced``)
         return {"action": None, "bot": None, "state": view.action_count, "say": None,
                 "reason": nothing.to_json()}
-    name = await asyncio.to_thread(default_bot)
-    seed = derive_seed(table.row.seed, "hint", view.action_count, seat)
-    act, values = await lobby.bots.pool.hint(name, seed, view)
-    # the action and why, worded from the values the bot chose by (``hint.reason.*``)
-    return {"action": str(act), "bot": name, "state": view.action_count,
+    # The review's own valuation of this position (its samples, its seed): the hint is the
+    # action the review will call best, or one expert mixes within a tie of it.
+    try:
+        ev = await lobby.bots.pool.review_values(view, SAMPLES, REVIEW_SEED, None)
+    except ReviewError as e:
+        raise Refused("bad_command", f"no hint: {e}", 409) from None
+    act = ev.choice
+    # the action and why, worded from the values the choice was made by (``hint.reason.*``)
+    return {"action": str(act), "bot": "expert", "state": view.action_count,
             "say": action_message(act).to_json(),
-            "reason": reason(view, act, values).to_json()}
+            "reason": reason(view, act, ev.values).to_json()}
 
 
 @router.get("/api/tables/{table_id}/replay")
