@@ -120,5 +120,5 @@ def test_ties_are_not_mistakes(lang: str) -> None:
     d = _judge(view, card, {card: -0.5, KNOCK: -0.1})  # beyond a tie: a mistake of 0.40
     assert d.best is KNOCK and d.cost == pytest.approx(0.4)
     assert d.reason.id == "review.reason.no_knock"
-    assert d.reason.params["cost"] == lives(40) == Message("reason.lives",
+    assert d.reason.params["cost"] == lives(40) == Message("hint.lives",
                                                            {"whole": 0, "frac": "40"})

@@ -8,7 +8,7 @@ the same values the review compares, :mod:`toepen.review`). It names the action,
 it loses on average, the next best action and what that one loses; when the two are
 within :data:`TIE` lives it says they are about even, and never that one is better.
 
-Lives are shown as :func:`lives` (``reason.lives``: a number with two decimals in the
+Lives are shown as :func:`lives` (``hint.lives``: a number with two decimals in the
 reader's language, "0,40" in Dutch), never as a percent of a life. A forced move (one
 legal action) is not a hint: :func:`forced` says there is nothing to decide.
 
@@ -49,12 +49,12 @@ def cents(x: float) -> int:
 
 
 def lives(hundredths: int) -> Message:
-    """A number of lives with two decimals, in the reader's language (``reason.lives``).
+    """A number of lives with two decimals, in the reader's language (``hint.lives``).
 
     >>> lives(40)
-    Message('reason.lives', whole=0, frac='40')
+    Message('hint.lives', whole=0, frac='40')
     """
-    return Message("reason.lives", {"whole": hundredths // 100, "frac": f"{hundredths % 100:02d}"})
+    return Message("hint.lives", {"whole": hundredths // 100, "frac": f"{hundredths % 100:02d}"})
 
 
 def next_best(values: Mapping[Action, float], act: Action) -> Action:
