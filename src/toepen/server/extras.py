@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ..bots.expert import ExpertBot
 from ..bots.reasons import forced, reason
 from ..cards import card_str, cards_of
 from ..engine import Game
@@ -91,7 +92,7 @@ async def hint(table_id: str, lobby: LobbyDep,
         raise Refused("bad_command", f"no hint: {e}", 409) from None
     act = ev.choice
     # the action and why, worded from the values the choice was made by (``hint.reason.*``)
-    return {"action": str(act), "bot": "expert", "state": view.action_count,
+    return {"action": str(act), "bot": ExpertBot.name, "state": view.action_count,
             "say": action_message(act).to_json(),
             "reason": reason(view, act, ev.values).to_json()}
 
