@@ -1,14 +1,17 @@
 """Review a game: every decision of one seat, valued from what that seat knew then.
 
 A review goes through a ``toepen-record/1`` document (:mod:`toepen.record`) and, at each
-decision of the reviewed seat that had more than one legal action, asks the review bot
-(:class:`ReviewBot`, the ``expert`` bot's machinery: inference-weighted sampling of the
-deals consistent with the seat's :class:`~toepen.view.View`, the exact solver for the card
-play) through the one driver step (:func:`toepen.match.ask`) for the expected lives of
-**every** legal action. The seat's choice is compared with the best; the difference is
-the lives it cost on average. The biggest mistakes come first (:meth:`Review.mistakes`),
-each with a short reason as a catalog message (``review.reason.*``) that every client
-shows in its own language.
+decision of the reviewed seat that had more than one legal action, values it by the one
+valuation that ``expert`` decides by and the hint shows
+(:meth:`~toepen.bots.expert.ExpertBot.evaluation`, through :func:`evaluate`):
+inference-weighted sampling of the deals consistent with the seat's
+:class:`~toepen.view.View`, the exact solver for the card play, and the escalation table
+(the knock war to come), for **every** legal action. The seat's choice is compared with
+the evaluation's best (a choice within :data:`TIE` lives of it is a tie, not a mistake);
+the difference is the lives it cost on average. The biggest mistakes come first
+(:meth:`Review.mistakes`), each with a short reason as a catalog message
+(``review.reason.*``) worded from those values, in lives, that every client shows in its
+own language.
 
 No peeking: a decision's values are a pure function of the seat's view at that moment,
 the review's seed and its sample count (:func:`evaluate`); nothing of the record that the
@@ -17,11 +20,12 @@ exception, asked for after the game: it values each decision on the one true dea
 hand open, so the card play is the exact solver's), and a review made so says so
 (``Review.all_cards``, ``"mode": "all_cards"`` in its JSON).
 
-Values are the change of the seat's own lives in the hand, negative when lost (the bot's
-tie-breaking weight on the opponents' losses is 0 here). Blind rounds (the seat has not
-seen its cards) are valued from an average hand (:meth:`ReviewBot.blind_values`). Under
-``knock_anytime`` a knock out of turn is reviewed as the knock window it was; a window's
-pass is not in a record (nothing happened at the table), so it is not reviewed.
+Values are the change of the seat's own lives in the hand, 0 or negative (the opponents'
+losses only break expert's near-ties, and are in no value). Blind rounds (the seat has not
+seen its cards) are valued from an average hand
+(:meth:`~toepen.bots.expert.ExpertBot.blind_values`). Under ``knock_anytime`` a knock out
+of turn is reviewed as the knock window it was; a window's pass is not in a record
+(nothing happened at the table), so it is not reviewed.
 
 >>> from toepen.bots import make_bot
 >>> from toepen.engine import Game
