@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from toepen.bots import make_bot
+from toepen.bots.reasons import lives
 from toepen.bots.solver import Solver
 from toepen.cards import card_str, parse_card
 from toepen.engine import Action, Game
@@ -19,7 +20,6 @@ from toepen.i18n import LANGUAGES, Translator
 from toepen.match import hand_over, play_game
 from toepen.narration import Message
 from toepen.record import replay, to_record
-from toepen.bots.reasons import lives
 from toepen.review import FORMAT, REASON_IDS, Review, ReviewError, points, review
 from toepen.rules import Rules
 from toepen.view import observe
