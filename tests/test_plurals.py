@@ -105,6 +105,10 @@ def test_every_message_with_a_counted_noun_is_in_the_tables() -> None:
         "standings.fig.rubber_now_points",
         "review.reason.stay",  # the stake of a knock answered: 2 or more
         "here.error.guests",  # presence.VISIBLE_PER_ADDRESS: 5
+        # lives as a number with two decimals (hint.lives: "1.00"), never a bare 1
+        "hint.reason.better", "hint.reason.even", "hint.reason.others", "review.reason.best",
+        "review.reason.tie", "review.reason.play", "review.reason.knock",
+        "review.reason.no_knock", "review.reason.fold", "review.reason.other",
     }
     nouns = ("lives", "cards", "guests", "seconds", "moves", "rubbers", "decisions",
              "mistakes", "players", "rounds", "strokes", "points", "names", "messages",

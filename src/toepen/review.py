@@ -1,14 +1,17 @@
 """Review a game: every decision of one seat, valued from what that seat knew then.
 
 A review goes through a ``toepen-record/1`` document (:mod:`toepen.record`) and, at each
-decision of the reviewed seat that had more than one legal action, asks the review bot
-(:class:`ReviewBot`, the ``expert`` bot's machinery: inference-weighted sampling of the
-deals consistent with the seat's :class:`~toepen.view.View`, the exact solver for the card
-play) through the one driver step (:func:`toepen.match.ask`) for the expected lives of
-**every** legal action. The seat's choice is compared with the best; the difference is
-the lives it cost on average. The biggest mistakes come first (:meth:`Review.mistakes`),
-each with a short reason as a catalog message (``review.reason.*``) that every client
-shows in its own language.
+decision of the reviewed seat that had more than one legal action, values it by the one
+valuation that ``expert`` decides by and the hint shows
+(:meth:`~toepen.bots.expert.ExpertBot.evaluation`, through :func:`evaluate`):
+inference-weighted sampling of the deals consistent with the seat's
+:class:`~toepen.view.View`, the exact solver for the card play, and the escalation table
+(the knock war to come), for **every** legal action. The seat's choice is compared with
+the evaluation's best (a choice within :data:`TIE` lives of it is a tie, not a mistake);
+the difference is the lives it cost on average. The biggest mistakes come first
+(:meth:`Review.mistakes`), each with a short reason as a catalog message
+(``review.reason.*``) worded from those values, in lives, that every client shows in its
+own language.
 
 No peeking: a decision's values are a pure function of the seat's view at that moment,
 the review's seed and its sample count (:func:`evaluate`); nothing of the record that the
@@ -17,11 +20,12 @@ exception, asked for after the game: it values each decision on the one true dea
 hand open, so the card play is the exact solver's), and a review made so says so
 (``Review.all_cards``, ``"mode": "all_cards"`` in its JSON).
 
-Values are the change of the seat's own lives in the hand, negative when lost (the bot's
-tie-breaking weight on the opponents' losses is 0 here). Blind rounds (the seat has not
-seen its cards) are valued from an average hand (:meth:`ReviewBot.blind_values`). Under
-``knock_anytime`` a knock out of turn is reviewed as the knock window it was; a window's
-pass is not in a record (nothing happened at the table), so it is not reviewed.
+Values are the change of the seat's own lives in the hand, 0 or negative (the opponents'
+losses only break expert's near-ties, and are in no value). Blind rounds (the seat has not
+seen its cards) are valued from an average hand
+(:meth:`~toepen.bots.expert.ExpertBot.blind_values`). Under ``knock_anytime`` a knock out
+of turn is reviewed as the knock window it was; a window's pass is not in a record
+(nothing happened at the table), so it is not reviewed.
 
 >>> from toepen.bots import make_bot
 >>> from toepen.engine import Game
@@ -41,32 +45,32 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots.expert import ExpertBot
+from .bots.expert import Evaluation, ExpertBot
 from .bots.knowledge import Knowledge
 from .bots.pimc import World
-from .engine.actions import FOLD, KNOCK, PASS, STAY, Action, format_move
+from .bots.reasons import TIE, cents, lives, next_best
+from .engine.actions import FOLD, KNOCK, STAY, Action, format_move
 from .engine.phase import Phase
 from .engine.state import Game
-from .match import Incident, ask, window_view
-from .narration import Cards, Message, action_message
+from .match import window_view
+from .narration import Cards, Message, Param, action_message
 from .record import RecordError, start
 from .view import View, observe
 
 __all__ = [
-    "AT_IDS", "DEFAULT_SAMPLES", "FORMAT", "REASON_IDS", "Decision", "Point", "Review",
-    "ReviewBot", "ReviewError", "at", "evaluate", "judge", "points", "review",
+    "AT_IDS", "DEFAULT_SAMPLES", "FORMAT", "REASON_IDS", "TIE", "Decision", "Evaluation",
+    "Point", "Review", "ReviewBot", "ReviewError", "at", "evaluate", "judge", "points", "review",
 ]
 
 FORMAT = "toepen-review/1"
 """The ``format`` of a review's JSON (docs/review.md)."""
 DEFAULT_SAMPLES = 48
 """Sampled deals per decision of a review unless asked otherwise."""
-BLIND_STAKE = 3
-"""The stake a blind knock takes the hand to (docs/rules.md, "Blind knock")."""
 EPS = 1e-9
-"""Values closer than this are equal (the seat's choice counts as the best then)."""
+"""Costs up to this are none (:meth:`Review.mistakes`)."""
 
 REASON_IDS: tuple[str, ...] = (
+    "review.reason.best", "review.reason.tie",
     "review.reason.play", "review.reason.knock", "review.reason.no_knock",
     "review.reason.stay", "review.reason.fold", "review.reason.other",
 )
@@ -81,16 +85,11 @@ class ReviewError(ValueError):
 
 
 class ReviewBot(ExpertBot):
-    """``expert``'s evaluation of every legal action, deterministic, for the seat alone.
+    """``expert`` itself (its :meth:`~toepen.bots.expert.ExpertBot.evaluation`, sampled as
+    an expert of the review's seed samples); with ``hands`` (the all-cards mode) it
+    values the one true deal instead of sampled ones. It values nothing its own way."""
 
-    It samples as ``expert`` does and notes the expected lives of every legal action
-    (``last_values``); it plays the best (no mixing of close actions), and the
-    opponents' losses weigh nothing. With ``hands`` (the all-cards mode) it values the
-    one true deal instead of sampled ones.
-    """
-
-    name = "review"
-    others_weight = 0.0
+    name = "expert"
 
     def __init__(self, seed: int | None = None, samples: int | None = None,
                  hands: Sequence[int] | None = None) -> None:
@@ -110,78 +109,6 @@ class ReviewBot(ExpertBot):
         hands = [h if view.active[s] or s == know.me else 0 for s, h in enumerate(self.hands)]
         hands[know.me] = know.hand
         return [World(hands)]
-
-    def act(self, view: View) -> Action:
-        """``expert``'s evaluation, and the blind round's (which ``pimc`` does not weigh:
-        it always passes there)."""
-        if view.phase == Phase.BLIND and len(view.legal) > 1:
-            return self.choose(view, "blind", self.blind_values(view),
-                               self.rng_for(view))
-        return super().act(view)
-
-    def blind_values(self, view: View) -> dict[Action, float]:
-        """The blind round, cards unseen: every hand is an average one (``fresh_loss``).
-        Passing plays for 1; a blind knock plays for :data:`BLIND_STAKE`, unless the
-        others fold to it, as pimc's own answer does when staying blind costs more than
-        the 1 a fold pays; then the hand is won."""
-        fresh = self.fresh_loss(view)
-        they_fold = BLIND_STAKE * fresh > 1
-        values = {PASS: -fresh, KNOCK: 0.0 if they_fold else -BLIND_STAKE * fresh}
-        return {a: values[a] for a in view.legal if a in values}
-
-    def choose(self, view: View, kind: str, utility: dict[Action, float],
-               rng: random.Random) -> Action:
-        self.note(view, utility)
-        return max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
-
-    def _play(self, view: View, know: Knowledge, rng: random.Random) -> Action:
-        """Every legal card's value (an equivalent card shares its representative's) and
-        the knock's (the raised stake after the opponents' modelled answers)."""
-        legal = view.legal
-        cards = [a for a in legal if a < 32]
-        worlds = self.worlds(view, know, rng, self.samples_for(view))
-        solver = self._solver(view, know)
-        scores, _ = self._card_scores(view, know, worlds, [0] * len(worlds), solver, cards)
-        stake = view.stake
-        others = _others_in_play(view, know)
-        values: dict[Action, float] = {}
-        for a in cards:
-            values[a] = -stake * (1 - scores[_representative(a, cards, others)])
-        if KNOCK in legal:
-            seats = [s for s in know.active if not know.side >> s & 1]
-            folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
-            scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
-            values[KNOCK] = -(stake + 1) * (1 - max(scores_k.values()))
-        return self.choose(view, "play", values, rng)
-
-
-def _others_in_play(view: View, know: Knowledge) -> int:
-    """The cards still in play outside the seat's hand (as the solver's merging sees them)."""
-    gone = view.played_mask
-    for _, c in view.trick:
-        gone &= ~(1 << c)
-    return ((1 << 32) - 1) & ~know.hand & ~gone
-
-
-def _representative(card: Action, cards: Sequence[Action], others: int) -> Action:
-    """The card the solver tries for ``card``: the highest of its run of equivalent cards
-    (adjacent among the cards in play, no other player's card between)."""
-    legal = 0
-    for a in cards:
-        legal |= 1 << int(a)
-    c = int(card)
-    rep = c
-    b = c - 1
-    while b >= (c & ~7):
-        if others >> b & 1:
-            break
-        if legal >> b & 1:
-            rep = b
-        b -= 1
-    for a in cards:
-        if int(a) == rep:
-            return a
-    return card  # pragma: no cover - rep is one of the cards
 
 
 # -- the decisions of a seat ------------------------------------------------------------------
@@ -325,30 +252,33 @@ def points(record: dict[str, Any], seat: int) -> tuple[list[Point], list[tuple[i
 
 
 def evaluate(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-             hands: Sequence[int] | None = None) -> dict[Action, float]:
-    """The expected lives of every legal action of ``view`` (its seat's), by
-    :class:`ReviewBot` asked through :func:`toepen.match.ask`: a function of the view, the
-    seed and the sample count only (``hands``: the all-cards mode's true deal).
+             hands: Sequence[int] | None = None) -> Evaluation:
+    """``expert``'s valuation of ``view``'s decision (:meth:`ExpertBot.evaluation`):
+    every legal action's expected lives, escalation included, and its best; a function
+    of the view, the seed and the sample count only (``hands``: the all-cards mode's
+    true deal). The one valuation the hint and expert share.
 
-    Raises :class:`ReviewError` when the bot could not value the decision."""
+    Raises :class:`ReviewError` when the decision could not be valued."""
     bot = ReviewBot(seed=seed, samples=samples, hands=hands)
-    incidents: list[Incident] = []
-    ask(bot, view, seed, incidents.append, "expert")
-    values = dict(bot.last_values)
-    if incidents or set(values) != set(view.legal):
-        why = str(incidents[0]) if incidents else "not every legal action was valued"
-        raise ReviewError(f"action {view.action_count + 1}: {why}")
-    return values
+    try:
+        return bot.evaluation(view)
+    except Exception as e:  # noqa: BLE001 - named in the review's error
+        raise ReviewError(f"action {view.action_count + 1}: {type(e).__name__}: {e}") from None
 
 
-def judge(point: Point, values: Mapping[Action, float], samples: int) -> Decision:
-    """The decision of ``point`` with its values: the best, the cost, the reason."""
+def judge(point: Point, evaluation: Evaluation, samples: int) -> Decision:
+    """The decision of ``point`` with its valuation: the best, the cost, the reason.
+
+    The best is the evaluation's (what expert takes when it does not mix), unless the
+    seat's choice is within :data:`TIE` lives of it: a tie, not a mistake (expert mixes
+    such actions itself)."""
     view = point.view
+    values = evaluation.values
     choice = point.choice
-    top = max(values.values())
-    best = choice if values[choice] >= top - EPS else max(
-        values, key=lambda a: (values[a], -list(view.legal).index(a)))
-    cost = max(0.0, values[best] - values[choice]) if best is not choice else 0.0
+    best = evaluation.best
+    if best is choice or values[choice] >= values[best] - TIE:
+        best = choice
+    cost = values[best] - values[choice] if best is not choice else 0.0
     seat = view.seat if view.seat is not None else 0
     return Decision(
         index=point.index, hand=view.hand_no, trick=view.trick_no + 1, phase=str(view.phase),
@@ -378,36 +308,39 @@ def at(hand: int, trick: int, phase: str, stake: int) -> Message:
     return Message("review.at.declare", {"hand": hand})
 
 
-def _pct(x: float) -> int:
-    return max(0, min(100, round(100 * x)))
-
-
 def reason(view: View, choice: Action, best: Action, values: Mapping[Action, float]) -> Message:
     """Why ``best`` rather than ``choice``, in words, from the values alone (a
-    ``review.reason.*`` message; the figures are percentages and lives)."""
+    ``review.reason.*`` message; every figure is one of the values, in lives, or the
+    difference of two of them as shown)."""
     seat = view.seat if view.seat is not None else 0
     stake = view.stake
-    cost = max(0, round(100 * (values[best] - values[choice])))
-    said = {"action": action_message(choice), "best": action_message(best)}
+    if best is choice:
+        other = next_best(values, choice)
+        mine, theirs = cents(values[choice]), cents(values[other])
+        said: dict[str, Param] = {"action": action_message(choice),
+                                  "other": action_message(other),
+                                  "lose": lives(mine), "other_lose": lives(theirs)}
+        return Message("review.reason.tie" if theirs - mine <= round(100 * TIE)
+                       else "review.reason.best", said)
+    lose, best_lose = cents(values[choice]), cents(values[best])
+    figures: dict[str, Param] = {
+        "action": action_message(choice), "best": action_message(best),
+        "lose": lives(lose), "best_lose": lives(best_lose),
+        "cost": lives(max(0, lose - best_lose))}
     if choice.is_play and best.is_play:
         return Message("review.reason.play", {
-            "card": Cards((choice.card,)), "other": Cards((best.card,)),
-            "lose": _pct(-values[choice] / stake), "best_lose": _pct(-values[best] / stake)})
+            **figures, "card": Cards((choice.card,)), "other": Cards((best.card,))})
     if choice is KNOCK:
-        return Message("review.reason.knock", {
-            **said, "stake": stake + 1, "lose": _pct(-values[KNOCK] / (stake + 1)),
-            "cost": cost})
+        return Message("review.reason.knock", {**figures, "stake": stake + 1})
     if best is KNOCK:
-        return Message("review.reason.no_knock", {**said, "cost": cost})
+        return Message("review.reason.no_knock", figures)
     if choice is STAY and best is FOLD:
-        return Message("review.reason.stay", {
-            "stake": stake, "lose": _pct(-values[STAY] / stake),
-            "fold": view.accepted[seat]})
+        return Message("review.reason.stay", {**figures, "stake": stake,
+                                              "fold": view.accepted[seat]})
     if choice is FOLD and best is STAY:
-        return Message("review.reason.fold", {
-            "stake": stake, "lose": _pct(-values[STAY] / stake),
-            "fold": view.accepted[seat]})
-    return Message("review.reason.other", {**said, "cost": cost})
+        return Message("review.reason.fold", {**figures, "stake": stake,
+                                              "fold": view.accepted[seat]})
+    return Message("review.reason.other", figures)
 
 
 Progress = Callable[[int, int], None]
@@ -425,9 +358,9 @@ def review(record: dict[str, Any], seat: int, *, samples: int = DEFAULT_SAMPLES,
     if progress is not None:
         progress(0, len(pts))
     for k, p in enumerate(pts, start=1):
-        values = evaluate(p.view, samples=samples, seed=seed,
-                          hands=p.hands if all_cards else None)
-        decisions.append(judge(p, values, 1 if all_cards else samples))
+        got = evaluate(p.view, samples=samples, seed=seed,
+                       hands=p.hands if all_cards else None)
+        decisions.append(judge(p, got, 1 if all_cards else samples))
         if progress is not None:
             progress(k, len(pts))
     return assemble(game, seat, decisions, lives, samples=samples, seed=seed,

@@ -160,3 +160,28 @@ def test_exploring_measures_what_the_bot_never_chooses() -> None:
     assert Escalation.from_json(json.loads(json.dumps(every.to_json()))).explore == 1.0
     with pytest.raises(ValueError, match="explore 1.5"):
         measure(hands=1, explore=1.5)
+
+
+def test_train_escalation_adds_to_a_table(tmp_path: Path) -> None:
+    """``--add-to``: the players use that table, and the output is it plus the measured
+    contexts it lacks, of the ``--kind`` asked (here armoede claims)."""
+    base = tmp_path / "base.json"
+    Escalation({"L|3|answer|2|stay": [40, 60.0]}, hands=9, seed=2).save(base)
+    out = tmp_path / "more.json"
+    runner = CliRunner()
+    result = runner.invoke(app, ["train", "escalation", "--hands", "2", "--seed", "1",
+                                 "--jobs", "1", "--preset", "rulebook", "--players", "3",
+                                 "--add-to", str(base), "--kind", "claim", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    table = load_escalation(out)
+    assert table.counts["L|3|answer|2|stay"] == [40, 60.0] and table.hands == 9
+    added = set(table.counts) - {"L|3|answer|2|stay"}
+    assert added and all(k.split("|")[2] == "claim" for k in added), added
+    bad = runner.invoke(app, ["train", "escalation", "--hands", "1", "--kind", "blind",
+                              "--add-to", str(base), "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code == 2 and "blind" in bad.output
+    bad = runner.invoke(app, ["train", "escalation", "--hands", "1",
+                              "--add-to", str(tmp_path / "none.json"),
+                              "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code == 2 and "none.json" in bad.output
+    assert not (tmp_path / "x.json").exists()

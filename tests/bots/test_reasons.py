@@ -1,6 +1,6 @@
-"""A hint's reason is a message with parameters, true to the hand, in five languages
-(issue 22, point 4): no "knock: 0 strong cards: raise the stake" holding K♥ A♠, no English
-with card codes in Italian."""
+"""A hint's reason is worded from the figures the hint was chosen by (issue 36; issue 22,
+point 4): the expected lives of the action and of the next best, in lives, in five
+languages; a forced move is no hint."""
 
 from __future__ import annotations
 
@@ -10,16 +10,19 @@ import re
 import pytest
 
 from toepen.bots import make_bot
-from toepen.bots.heuristic import hand_strength
-from toepen.bots.reasons import REASON_IDS, pay_chance, reason
-from toepen.cards import HIGH_CARDS_MASK, card_str
+from toepen.bots.escalation import Escalation, load_escalation
+from toepen.bots.expert import ExpertBot
+from toepen.bots.reasons import REASON_IDS, TIE, cents, forced, lives, next_best, reason
+from toepen.cards import card_str
 from toepen.engine import Action, Game
-from toepen.i18n import LANGUAGES, Translator
+from toepen.i18n import LANGUAGES, Translator, catalog
 from toepen.narration import Cards, Message
+from toepen.review import evaluate
 from toepen.rules import Rules
 from toepen.view import View, observe
 
 CARD_CODE = re.compile(r"\b[TJQKA987][cdhs]\b")
+NAMES = ("Ann", "Bas", "Cor", "Dirk", "Eva", "Fem")
 
 
 def positions(preset: str, seeds: range, **options: object) -> list[View]:
@@ -35,81 +38,87 @@ def positions(preset: str, seeds: range, **options: object) -> list[View]:
     return out
 
 
+def _sample(views: list[View], k: int, seed: int) -> list[View]:
+    decided = [v for v in views if len(v.legal) > 1]
+    return random.Random(seed).sample(decided, min(k, len(decided)))
+
+
 @pytest.mark.parametrize("preset", ["rulebook", "classic", "kroeg-huisregels"])
-def test_every_reason_is_true_to_the_hand(preset: str) -> None:
+def test_every_hint_reason_is_worded_from_its_figures(preset: str) -> None:
+    """The hint's action and its reason come from one evaluation; every figure in the
+    reason is one of its values (lives lost, two decimals) or their difference as
+    shown, and the words follow the figures (better, about even, for the others)."""
     said: set[str] = set()
-    for view in positions(preset, range(8)):
-        for act in view.legal:
-            m = reason(view, act)
-            said.add(m.id)
-            assert m.id in REASON_IDS, m
-            if len(view.legal) == 1:
-                assert m.id == "hint.reason.only"
-                continue
-            if act.is_play:  # the card named is the card played, one the seat holds
-                assert m.params["card"] == Cards((act.card,)) and act.card in view.hand
-                continue
-            if "pct" in m.params:  # the figures are the hand's, and the words follow them
-                pct, avg = m.params["pct"], m.params["avg"]
-                assert (pct, avg) == pay_chance(view)
-                assert pct == round(100 * hand_strength(view))
-                assert isinstance(pct, int) and isinstance(avg, int)
-                if m.id == "hint.reason.knock":
-                    assert pct < avg, m  # "raise the stake" only on a hand better than average
-                if m.id == "hint.reason.knock.bluff":
-                    assert pct >= avg, m
-                if m.id == "hint.reason.stay":
-                    assert pct <= avg, m
-                if m.id == "hint.reason.fold":
-                    assert pct > avg, m
-                if "fold" in m.params:
-                    assert view.seat is not None
-                    assert m.params["fold"] == view.accepted[view.seat]
-                    assert m.params["stake"] == view.stake
-            strong = tuple(c for c in view.hand if HIGH_CARDS_MASK >> c & 1)
-            if m.id == "hint.reason.claim":
-                assert not strong  # a genuine armoede
-            if m.id == "hint.reason.claim.bluff":
-                cards = m.params["cards"]
-                assert isinstance(cards, Cards) and strong
-                assert set(cards.cards) == set(strong) <= set(view.hand)
-    assert {"hint.reason.knock", "hint.reason.stay", "hint.reason.fold"} & said
-    assert len(said) >= 8, said
+    for view in _sample(positions(preset, range(6)), 40, 1):
+        ev = evaluate(view, samples=4)
+        m = reason(view, ev.choice, ev.values)
+        said.add(m.id)
+        assert m.id in REASON_IDS, m
+        other = next_best(ev.values, ev.choice)
+        mine, theirs = cents(ev.values[ev.choice]), cents(ev.values[other])
+        assert m.params["lose"] == lives(mine) and m.params["other_lose"] == lives(theirs)
+        tie = round(100 * TIE)
+        if m.id == "hint.reason.better":
+            assert theirs - mine > tie and m.params["gain"] == lives(theirs - mine)
+        elif m.id == "hint.reason.even":
+            assert abs(theirs - mine) <= tie
+        else:
+            assert m.id == "hint.reason.others" and mine - theirs > tie
+    assert "hint.reason.better" in said
 
 
-def test_a_weak_hand_knock_is_never_called_strong() -> None:
-    """The case of the issue: K♥ A♠ and no ten to seven; the reason of a knock does not
-    say the hand is strong, under either last-trick rule."""
-    for preset in ("rulebook", "classic"):
-        for view in positions(preset, range(30)):
-            if Action.parse("knock") not in view.legal or len(view.legal) < 2:
-                continue
-            m = reason(view, Action.parse("knock"))
-            if m.id == "hint.reason.knock":
-                assert m.params["pct"] < m.params["avg"]
-            else:
-                assert m.id == "hint.reason.knock.bluff" and m.params["pct"] >= m.params["avg"]
+def test_a_forced_move_is_never_a_hint() -> None:
+    """One legal action: the reason says there is nothing to decide
+    (``hint.reason.forced``), whatever the action or its values."""
+    seen = 0
+    for view in positions("rulebook", range(3)):
+        if len(view.legal) != 1:
+            assert forced(view) is None
+            continue
+        only = view.legal[0]
+        m = reason(view, only, {only: -0.5})
+        assert m == forced(view) and m.id == "hint.reason.forced"
+        seen += 1
+    assert seen > 5
+
+
+def test_a_bot_without_figures_gets_facts_not_figures() -> None:
+    """A bot that gives no values (heuristic): its card's facts, or no figure at all."""
+    for view in _sample(positions("rulebook", range(3)), 60, 2):
+        bot = make_bot("heuristic", seed=1)
+        act = bot.act(view)
+        m = reason(view, act)
+        if act.is_play:
+            assert m.params["card"] == Cards((act.card,)) and act.card in view.hand
+        else:
+            assert m.id == "hint.reason.unvalued" and set(m.params) == {"action"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_reason_speaks_each_language(lang: str) -> None:
+def test_every_reason_speaks_each_language_in_lives(lang: str) -> None:
+    """Rendered in each language: no card code, no placeholder left, not the English
+    text, lives with the language's decimal mark, never a percent."""
     t = Translator(lang, strict=True)
     en = Translator("en", strict=True)
-    names = ("Ann", "Bas", "Cor", "Dirk", "Eva", "Fem")
+    mark = "." if lang == "en" else ","
     seen = 0
-    for view in positions("classic", range(4)):
+    for view in _sample(positions("classic", range(3)), 12, 3):
+        ev = evaluate(view, samples=4)
         for act in view.legal:
-            m = reason(view, act)
-            text = m.render(t, names)
+            m = reason(view, act, ev.values)
+            text = m.render(t, NAMES)
             assert not CARD_CODE.search(text), text  # cards in the language, never "Ac"
-            assert "{" not in text, text
+            assert "{" not in text and "%" not in text, text
+            assert re.search(rf"\d{re.escape(mark)}\d\d\b", text), text
             if lang != "en":
-                assert text != m.render(en, names), (lang, m)
+                assert text != m.render(en, NAMES), (lang, m)
             seen += 1
-    assert seen > 50
-    for ident in (*REASON_IDS, "hint.reason.sampled"):
-        assert t(ident, card="X", cards="X", pct=1, avg=2, fold=1, stake=2, action="X",
-                 other="Y", k=2, n=3)
+    assert seen > 20
+    texts = catalog(lang)
+    for ident in REASON_IDS:
+        assert "%" not in texts[ident], (lang, ident)
+    assert lives(40).render(t, NAMES) == f"0{mark}40"
+    assert lives(117).render(t, NAMES) == f"1{mark}17"
 
 
 def test_the_expert_explains_itself_in_a_message() -> None:
@@ -125,3 +134,29 @@ def test_the_expert_explains_itself_in_a_message() -> None:
     text = why.render(Translator("it", strict=True), game.players)
     assert "expected lives" not in text and not CARD_CODE.search(text), text
     assert card_str(0) not in text.split()
+
+
+def test_knock_values_are_the_escalated_ones() -> None:
+    """The hint's figures are the review's: a knock decision's values include the
+    escalation table, as expert decides by (not the one-shot values)."""
+    knock = Action.parse("knock")
+    table = load_escalation()
+    extra_knock = table.extra("L", 4, "knock", 1, "knock")
+    extra_play = table.extra("L", 4, "knock", 1, "play")
+    assert extra_knock is not None and extra_play is not None
+    checked = 0
+    for seed in range(6):
+        game = Game.new("rulebook", 4, seed=seed)
+        view = observe(game, game.turn)
+        while not (view.phase == "play" and knock in view.legal):
+            game.apply(game.turn, view.legal[-1])  # pass or play on
+            view = observe(game, game.turn)
+        ev = evaluate(view, samples=4, seed=2)
+        flat = ExpertBot(seed=2, samples=4, escalation=Escalation()).evaluation(view)
+        # the same samples, less the table's extra lives (L|4|knock|1: 0.71 and 1.39)
+        assert ev.values[knock] == pytest.approx(min(0.0, flat.values[knock] - extra_knock))
+        for a in view.legal:
+            if a is not knock:
+                assert ev.values[a] == pytest.approx(min(0.0, flat.values[a] - extra_play))
+        checked += 1
+    assert checked == 6

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from toepen.bots import make_bot
+from toepen.bots.reasons import lives
 from toepen.bots.solver import Solver
 from toepen.cards import card_str, parse_card
 from toepen.engine import Action, Game
@@ -129,7 +130,7 @@ def test_a_bad_card_in_a_solved_position_costs_the_solvers_loss() -> None:
         # Th: the exact solver says the hand is lost in every deal the seat allows
         assert worst.values[worst.choice] == -1.0 == -worst.stake
         assert worst.reason.id == "review.reason.play"
-        assert worst.reason.params["lose"] == 100
+        assert worst.reason.params["lose"] == lives(100)  # a whole life, in lives
     # with every hand open the position is solved outright: 8h wins, Th loses
     game = replay({**rec, "actions": rec["actions"][:5]})
     solver = Solver(2, 0b01, want_last=False)

@@ -43,14 +43,22 @@ from typing import Any
 
 from .datafile import entries, load_data_json, save_json
 
-__all__ = ["FORMAT", "ACTIONS", "Escalation", "escalation_key", "load_escalation", "MIN_COUNT"]
+__all__ = ["FORMAT", "ACTIONS", "BETS", "Escalation", "escalation_key", "load_escalation",
+           "MIN_COUNT"]
 
 FORMAT = "toepen-expert-escalation/1"
 ACTIONS: dict[str, tuple[str, ...]] = {
     "knock": ("knock", "play"),
     "answer": ("stay", "fold", "knock"),
+    "play": ("play",),
+    "claim": ("claim", "pass"),
+    "exchange": ("exchange", "pass"),
 }
-"""Kinds of betting decision and their actions (``knock``: before a card)."""
+"""Kinds of decision and their actions: the bets (``knock``: knock or a card, before a
+card; ``answer``), and the decisions whose one-shot value misses the knocks to come as
+well (``play``: a card where no knock is allowed; ``claim``: armoede; ``exchange``)."""
+BETS = ("knock", "answer")
+"""The kinds whose actions are bets (the measure explores them)."""
 MAX_STAKE_KEY = 4
 """Stakes of 4 and more share one context."""
 MIN_COUNT = 30

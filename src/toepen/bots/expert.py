@@ -47,15 +47,17 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from math import log
 from pathlib import Path
 from typing import TypeVar
 
 from ..cards import HIGH_CARDS_MASK
-from ..engine.actions import CLAIM, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.actions import CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.phase import Phase
 from ..view import View
+from .escalation import ACTIONS as ESCALATED
 from .escalation import Escalation, load_escalation
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
@@ -63,7 +65,7 @@ from .policy import CUTS, KIND_ACTIONS, Policy, bucket, decision_key, key_of, lo
 from .reads import Reads, load_reads
 from .solver import Solver
 
-__all__ = ["ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
+__all__ = ["BLIND_STAKE", "Evaluation", "ExpertBot", "MARGIN", "LIKELIHOOD_FLOOR"]
 
 POLICY_SHARE = 0.5
 """Weight of the self-play policy in the opponent model (the rest: pimc's threshold reader)."""
@@ -78,11 +80,14 @@ that never bluffs a knock, and a reader that believed it fully would fold to eve
 READ_IGNORE = (0.75, 1.35)
 """An opponent whose reading weight falls in this band is not read (it would cost a
 solve per candidate deal for little: the solves are most of expert's thinking time)."""
+BLIND_STAKE = 3
+"""The stake a blind knock takes the hand to (docs/rules.md, "Blind knock")."""
 READ_CLIP = (0.02, 50.0)
 """Bounds of the reading table's weight of one opponent (the product of its decisions)."""
 
 T = TypeVar("T")
-_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass"}
+_NAMES = {KNOCK: "knock", STAY: "stay", FOLD: "fold", CLAIM: "claim", PASS: "pass",
+          EXCHANGE: "exchange"}
 _POLICY: Policy | None = None
 _READS: Reads | None = None
 _ESCALATION: Escalation | None = None
@@ -116,6 +121,22 @@ def _table(given: T | Path | None, load: Callable[[Path], T], shipped: Callable[
     return shipped() if given is None else given
 
 
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One decision valued (:meth:`ExpertBot.evaluation`): what the hint, the review
+    and expert itself read."""
+
+    values: dict[Action, float]
+    """Every legal action: the seat's expected change of lives in the hand after it
+    (negative: lost), the knock war to come included (the escalation table)."""
+    best: Action
+    """The action expert takes when it does not mix (the hint's, the review's best)."""
+    near: tuple[Action, ...]
+    """The actions within ``MARGIN`` that expert mixes among (just ``best`` if none)."""
+    choice: Action
+    """What expert chose this time (one of ``near``)."""
+
+
 class ExpertBot(PimcBot):
     """PIMC with policy-weighted samples and policy-mixed knocks; see the module doc."""
 
@@ -134,6 +155,8 @@ class ExpertBot(PimcBot):
         self.policy = _table(policy, load_policy, _shipped_policy)
         self.reads = _table(reads, load_reads, _shipped_reads)
         self.escalation = _table(escalation, load_escalation, _shipped_escalation)
+        self.last_near: tuple[Action, ...] = ()
+        """The actions mixed among at the last decision (empty when it did not mix)."""
 
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
@@ -227,18 +250,55 @@ class ExpertBot(PimcBot):
                 folds &= ~(1 << seat)
         return folds
 
+    def act(self, view: View) -> Action:
+        """pimc's machinery with expert's choice; the blind round valued too (pimc
+        always passes there): :meth:`blind_values`."""
+        self.last_near = ()
+        if view.phase == Phase.BLIND and len(view.legal) > 1:
+            return self.choose(view, "blind", self.blind_values(view), self.rng_for(view))
+        return super().act(view)
+
+    def blind_values(self, view: View) -> dict[Action, float]:
+        """The blind round, cards unseen: every hand is an average one (``fresh_loss``).
+        Passing plays for 1; a blind knock plays for :data:`BLIND_STAKE`, unless the
+        others fold to it, as an expert answers when staying blind costs more than the
+        1 a fold pays; then the hand is won."""
+        fresh = self.fresh_loss(view)
+        they_fold = BLIND_STAKE * fresh > 1
+        values = {PASS: -fresh, KNOCK: 0.0 if they_fold else -BLIND_STAKE * fresh}
+        return {a: values[a] for a in view.legal if a in values}
+
+    def evaluation(self, view: View) -> Evaluation:
+        """The one valuation of ``view``'s decision: every legal action's value (the
+        seat's expected lives, the knock war to come included), the action taken when
+        it does not mix, the actions it mixes among, and its choice this time.
+
+        Raises ValueError for a view with fewer than two legal actions (nothing to
+        decide)."""
+        if len(view.legal) < 2:
+            raise ValueError("a decision needs two legal actions or more")
+        choice = self.act(view)
+        values = self.values_for(view)
+        if values is None or set(values) != set(view.legal):
+            raise ValueError(f"not every legal action of {view.phase} was valued")
+        utility = self.last_utility
+        best = max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
+        return Evaluation(values, best, self.last_near or (best,), choice)
+
     def choose(
-        self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
+        self, view: View, kind: str, values: dict[Action, float], rng: random.Random,
+        others: Mapping[Action, float] | None = None, among: Sequence[Action] | None = None,
     ) -> Action:
         """The best action by expected value, a bet's one-shot value less the knock war
         to come (the escalation table); among those within ``MARGIN`` of the best, one
         drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
-        if kind in ("knock", "answer"):
-            utility = self.escalated(view, kind, utility)
-        self.note(view, utility)
+        if kind in ESCALATED:
+            values = self.escalated(view, kind, values)
+        utility = self.note(view, values, others, among)
         top = max(utility.values())
         near = [a for a, u in utility.items() if u >= top - MARGIN]
+        self.last_near = tuple(near) if len(near) > 1 and kind in KIND_ACTIONS else ()
         if len(near) == 1 or kind not in KIND_ACTIONS:
             # One clear best, or a decision the policy has no frequencies for (kans).
             return max(near, key=lambda a: (utility[a], -near.index(a)))
@@ -253,14 +313,17 @@ class ExpertBot(PimcBot):
                 return a
         return near[-1]
 
-    def escalated(self, view: View, kind: str, utility: dict[Action, float]
+    def escalated(self, view: View, kind: str, values: dict[Action, float]
                   ) -> dict[Action, float]:
         """Each bet's one-shot value less its extra lives in the escalation table (what
-        the knocks after it cost in self-play, beyond the one-shot value)."""
-        names = {a: _NAMES.get(a, "play") for a in utility}
-        by_name = self.escalation.escalate(self._mode(view), len(view.players), kind,
-                                           view.stake, {names[a]: u for a, u in utility.items()})
-        return {a: by_name[names[a]] for a in utility}
+        the knocks after it cost in self-play, beyond the one-shot value), never above
+        0 (a hand takes lives, it never gives them). Every card counts as ``play``."""
+        names = {a: _NAMES.get(a, "play") for a in values}
+        shift = self.escalation.escalate(self._mode(view), len(view.players), kind,
+                                         view.stake, dict.fromkeys(names.values(), 0.0))
+        if not any(shift.values()):
+            return dict(values)
+        return {a: min(0.0, v + shift[names[a]]) for a, v in values.items()}
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(genuine | claimed) by Bayes with the policy's claim rates."""

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb, exp, isfinite, log
 
@@ -153,13 +153,34 @@ class PimcBot:
         """Sampled deals per decision when given (else :meth:`samples_for` scales them)."""
         self._side_solvers: dict[int, Solver] = {}
         self.last_values: dict[Action, float] = {}
-        """Expected lives (negative: lost) of the options weighed at the last decision."""
+        """The seat's expected change of lives (negative: lost) after each legal action of
+        the last decision: the one valuation (the hint's figures, the review's values)."""
+        self.last_utility: dict[Action, float] = {}
+        """What the last decision was chosen by: the candidate actions' values with
+        ``others_weight`` of the opponents' expected loss (a tie-breaker)."""
         self._last_state = -1
 
-    def note(self, view: View, values: dict[Action, float]) -> None:
-        """Remember the options weighed for ``view`` (what :meth:`explain` reports)."""
+    def note(self, view: View, values: Mapping[Action, float],
+             others: Mapping[Action, float] | None = None,
+             among: Sequence[Action] | None = None) -> dict[Action, float]:
+        """Remember the values of ``view``'s actions (what :meth:`explain` and the
+        review report) and return the utility the choice is made by: each candidate
+        (``among``, else every valued action) plus ``others_weight`` of ``others`` (the
+        opponents' expected loss after it)."""
         self.last_values = dict(values)
+        cands = list(values) if among is None else list(among)
+        extra = others or {}
+        self.last_utility = {a: values[a] + self.others_weight * extra.get(a, 0.0)
+                             for a in cands}
         self._last_state = view.action_count
+        return dict(self.last_utility)
+
+    def values_for(self, view: View) -> dict[Action, float] | None:
+        """The values noted at ``view``'s decision (None if the last decision was
+        another one, or one with a single legal action)."""
+        if self._last_state != view.action_count or not self.last_values:
+            return None
+        return dict(self.last_values)
 
     def explain(self, view: View, act: Action) -> Message | None:
         """Why ``act``, as a message (``hint.reason.sampled``): of the options weighed at
@@ -175,7 +196,7 @@ class PimcBot:
         ranked = sorted(self.last_values.items(), key=lambda kv: -kv[1])
         others = [a for a, _ in ranked if a != act]
         if not others:
-            return Message("hint.reason.only", {"action": action_message(act)})
+            return Message("hint.reason.forced", {"action": action_message(act)})
         return Message("hint.reason.sampled", {
             "action": action_message(act), "other": action_message(others[0]),
             "k": len(ranked), "n": self.samples_for(view)})
@@ -273,10 +294,13 @@ class PimcBot:
         return folds
 
     def choose(
-        self, view: View, kind: str, utility: dict[Action, float], rng: random.Random
+        self, view: View, kind: str, values: dict[Action, float], rng: random.Random,
+        others: Mapping[Action, float] | None = None, among: Sequence[Action] | None = None,
     ) -> Action:
-        """The action to take among evaluated ones (pimc: the best; ties by table order)."""
-        self.note(view, utility)
+        """The action to take: ``values`` (the seat's expected lives after each legal
+        action) are noted; the best of ``among`` (default: all) by the utility of
+        :meth:`note` (pimc: the best; ties by table order)."""
+        utility = self.note(view, values, others, among)
         return max(utility, key=lambda a: (utility[a], -list(utility).index(a)))
 
     # -- acting --------------------------------------------------------------------------
@@ -295,8 +319,7 @@ class PimcBot:
             # Unseen cards are an average hand: stay when that costs less than folding.
             u_blind = {STAY: -view.stake * self.fresh_loss(view),
                        FOLD: -float(view.accepted[view.seat or 0])}
-            self.note(view, u_blind)
-            return STAY if u_blind[STAY] >= u_blind[FOLD] else FOLD
+            return PimcBot.choose(self, view, "blind_answer", u_blind, self.rng_for(view))
         rng = self.rng_for(view)
         know = Knowledge.from_view(view)
         self._side_solvers = {}
@@ -366,21 +389,22 @@ class PimcBot:
         worlds = self.worlds(view, know, rng, self.samples_for(view))
         solver = self._solver(view, know)
         scores, best = self._card_scores(view, know, worlds, [0] * len(worlds), solver, cards)
-        self.note(view, {a: -view.stake * (1 - p) for a, p in scores.items()})
-        if KNOCK not in legal:
-            return best
         stake = view.stake
-        p0 = max(scores.values())
-        u_stay = -stake * (1 - p0) + self.others_weight * self._others_loss(view, stake, p0, 0.0)
+        # Every legal card: an equivalent card shares its representative's value.
+        rest = _others_in_play(view, know)
+        p = {a: scores[_representative(a, cards, rest)] for a in cards}
+        values: dict[Action, float] = {a: -stake * (1 - p[a]) for a in cards}
+        if KNOCK not in legal:
+            return self.choose(view, "play", values, rng, among=[best])
+        others = {a: self._others_loss(view, stake, p[a], 0.0) for a in cards}
         seats = [s for s in know.active if not know.side >> s & 1]
         folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
         scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
         p1 = max(scores_k.values())
         fold_rate = _mean_folds(folds, len(seats), worlds)
-        u_knock = -(stake + 1) * (1 - p1) + self.others_weight * self._others_loss(
-            view, stake + 1, p1, fold_rate
-        )
-        return self.choose(view, "knock", {best: u_stay, KNOCK: u_knock}, rng)
+        values[KNOCK] = -(stake + 1) * (1 - p1)
+        others[KNOCK] = self._others_loss(view, stake + 1, p1, fold_rate)
+        return self.choose(view, "knock", values, rng, others, among=[best, KNOCK])
 
     def _card_scores(
         self,
@@ -456,21 +480,17 @@ class PimcBot:
         p_stay = self.success(view, know, worlds, folds, solver)
         opps = max(1, sum(view.active) - 1)
         fr = _mean_folds(folds, max(1, len(later)), worlds) * len(later) / opps
-        u = {
-            STAY: -stake * (1 - p_stay)
-            + self.others_weight * self._others_loss(view, stake, p_stay, fr),
-            FOLD: -float(view.accepted[me]),
-        }
+        u = {STAY: -stake * (1 - p_stay), FOLD: -float(view.accepted[me])}
+        others = {STAY: self._others_loss(view, stake, p_stay, fr)}
         if KNOCK in legal:
             seats = [s for s in know.active if not know.side >> s & 1]
             folds_k = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
             p_k = self.success(view, know, worlds, folds_k, solver)
             fr_k = _mean_folds(folds_k, max(1, len(seats)), worlds)
-            u[KNOCK] = -(stake + 1) * (1 - p_k) + self.others_weight * self._others_loss(
-                view, stake + 1, p_k, fr_k
-            )
+            u[KNOCK] = -(stake + 1) * (1 - p_k)
+            others[KNOCK] = self._others_loss(view, stake + 1, p_k, fr_k)
         order = [a for a in (STAY, FOLD, KNOCK) if a in legal and a in u]
-        return self.choose(view, "answer", {a: u[a] for a in order}, rng)
+        return self.choose(view, "answer", {a: u[a] for a in order}, rng, others)
 
     # -- armoede and exchange -----------------------------------------------------------------
 
@@ -513,10 +533,9 @@ class PimcBot:
         pg = self.claim_genuine_chance(view, know, worlds)
         cur = self.hand_loss(view, know, worlds)
         fresh = self.fresh_loss(view)
-        u_chal = -(pg * (1 + fresh) + (1 - pg) * cur) + self.others_weight * (1 - pg)
-        u_pass = -fresh
-        self.note(view, {PASS: u_pass, CHALLENGE: u_chal})
-        return CHALLENGE if u_chal > u_pass + 1e-9 else PASS
+        u_chal = -(pg * (1 + fresh) + (1 - pg) * cur)
+        return self.choose(view, "challenge", {PASS: -fresh, CHALLENGE: u_chal}, rng,
+                           {CHALLENGE: 1 - pg})
 
     def _exchange(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         k = self.samples_for(view)
@@ -532,8 +551,7 @@ class PimcBot:
             new_worlds.append(World(hands, w.weight))
         new = self.hand_loss(view, know, new_worlds)
         penalty = self.challenge_chance(view) if know.hand & HIGH_CARDS_MASK else 0.0
-        self.note(view, {PASS: -cur, EXCHANGE: -(new + penalty)})
-        return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+        return self.choose(view, "exchange", {PASS: -cur, EXCHANGE: -(new + penalty)}, rng)
 
     def _knock_window(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         """``knock_anytime``: knock out of turn when the solved outcome at the raised stake,
@@ -546,11 +564,11 @@ class PimcBot:
         folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
         p1 = self.success(view, know, worlds, folds, solver)
         fold_rate = _mean_folds(folds, max(1, len(seats)), worlds)
-        u_pass = -stake * (1 - p0) + self.others_weight * self._others_loss(view, stake, p0, 0.0)
-        u_knock = -(stake + 1) * (1 - p1) + self.others_weight * self._others_loss(
-            view, stake + 1, p1, fold_rate)
-        utility = {PASS: u_pass, KNOCK: u_knock}
-        return PimcBot.choose(self, view, "knock", utility, rng)
+        values = {PASS: -stake * (1 - p0), KNOCK: -(stake + 1) * (1 - p1)}
+        others = {PASS: self._others_loss(view, stake, p0, 0.0),
+                  KNOCK: self._others_loss(view, stake + 1, p1, fold_rate)}
+        # Out of turn: one-shot values, no escalation table measured, no mixing.
+        return PimcBot.choose(self, view, "window", values, rng, others)
 
     # -- the house rules' declarations ---------------------------------------------------
 
@@ -578,8 +596,9 @@ class PimcBot:
         total = sum(w.weight for w in worlds) or 1.0
         p_four = four / total
         rest_loss = self.hand_loss(view, know, drawn_worlds) if drawn_worlds else 0.0
-        u_draw = -(1 - p_four) * rest_loss + self.others_weight * p_four * penalty
-        return self.choose(view, "kans", {PASS: -cur, EXCHANGE: u_draw}, rng)
+        u_draw = -(1 - p_four) * rest_loss
+        return self.choose(view, "kans", {PASS: -cur, EXCHANGE: u_draw}, rng,
+                           {EXCHANGE: p_four * penalty})
 
     def _checkers(self, view: View) -> float:
         """How many opponents are expected to check a bluffed laundry claim."""
@@ -605,8 +624,7 @@ class PimcBot:
         if not honest:
             open_cost = 0.25 if view.rules.laundry_caught == "plays_open" else 0.0
             penalty = self._checkers(view) * (1 + open_cost)
-        self.note(view, {PASS: -cur, EXCHANGE: -(new + penalty)})
-        return EXCHANGE if new + penalty < cur - 1e-9 else PASS
+        return self.choose(view, "laundry", {PASS: -cur, EXCHANGE: -(new + penalty)}, rng)
 
     def laundry_honest_chance(self, view: View, know: Knowledge) -> float:
         """P(the pending laundry claim was honest): the chance four unknown cards make a
@@ -625,9 +643,8 @@ class PimcBot:
 
     def _laundry_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         ph = self.laundry_honest_chance(view, know)
-        u_chal = -ph + self.others_weight * (1 - ph)
-        self.note(view, {PASS: 0.0, CHALLENGE: u_chal})
-        return CHALLENGE if u_chal > 1e-9 else PASS
+        return self.choose(view, "challenge", {PASS: 0.0, CHALLENGE: -ph}, rng,
+                           {CHALLENGE: 1 - ph})
 
     def discard_clean_chance(self, view: View, know: Knowledge) -> float:
         """P(the pending exchanger's discarded hand held no 7, 8, 9 or ten)."""
@@ -640,9 +657,37 @@ class PimcBot:
 
     def _exchange_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
         pc = self.discard_clean_chance(view, know)
-        u_chal = -pc + self.others_weight * (1 - pc)
-        self.note(view, {PASS: 0.0, CHALLENGE: u_chal})
-        return CHALLENGE if u_chal > 1e-9 else PASS
+        return self.choose(view, "challenge", {PASS: 0.0, CHALLENGE: -pc}, rng,
+                           {CHALLENGE: 1 - pc})
+
+
+def _others_in_play(view: View, know: Knowledge) -> int:
+    """The cards still in play outside the seat's hand (as the solver's merging sees them)."""
+    gone = view.played_mask
+    for _, c in view.trick:
+        gone &= ~(1 << c)
+    return FULL_MASK & ~know.hand & ~gone
+
+
+def _representative(card: Action, cards: Sequence[Action], others: int) -> Action:
+    """The card the solver tries for ``card``: the highest of its run of equivalent cards
+    (adjacent among the cards in play, no other player's card between)."""
+    legal = 0
+    for a in cards:
+        legal |= 1 << int(a)
+    c = int(card)
+    rep = c
+    b = c - 1
+    while b >= (c & ~7):
+        if others >> b & 1:
+            break
+        if legal >> b & 1:
+            rep = b
+        b -= 1
+    for a in cards:
+        if int(a) == rep:
+            return a
+    return card  # pragma: no cover - rep is one of the cards
 
 
 def _mean_folds(folds: Sequence[int], seats: int, worlds: Sequence[World]) -> float:

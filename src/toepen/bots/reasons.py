@@ -1,128 +1,113 @@
-"""Why a hint: the facts of a position that speak for the suggested action, as messages.
+"""Why a hint: the figures of the one valuation, as messages.
 
 A hint (the browser's button, ``GET /api/tables/{id}/hint``; the terminal's ``?``) asks
-the strongest bot what to do; :func:`reason` says, as a catalog message
-(``hint.reason.*``) with its parameters, what that action does in the seat's own view.
-Every figure in it is worked out from that view, so a reason never tells a hidden card and
-never contradicts the hand:
+the strongest bot what to do. Its reason (:func:`reason`, a ``hint.reason.*`` catalog
+message with its parameters) is worded from the figures that bot decided by: the
+expected lives of each legal action (:meth:`~toepen.bots.expert.ExpertBot.evaluation`,
+the same values the review compares, :mod:`toepen.review`). It names the action, what
+it loses on average, the next best action and what that one loses; when the two are
+within :data:`TIE` lives it says they are about even, and never that one is better.
 
-- a card: it takes the trick for now, it is the lowest that follows, it is a discard
-  (the seat cannot follow), it leads high or low;
-- knock, stay, fold, exchange: how often this hand pays the stake, by the heuristic's
-  estimate (:func:`toepen.bots.heuristic.hand_strength`, which knows whether the last
-  trick wins or loses), against the table's average (1 in the players for ``last_trick:
-  loses``, all but 1 for ``wins``). A knock on a hand that pays more often than the
-  average is called a bluff, not "a strong hand"; a fold names what it costs now and
-  what staying would risk;
-- an armoede claim: genuine (no 7, 8, 9 or ten) or a bluff naming the cards a challenge
-  would find;
-- a blind knock, a challenge, a pass: what they do.
+Lives are shown as :func:`lives` (``hint.lives``: a number with two decimals in the
+reader's language, "0,40" in Dutch), never as a percent of a life. A forced move (one
+legal action) is not a hint: :func:`forced` says there is nothing to decide.
 
-The parameters are numbers (percentages, lives), cards (:class:`~toepen.narration.Cards`)
-and nested messages (the action), so each client shows them in its own language.
+A bot that gives no figures (``heuristic``, standing in when ``expert`` cannot run)
+gets the facts of its card (it takes the trick, it follows low, a discard, a lead)
+or, for a bet, ``hint.reason.unvalued``: no figure is made up.
 """
 
 from __future__ import annotations
 
-from ..cards import HIGH_CARDS_MASK, beats, rank_of, suit_of
-from ..engine import Action
-from ..narration import Cards, Message
-from ..view import View
-from .heuristic import hand_strength
+from collections.abc import Mapping
 
-__all__ = ["REASON_IDS", "pay_chance", "reason"]
+from ..cards import beats, rank_of, suit_of
+from ..engine import Action
+from ..narration import Cards, Message, action_message
+from ..view import View
+
+__all__ = ["REASON_IDS", "TIE", "cents", "forced", "lives", "next_best", "reason"]
+
+TIE = 0.02
+"""Lives: two actions this close are about even (expert's ``MARGIN``: it mixes them)."""
 
 REASON_IDS: tuple[str, ...] = (
-    "hint.reason.blind", "hint.reason.challenge", "hint.reason.claim",
-    "hint.reason.claim.bluff", "hint.reason.discard", "hint.reason.exchange",
-    "hint.reason.fold", "hint.reason.fold.stake", "hint.reason.follow_low",
-    "hint.reason.knock", "hint.reason.knock.bluff", "hint.reason.lead_high",
-    "hint.reason.lead_low", "hint.reason.only", "hint.reason.pass", "hint.reason.stay",
-    "hint.reason.stay.cheap", "hint.reason.wins",
+    "hint.reason.better", "hint.reason.discard", "hint.reason.even",
+    "hint.reason.follow_low", "hint.reason.forced", "hint.reason.lead_high",
+    "hint.reason.lead_low", "hint.reason.others", "hint.reason.unvalued", "hint.reason.wins",
 )
-"""Every message :func:`reason` may answer with."""
+"""Every message :func:`reason` and :func:`forced` may answer with."""
 
 
-def pay_chance(view: View) -> tuple[int, int]:
-    """How often (percent) the seat's hand pays the stake, and the table's average.
+def cents(x: float) -> int:
+    """Lives lost, in hundredths, as shown: ``x`` is a value (negative: lost).
 
-    The heuristic's estimate of the hand left to play; the average is what a random hand
-    pays at this table: 1 in the players still in the hand under ``last_trick: loses``
-    (only the taker pays), all but one of them under ``wins``.
+    >>> cents(-0.404), cents(0.1), cents(-2.0)
+    (40, 0, 200)
     """
-    active = max(sum(view.active), 2)
-    average = (active - 1) / active if view.rules.last_trick_wins else 1 / active
-    return round(100 * hand_strength(view)), round(100 * average)
+    return max(0, round(-100 * x))
 
 
-def _card(act: Action) -> Cards:
-    return Cards((act.card,))
+def lives(hundredths: int) -> Message:
+    """A number of lives with two decimals, in the reader's language (``hint.lives``).
+
+    >>> lives(40)
+    Message('hint.lives', whole=0, frac='40')
+    """
+    return Message("hint.lives", {"whole": hundredths // 100, "frac": f"{hundredths % 100:02d}"})
 
 
-def _strong(view: View) -> Cards:
-    """The seat's cards of the strong ranks (10, 9, 8, 7), high to low."""
-    return Cards(tuple(sorted(c for c in view.hand if HIGH_CARDS_MASK >> c & 1)))
+def next_best(values: Mapping[Action, float], act: Action) -> Action:
+    """The best-valued action other than ``act`` (ties: table order)."""
+    order = list(values)
+    return max((a for a in order if a != act), key=lambda a: (values[a], -order.index(a)))
 
 
-def reason(view: View, act: Action) -> Message:
-    """Why ``act`` for the viewing seat, from its view only (see the module).
+def forced(view: View) -> Message | None:
+    """``hint.reason.forced`` when the seat has one legal action (nothing to decide:
+    not a hint), else None."""
+    if len(view.legal) != 1:
+        return None
+    return Message("hint.reason.forced", {"action": action_message(view.legal[0])})
+
+
+def reason(view: View, act: Action, values: Mapping[Action, float] | None = None) -> Message:
+    """Why ``act`` for the viewing seat: from ``values`` (the valuation the bot chose
+    by, every legal action) when given, else the facts of the card (see the module).
 
     >>> from types import SimpleNamespace as V
     >>> from toepen.cards import parse_card as c
-    >>> lead = V(hand=(c("Th"), c("Jh")), trick=(), led_suit=-1, legal=(1, 2))
-    >>> reason(lead, Action.parse("play Th")).id, reason(lead, Action.parse("play Jh")).id
-    ('hint.reason.lead_high', 'hint.reason.lead_low')
-    >>> follow = V(hand=(c("9h"), c("Jh"), c("Ks")), trick=((1, c("Qh")),), led_suit=2,
-    ...            legal=(1, 2))
-    >>> reason(follow, Action.parse("play 9h")).id, reason(follow, Action.parse("play Jh")).id
-    ('hint.reason.wins', 'hint.reason.follow_low')
-    >>> reason(V(hand=(c("Ks"),), trick=((1, c("Qh")),), led_suit=2, legal=(1, 2)),
-    ...        Action.parse("play Ks"))
-    Message('hint.reason.discard', card=Cards(29))
+    >>> v = V(hand=(c("Th"), c("Jh")), trick=(), led_suit=-1, legal=(1, 2))
+    >>> knock, fold = Action.parse("knock"), Action.parse("fold")
+    >>> reason(v, knock, {knock: -0.3, fold: -1.0}).id
+    'hint.reason.better'
+    >>> reason(v, knock, {knock: -0.991, fold: -1.0}).id
+    'hint.reason.even'
+    >>> reason(v, Action.parse("play Th")).id
+    'hint.reason.lead_high'
     """
-    if len(view.legal) == 1:
-        return Message("hint.reason.only", {"action": _action(act)})
+    got = forced(view)
+    if got is not None:
+        return got
+    if values is not None and act in values and len(values) > 1:
+        other = next_best(values, act)
+        mine, theirs = cents(values[act]), cents(values[other])
+        said = {"action": action_message(act), "other": action_message(other),
+                "lose": lives(mine), "other_lose": lives(theirs)}
+        if mine - theirs > round(100 * TIE):
+            # Chosen for what it costs the others (expert's tie-breaker), not for the seat.
+            return Message("hint.reason.others", said)
+        if theirs - mine <= round(100 * TIE):
+            return Message("hint.reason.even", said)
+        return Message("hint.reason.better", {**said, "gain": lives(theirs - mine)})
     if act.is_play:
         return _play_reason(view, act)
-    verb = str(act)
-    phase = str(view.phase)
-    if phase == "blind":
-        return Message("hint.reason.blind" if verb == "knock" else "hint.reason.pass")
-    if verb in ("challenge", "pass"):
-        return Message(f"hint.reason.{verb}")
-    if verb == "claim":
-        strong = _strong(view)
-        if strong.cards:
-            return Message("hint.reason.claim.bluff", {"cards": strong})
-        return Message("hint.reason.claim")
-    pct, avg = pay_chance(view)
-    figures: dict[str, int | Cards | Message] = {"pct": pct, "avg": avg}
-    if verb == "knock":
-        return Message("hint.reason.knock" if pct < avg else "hint.reason.knock.bluff",
-                       figures)
-    if verb == "stay":
-        if pct <= avg:
-            return Message("hint.reason.stay", figures)
-        seat = view.seat if view.seat is not None else 0
-        return Message("hint.reason.stay.cheap",
-                       {**figures, "fold": view.accepted[seat], "stake": view.stake})
-    if verb == "fold":
-        seat = view.seat if view.seat is not None else 0
-        cost = {"fold": view.accepted[seat], "stake": view.stake}
-        return Message("hint.reason.fold" if pct > avg else "hint.reason.fold.stake",
-                       {**figures, **cost})
-    return Message("hint.reason.exchange", figures)  # exchange, kans, laundry
-
-
-def _action(act: Action) -> Message:
-    if act.is_play:
-        return Message("act.play", {"card": _card(act)})
-    return Message(f"act.{act}")
+    return Message("hint.reason.unvalued", {"action": action_message(act)})
 
 
 def _play_reason(view: View, act: Action) -> Message:
     card = act.card
-    said = {"card": _card(act)}
+    said = {"card": Cards((card,))}
     if not view.trick:
         strongest = min(view.hand) if view.hand else card
         best_of_suit = all(not beats(o, card) for o in view.hand if suit_of(o) == suit_of(card))

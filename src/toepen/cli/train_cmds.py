@@ -134,16 +134,41 @@ def train_escalation_cmd(
         Path,
         typer.Option("--out", "-o", help="Where to write the table (default: the shipped file)."),
     ] = DEFAULT_ESCALATION,
+    add_to: Annotated[
+        Path | None,
+        typer.Option("--add-to", help="A table the players use while measuring; the output "
+                     "is that table plus the measured contexts it does not hold."),
+    ] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", "-k", help="With --add-to: the kinds of decision to add "
+                     "(repeatable: knock, answer, play, claim, exchange; default all)."),
+    ] = None,
 ) -> None:
-    """Measure expert's escalation table: what its bets cost beyond their one-shot value."""
+    """Measure expert's escalation table: what its decisions cost beyond their one-shot value."""
+    from ..bots.escalation import ACTIONS, Escalation, load_escalation
     from ..tools.escalation import measure
 
     presets = _presets(preset)
     sizes = players or [4]
     _check_out(out)
+    for k in kind or ():
+        if k not in ACTIONS:
+            raise typer.BadParameter(f"{k!r}: one of {', '.join(ACTIONS)}", param_hint="--kind")
+    base: Escalation | None = None
+    if add_to is not None:
+        try:
+            base = load_escalation(add_to)
+        except (OSError, ValueError) as e:
+            raise typer.BadParameter(str(e), param_hint="--add-to") from None
     with progress_bar() as bar:
         task = bar.add_task("expert self-play hands", total=hands * len(presets) * len(sizes))
         table = measure(hands, seed, presets, sizes, jobs,
-                        progress=lambda k: bar.advance(task, k), explore=explore)
+                        progress=lambda k: bar.advance(task, k), explore=explore, table=base)
+    if base is not None:
+        keep = set(kind or ACTIONS)
+        new = {key: c for key, c in table.counts.items()
+               if key not in base.counts and key.split("|")[2] in keep}
+        table = Escalation({**base.counts, **new}, base.hands, base.seed, base.explore)
     table.save(out)
     typer.echo(f"wrote {out}: {len(table.counts)} counts from {table.hands} hands, seed {seed}")

@@ -38,6 +38,7 @@ from ..bots.base import (
     make_bot,
     resolve_name,
 )
+from ..bots.expert import Evaluation
 from ..engine.actions import Action, action
 from ..match import Incident, Report, ask, fall_back
 from ..review import evaluate
@@ -115,11 +116,14 @@ def decide(name: str, seed: int, view: View) -> tuple[Action, Incident | None]:
 
 
 def review_values(view: View, samples: int, seed: int,
-                  hands: tuple[int, ...] | None) -> list[tuple[int, float]]:
-    """The expected lives of every legal action of ``view`` (:func:`toepen.review.evaluate`),
-    as (action id, value) pairs: one decision of a review, thought in the pool."""
-    return [(int(a), v) for a, v in evaluate(view, samples=samples, seed=seed,
-                                                hands=hands).items()]
+                  hands: tuple[int, ...] | None) -> tuple[list[tuple[int, float]], int,
+                                                          list[int], int]:
+    """One decision of a review valued in the pool (:func:`toepen.review.evaluate`):
+    every legal action's (id, value), the best's id, the mixed actions' ids and the
+    choice's id."""
+    ev = evaluate(view, samples=samples, seed=seed, hands=hands)
+    return ([(int(a), v) for a, v in ev.values.items()], int(ev.best),
+            [int(a) for a in ev.near], int(ev.choice))
 
 
 def _worker_init(parent: int) -> None:
@@ -173,13 +177,14 @@ class BotPool:
         return action(int(result))
 
     async def review_values(self, view: View, samples: int, seed: int,
-                            hands: tuple[int, ...] | None) -> dict[Action, float]:
+                            hands: tuple[int, ...] | None) -> Evaluation:
         """One decision of a review valued in the pool (:func:`review_values`); a
         :class:`~toepen.review.ReviewError` comes back raised."""
         loop = asyncio.get_running_loop()
-        got = await loop.run_in_executor(self.executor, review_values, view, samples, seed,
-                                         hands)
-        return {action(a): v for a, v in got}
+        pairs, best, near, choice = await loop.run_in_executor(
+            self.executor, review_values, view, samples, seed, hands)
+        return Evaluation({action(a): v for a, v in pairs}, action(best),
+                          tuple(action(a) for a in near), action(choice))
 
     def close(self) -> None:
         """Stop the workers (waiting for processes to exit, so none is left behind)."""

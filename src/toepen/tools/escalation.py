@@ -25,9 +25,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..bots.escalation import Escalation, escalation_key
+from ..bots.escalation import BETS, Escalation, escalation_key
 from ..bots.expert import ExpertBot
-from ..engine.actions import Action
+from ..engine.actions import PASS, Action
 from ..engine.phase import Phase
 from ..engine.state import Game
 from ..match import hand_over
@@ -40,20 +40,31 @@ __all__ = ["measure", "betting_decision"]
 
 
 def betting_decision(view: View, act: Action) -> tuple[str, str] | None:
-    """:func:`~toepen.tools.reads.bet_decision` on the seat's own turn (a knock out of
-    turn is not a bet the bot values one-shot), else None."""
+    """The context of a decision the table measures (:data:`~toepen.bots.escalation.ACTIONS`):
+    :func:`~toepen.tools.reads.bet_decision` on the seat's own turn (a knock out of turn
+    is not a bet the bot values one-shot), a card where no knock is allowed (``play``),
+    an armoede claim or an exchange; else None."""
     if view.phase == Phase.PLAY and not (view.to_act and view.to_act[0] == view.seat):
         return None
-    return bet_decision(view, act)
+    bet = bet_decision(view, act)
+    if bet is not None:
+        return bet
+    if view.phase == Phase.PLAY:
+        return "play", "play"
+    if view.phase in (Phase.CLAIM, Phase.EXCHANGE):
+        kind = str(view.phase)
+        return kind, "pass" if act is PASS else kind
+    return None
 
 
-def _measure_hand(args: tuple[str, int, int, int, float]) -> dict[str, list[float]]:
-    preset, players, seed, index, explore = args
+def _measure_hand(args: tuple[str, int, int, int, float, Escalation | None]
+                  ) -> dict[str, list[float]]:
+    preset, players, seed, index, explore, table = args
     rules = Rules.preset(preset)
     mode = "W" if rules.last_trick_wins else "L"
     game = Game(rules, players, seed=seed, dealer=index % players)
     bots = [ExpertBot(seed=derive_seed("escalation bot", seed, s, bits=32),
-                      escalation=Escalation()) for s in range(players)]
+                      escalation=table or Escalation()) for s in range(players)]
     stop = hand_over(game)
     coin = random.Random(derive_seed("escalation explore", seed, bits=32))
     before = list(game.lives_lost)
@@ -64,12 +75,12 @@ def _measure_hand(args: tuple[str, int, int, int, float]) -> dict[str, list[floa
         bot = bots[seat]
         act = bot.act(view)
         what = betting_decision(view, act)
-        if what is not None and act in bot.last_values:
-            if explore > 0:
+        if what is not None and act in bot.last_values and len(view.legal) > 1:
+            if explore > 0 and what[0] in BETS:
                 if coin.random() >= explore:
                     game.apply(seat, act)
                     continue
-                act = coin.choice(sorted(bot.last_values))
+                act = coin.choice(sorted(bot.last_utility))  # the bet's candidates
                 what = betting_decision(view, act)
                 assert what is not None
             seen.append((seat, escalation_key(mode, players, what[0], view.stake, what[1]),
@@ -92,17 +103,20 @@ def measure(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     explore: float = 0.0,
+    table: Escalation | None = None,
 ) -> Escalation:
     """Play ``hands`` self-play hands of ``expert`` per preset and table size and sum the
     extra lives of its betting decisions (with ``explore`` > 0: of that share of them,
-    taken at random; see the module documentation).
+    taken at random; see the module documentation). ``table``: the escalation table the
+    players use (default none: every decision valued one-shot); a context it holds is
+    then measured beyond it.
 
     Deterministic for given arguments (whatever ``jobs``): each hand has its own seed.
     """
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore {explore}: a chance from 0 to 1")
     tasks = [(p, n, derive_seed("escalation", seed, p, n, i, bits=32) & 0x7FFF_FFFF, i,
-              explore) for p in presets for n in players for i in range(hands)]
+              explore, table) for p in presets for n in players for i in range(hands)]
     total = Escalation(hands=0, seed=seed, explore=explore)
     for counts in map_hands(_measure_hand, tasks, jobs, chunksize=2):
         total.add(Escalation(counts, hands=1))

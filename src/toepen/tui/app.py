@@ -23,13 +23,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
-from ..bots import Bot, make_bot
 from ..bots.base import DEFAULT
-from ..bots.reasons import reason
+from ..bots.reasons import forced, reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
 from ..narration import Message, hand_summary, standings
+from ..review import evaluate
 from ..rules import TELL_WORDS
 from ..view import View
 from .narrate import (
@@ -538,20 +538,23 @@ class PlayApp(App[None]):
             self._say(self.t("hint.not_now"))
             return
         view = self.session.view()
-        try:
-            bot = make_bot(self._hint_bot, seed=self.session.bot_seed(self.human))
-        except ValueError as e:  # pragma: no cover - resolve_bot checked it
-            self._say(str(e))
+        nothing = forced(view)
+        if nothing is not None:  # one legal move: nothing to decide, no hint
+            self.hint_reason = nothing
+            self._say(nothing.render(self.t, self.names))
             return
         self._say(self.t("hint.thinking", bot=self._hint_bot))
         token = len(self.session.game.actions)
-        self.run_worker(lambda: self._hint(bot, view, token), thread=True, group="hint",
+        self.run_worker(lambda: self._hint(view, token), thread=True, group="hint",
                         exit_on_error=False)
 
-    def _hint(self, bot: Bot, view: View, token: int) -> None:
+    def _hint(self, view: View, token: int) -> None:
         try:
-            act = bot.act(view)
-            why = reason(view, act)  # the same reason as the browser's hint
+            # The review's own valuation (its samples, its seed), as the browser's hint:
+            # the action `toepen review` will call best, worded from its figures.
+            ev = evaluate(view)
+            act = ev.choice
+            why = reason(view, act, ev.values)
         except Exception as e:  # a broken bot must not take the game down
             self.call_from_thread(self._say, self.t("hint.failed", reason=str(e)))
             return

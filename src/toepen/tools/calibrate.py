@@ -1,0 +1,198 @@
+"""Is the one valuation right? Values against the lives the actions really cost.
+
+The review, the hint and ``expert`` value a decision by
+:meth:`~toepen.bots.expert.ExpertBot.evaluation` (the review's
+:func:`~toepen.review.evaluate`): the seat's expected lives after each legal action.
+Here that value is checked against what the action is worth when the hand is played
+out. ``expert`` plays hands against itself; at decisions picked along the way
+(``share`` of them) the view is valued with the review's default samples, and some of
+its legal actions (the evaluation's best and one other drawn at random) are each
+played out from the true position, ``expert`` continuing for every seat, to the end
+of the hand (an armoede redeal included). The deal is the true one: positions come from
+play, so the hidden cards follow the distribution the view's inference should find.
+
+Per kind of decision (``lead``, ``follow``: a card with the trick empty or not;
+``knock``: the knock before a card; ``answer``: stay, fold or counter-knock;
+``declaration``: armoede, exchange, challenges, the house rules' declarations and the
+blind round) the mean of ``outcome - value`` should be 0 within its sampling error (a
+standard error: the spread of the differences over the root of their number).
+
+Run::
+
+    uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60
+
+(``--help`` for the rest). Its figures are in docs/review.md.
+
+>>> rows = measure(2, "rulebook", hands=1, share=0.3, seed=1, samples=4, continue_samples=4)
+>>> all(r.kind in KINDS for r in rows)
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import sqrt
+
+from ..bots.expert import ExpertBot
+from ..engine.actions import KNOCK, Action
+from ..engine.phase import Phase
+from ..engine.state import Game
+from ..match import hand_over, play_game
+from ..review import DEFAULT_SAMPLES, evaluate
+from ..seeds import derive_seed
+from ..view import View, observe
+from .reads import map_hands
+
+__all__ = ["KINDS", "Row", "Summary", "kind_of", "measure", "summarize"]
+
+KINDS = ("lead", "follow", "knock", "answer", "declaration")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One action played out: its kind, the evaluator's value and the lives it took."""
+
+    kind: str
+    value: float
+    outcome: float
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The rows of one kind: how many, the mean value and outcome, the mean difference
+    (outcome - value) and its standard error."""
+
+    kind: str
+    n: int
+    value: float
+    outcome: float
+    diff: float
+    se: float
+
+    @property
+    def agrees(self) -> bool:
+        """The difference is within 3 standard errors of 0 (or no row measured)."""
+        return self.n == 0 or abs(self.diff) <= 3 * self.se + 1e-9
+
+
+def kind_of(view: View, act: Action) -> str:
+    """The kind of decision ``act`` is at ``view`` (see the module)."""
+    if view.phase == Phase.PLAY:
+        if act is KNOCK:
+            return "knock"
+        return "follow" if view.trick else "lead"
+    if view.phase == Phase.ANSWER:
+        return "answer"
+    return "declaration"
+
+
+def _picked(view: View, values: dict[Action, float], best: Action, rng: random.Random
+            ) -> list[Action]:
+    """The evaluation's best and one other legal action (at a card decision with a
+    knock, the knock or the best card and one other card)."""
+    others = [a for a in view.legal if a is not best]
+    out = [best]
+    if others:
+        out.append(rng.choice(others))
+    if KNOCK in values and view.phase == Phase.PLAY and KNOCK not in out:
+        out.append(KNOCK)
+    return out
+
+
+def _hand(args: tuple[int, str, int, float, int, int, int]) -> list[Row]:
+    players, preset, seed, share, samples, cont, playouts = args
+    game = Game.new(preset, players, seed=seed)
+    rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
+
+    def bots(tag: str) -> list[ExpertBot]:
+        return [ExpertBot(seed=derive_seed("calibrate", seed, tag, s, bits=32),
+                          samples=cont or None) for s in range(players)]
+
+    players_now = bots("play")
+    stop = hand_over(game)
+    rows: list[Row] = []
+    while game.turn >= 0 and not stop(game):
+        seat = game.turn
+        view = observe(game, seat)
+        if len(view.legal) > 1 and rng.random() < share:
+            ev = evaluate(view, samples=samples,
+                          seed=derive_seed("calibrate eval", seed, view.action_count, bits=32))
+            for act in _picked(view, ev.values, ev.best, rng):
+                for k in range(playouts):
+                    g = game.clone()
+                    before = g.lives_lost[seat]
+                    g.apply(seat, act)
+                    play_game(g, bots(f"{view.action_count} {act} {k}"), stop=hand_over(game))
+                    rows.append(Row(kind_of(view, act), ev.values[act],
+                                    -float(g.lives_lost[seat] - before)))
+        game.apply(seat, players_now[seat].act(view))
+    return rows
+
+
+def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: int = 0,
+            samples: int = DEFAULT_SAMPLES, continue_samples: int | None = None,
+            playouts: int = 1, jobs: int | None = 1) -> list[Row]:
+    """Rows of ``hands`` self-play hands at ``players`` (see the module): decisions
+    valued with probability ``share`` by ``samples`` deals, their actions played out
+    ``playouts`` times each by ``expert`` (``continue_samples``: its samples; None, its
+    own). Deterministic for given arguments (whatever ``jobs``)."""
+    tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
+                                           bits=32) & 0x7FFF_FFFF, share, samples,
+              continue_samples or 0, playouts) for i in range(hands)]
+    out: list[Row] = []
+    for rows in map_hands(_hand, tasks, jobs):
+        out.extend(rows)
+    return out
+
+
+def summarize(rows: Sequence[Row]) -> list[Summary]:
+    """One :class:`Summary` per kind of :data:`KINDS`."""
+    out = []
+    for kind in KINDS:
+        mine = [r for r in rows if r.kind == kind]
+        n = len(mine)
+        if not n:
+            out.append(Summary(kind, 0, 0.0, 0.0, 0.0, 0.0))
+            continue
+        diffs = [r.outcome - r.value for r in mine]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        out.append(Summary(kind, n, sum(r.value for r in mine) / n,
+                           sum(r.outcome for r in mine) / n, mean, sqrt(var / n)))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
+    parser.add_argument("--preset", nargs="+", default=["rulebook", "classic"])
+    parser.add_argument("--hands", type=int, default=60, help="self-play hands per size")
+    parser.add_argument("--share", type=float, default=0.3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--continue-samples", type=int, default=None)
+    parser.add_argument("--playouts", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=None)
+    a = parser.parse_args(argv)
+    print("| preset | players | kind | n | value | outcome | outcome - value (95% interval) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for preset in a.preset:
+        for n in a.players:
+            rows = measure(n, preset, hands=a.hands, share=a.share, seed=a.seed,
+                           samples=a.samples, continue_samples=a.continue_samples,
+                           playouts=a.playouts, jobs=a.jobs)
+            for s in summarize(rows):
+                if not s.n:
+                    continue
+                flag = "" if s.agrees else " **off**"
+                print(f"| {preset} | {n} | {s.kind} | {s.n} | {s.value:.2f} | {s.outcome:.2f}"
+                      f" | {s.diff:+.2f} ({s.diff - 1.96 * s.se:+.2f} to "
+                      f"{s.diff + 1.96 * s.se:+.2f}){flag} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
