@@ -170,6 +170,7 @@ export async function showTable(app, tableId, setConn) {
       keepState(tableId, msg.view.seat ?? "spectator", msg);
       st.pending = false;
       st.hint = null;
+      st.promptOpen = false;
       startClock();
       if (!wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
       drawAll();
@@ -391,6 +392,7 @@ export async function showTable(app, tableId, setConn) {
     });
     st.animate = null;
     tickClock();
+    expandable(els.board.querySelector(".prompt"));
     const felt = els.board.querySelector(".felt");
     if (st.summary && st.view.phase !== "over") {
       // between hands: the server's summary of the hand, over the felt (the hand and buttons stay free)
@@ -421,6 +423,36 @@ export async function showTable(app, tableId, setConn) {
       standinBar.remove();
       standinBar = null;
     }
+  }
+
+  /** The prompt and its second line (the hint's reason, the guide) are cut to their lines
+   * on a small window: where they are, a tap shows them whole, until the next decision. */
+  let promptSized = null;
+  function expandable(prompt) {
+    if (promptSized) promptSized.disconnect();
+    if (!prompt) return;
+    // (looked at again whenever its size changes: a turned phone, a resized window)
+    const mark = () => {
+      const cut = [...prompt.children].some((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+      if (!cut && !st.promptOpen) {
+        prompt.removeAttribute("aria-expanded"); prompt.removeAttribute("title"); prompt.removeAttribute("tabindex");
+        return;
+      }
+      prompt.setAttribute("aria-expanded", st.promptOpen ? "true" : "false");
+      prompt.tabIndex = 0;
+      prompt.title = t(st.promptOpen ? "web.prompt_less" : "web.prompt_more");
+    };
+    mark();
+    promptSized = new ResizeObserver(mark);
+    for (const el of prompt.children) promptSized.observe(el);
+    const toggle = () => {
+      if (!prompt.hasAttribute("aria-expanded")) return;
+      st.promptOpen = !st.promptOpen; drawBoard(); els.board.querySelector(".prompt")?.focus();
+    };
+    prompt.addEventListener("click", toggle);
+    prompt.addEventListener("keydown", (ev) => {
+      if ((ev.key === "Enter" || ev.key === " ") && prompt.hasAttribute("aria-expanded")) { ev.preventDefault(); ev.stopPropagation(); toggle(); }
+    });
   }
 
   function drawLog() {
@@ -488,7 +520,7 @@ export async function showTable(app, tableId, setConn) {
   function rematchHTML() {
     const seated = st.seat !== null && st.seat !== undefined;
     if (!seated && !st.host) return "";
-    let html = `<p class="result-buttons"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
+    let html = `<p class="result-buttons rematch-bar"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
     if (st.host) {
       html += `<details class="rematch-rules"><summary>${esc(t("web.rematch_rules"))}</summary><form id="rematch-rules" class="row">` +
         `<label>${esc(t("web.preset"))} <select id="rematch-preset"></select></label>` +
