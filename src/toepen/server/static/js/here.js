@@ -11,7 +11,7 @@ import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;
 
-export function showHere(lobby, me, nameOf, toast) {
+export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
   const box = document.createElement("section");
   box.className = "panel here";
   box.setAttribute("aria-labelledby", "h-here");
@@ -56,7 +56,7 @@ export function showHere(lobby, me, nameOf, toast) {
   const beat = async () => {
     const body = { client: clientId() };
     if (!me.user && visible && nameOf()) { body.visible = true; body.name = nameOf(); }
-    try { last = await accountApi("POST", "/api/here", body); draw(); } catch (e) { if (e.status !== 429) toast(e.message); }
+    try { last = await accountApi("POST", "/api/here", body); draw(); onData(last); } catch (e) { if (e.status !== 429) toast(e.message); }
   };
   const act = async (method, path, body) => {
     try { const out = await accountApi(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }

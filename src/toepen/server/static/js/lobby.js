@@ -8,6 +8,7 @@ import { presetName } from "./tableinfo.js";
 import { optionField, showPresetValues } from "./options.js";
 import { showPlayNow } from "./playnow.js";
 import { showHere } from "./here.js";
+import { invitationBar } from "./invitations.js";
 import { botKind, botLabel, botMenu, playsAs } from "./levels.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
@@ -91,7 +92,9 @@ export async function showLobby(app) {
   const form = app.querySelector("#create-form");
   const playNow = showPlayNow(app.querySelector(".lobby"), meta, me, () => form.name.value.trim(), toast,
     (v) => { form.name.value = v; });
-  const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast);
+  // an invitation to you: at the top of the page, as soon as the lobby hears of it
+  const invited = invitationBar(app, toast, () => here.beat());
+  const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast, invited.show);
   form.name.value = me.user ? me.user.name : savedName();
   // one name for Play now and New table: typed in either, it is in both
   playNow.name(form.name.value);
@@ -188,5 +191,5 @@ export async function showLobby(app) {
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); here.relabel(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); here.relabel(); invited.relabel(); } };
 }

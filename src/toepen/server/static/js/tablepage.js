@@ -11,6 +11,7 @@ import { reviewButton } from "./review.js";
 import { tableLine, botMark } from "./tableinfo.js";
 import { botKind, botMenu } from "./levels.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
+import { tableInvitations } from "./invitations.js";
 
 const LOG_MAX = 300;
 const CHAT_MAX = 60;
@@ -35,7 +36,8 @@ export async function showTable(app, tableId, setConn) {
     <aside class="side">
       <div class="invite" id="invite"></div>
       <div class="settings" id="settings"></div>
-      <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat" data-i18n="web.chat"></h2>
+      <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat"><span data-i18n="web.chat"></span>
+        <button type="button" class="small to-table" id="to-table" data-i18n="web.to_table"></button></h2>
         <div class="reactions" id="reactions"></div>
         <ol id="chat" class="chat" aria-live="polite"></ol>
         <form id="chat-form" class="chat-form"><input id="chat-text" autocomplete="off" data-i18n-placeholder="web.chat_placeholder" data-i18n-label="web.chat"><button class="small" id="chat-send" data-i18n="web.chat_send"></button></form>
@@ -45,6 +47,8 @@ export async function showTable(app, tableId, setConn) {
     <div id="result" class="result" hidden></div>
   </div>`;
   translateStatic(app);
+  const jump = chatJump(app);
+  const invites = tableInvitations(app.querySelector(".main-col"), tableId, toast);
   // the page's height below the header: the table fits the window
   const fit = () => document.documentElement.style.setProperty("--top", `${document.querySelector(".topbar").offsetHeight}px`);
   fit();
@@ -136,6 +140,7 @@ export async function showTable(app, tableId, setConn) {
     } else if (msg.type === "chat") {
       st.chat.push(msg);
       if (st.chat.length > CHAT_MAX) st.chat.shift();
+      if (msg.seat !== st.seat || st.seat === null || st.seat === undefined) jump.arrived();
       drawChat();
     } else if (msg.type === "state") {
       const names = msg.view.players;
@@ -282,6 +287,7 @@ export async function showTable(app, tableId, setConn) {
     drawSettings();
     drawChat();
     drawInvite();
+    invites.update(st.table, st.seat !== null && st.seat !== undefined);
     drawWaiting();
     drawBoard();
     drawLog();
@@ -535,8 +541,51 @@ export async function showTable(app, tableId, setConn) {
   });
 
   return {
-    relabel: () => { translateStatic(app); els.result.hidden = true; st.resultClosed = false; drawAll(); },
+    relabel: () => { translateStatic(app); jump.relabel(); invites.relabel(); els.result.hidden = true; st.resultClosed = false; drawAll(); },
     state: st,
+  };
+}
+
+/** On a phone (and a window up to 900 px) the chat and the log lie below the table: a button
+ * in the header goes there, and counts the lines and reactions that came while the chat was
+ * out of sight (others' only); the chat's "Back to the table" goes up again. */
+function chatJump(app) {
+  const box = app.querySelector("#chat-box");
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.id = "to-chat";
+  btn.className = "chat-jump";
+  btn.innerHTML = `<span aria-hidden="true">💬</span><span class="chat-new" id="chat-new" hidden></span>`;
+  const menu = document.getElementById("menu");
+  menu.parentElement.insertBefore(btn, menu);
+  const count = btn.querySelector("#chat-new");
+  let unread = 0;
+  let inSight = false;
+  const label = () => {
+    count.textContent = String(unread);
+    count.hidden = unread === 0;
+    btn.classList.toggle("unread", unread > 0);
+    btn.setAttribute("aria-label", unread ? t("web.chat_new", { n: unread }) : t("web.to_chat"));
+    btn.title = btn.getAttribute("aria-label");
+  };
+  new IntersectionObserver((seen) => {
+    inSight = seen.some((e) => e.isIntersecting);
+    if (inSight && unread) { unread = 0; label(); }
+  }).observe(box);
+  btn.addEventListener("click", () => {
+    box.scrollIntoView({ block: "start", behavior: "smooth" });
+    unread = 0;
+    label();
+  });
+  app.querySelector("#to-table").addEventListener("click", () => window.scrollTo({ top: 0, behavior: "smooth" }));
+  label();
+  return {
+    arrived: () => {
+      if (inSight) return; // (read as it comes: nothing to count)
+      unread += 1;
+      label();
+    },
+    relabel: label,
   };
 }
 
