@@ -240,3 +240,29 @@ def test_continue_after_a_hand_is_a_fingers_size_on_a_phone(browser: Browser,
     for ctx in set(browser.contexts) - before:
         ctx.close()
     assert heights and all(h >= 44 for h in heights.values()), heights
+
+
+def test_the_score_sheets_counts_stand_in_one_column(page: Page, server: Server) -> None:
+    """Lives lost 11, 3, 0 and 7 on the result's score sheet at 360 px: the counts are
+    right-aligned in one column, each on the line of its strokes."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(server.url + "/?rules")
+    wait_ready(page)
+    got = page.evaluate("""async () => {
+      const { scoreSheetHTML } = await import("/js/scoresheet.js");
+      const view = { players: ["Ann", "Bas", "Cor", "Dirk"], lives_lost: [11, 3, 0, 7],
+        drinks: [0, 0, 0, 0], rubbers_won: [0, 0, 0, 0], winner: 2,
+        places: [{ place: 1, seats: [2] }, { place: 2, seats: [1] }, { place: 3, seats: [3] },
+                 { place: 4, seats: [0] }] };
+      const box = document.createElement("div");
+      box.className = "result";
+      box.innerHTML = `<section class="panel result-panel">${scoreSheetHTML(view)}</section>`;
+      document.body.append(box);
+      return [...box.querySelectorAll("td.strokes")].map((td) => {
+        const n = td.querySelector(".num").getBoundingClientRect();
+        const s = td.querySelector("svg").getBoundingClientRect();
+        return { right: Math.round(n.right), middle: (n.top + n.bottom) / 2,
+                 top: s.top, bottom: s.bottom };
+      }); }""")
+    assert len({c["right"] for c in got}) == 1, got
+    assert all(c["top"] <= c["middle"] <= c["bottom"] for c in got), got
