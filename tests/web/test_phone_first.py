@@ -266,3 +266,26 @@ def test_the_score_sheets_counts_stand_in_one_column(page: Page, server: Server)
       }); }""")
     assert len({c["right"] for c in got}) == 1, got
     assert all(c["top"] <= c["middle"] <= c["bottom"] for c in got), got
+
+
+def test_armoede_always_pass_answers_at_once_from_the_deal_it_was_switched_on(
+        browser: Browser, server: Server) -> None:
+    """Switched on before the deal, "Armoede: always pass" passes for Ann without asking
+    her: her first question is not the armoede one, and her pass is in the hand's actions."""
+    made = server.post("/api/tables", {
+        "preset": "rulebook", "size": 4, "name": "Ann", "idle_seconds": 300,
+        "bots": {"1": "random", "2": "random", "3": "random"}, "options": {"lives": 3}})
+    table_id = made["table"]["id"]
+    ctx = browser.new_context(**PHONE)
+    page = new_page(ctx, server.url + "/?rules")
+    keep_seat(page, table_id, made)
+    page.goto(f"{server.url}/?table={table_id}")
+    wait_ready(page)
+    page.click("#autopass")
+    expect(page.locator("#autopass")).to_have_attribute("aria-pressed", "true")
+    server.post(f"/api/tables/{table_id}/start", {}, token=made["token"])
+    page.wait_for_function(READY)
+    view = page.evaluate("() => window.toepenState.view")
+    assert view["phase"] != "claim", view["legal"]
+    assert "0 pass" in view["hand_actions"], view["hand_actions"]
+    ctx.close()

@@ -22,6 +22,9 @@ export function trickPause() {
   return v !== null && PAUSES.includes(Number(v)) ? Number(v) : 2;
 }
 
+/** "Armoede: always pass" (remembered as toepen.autopass). */
+function autopassOn() { return localStorage.getItem("toepen.autopass") === "1"; }
+
 export async function showTable(app, tableId, setConn) {
   const mine = seatOf(tableId);
   const st = {
@@ -177,8 +180,15 @@ export async function showTable(app, tableId, setConn) {
       st.hint = null;
       st.promptOpen = false;
       startClock();
-      if (!wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
+      // "Armoede: always pass": the switch as it was when this deal came holds for the whole
+      // deal (switched on or off after a look at the cards it waits for the next one), and
+      // the pass goes at once, whatever the cards: its timing tells the others nothing
+      if (!st.autopass || st.autopass.hand !== msg.view.hand_no) st.autopass = { hand: msg.view.hand_no, on: autopassOn() };
+      const passNow = st.autopass.on && msg.view.phase === "claim" && st.seat !== null && st.seat !== undefined
+        && msg.view.to_act.includes(st.seat) && msg.view.legal.includes("pass");
+      if (!passNow && !wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
       drawAll();
+      if (passNow) act("pass");
     } else if (msg.type === "error") {
       st.pending = false;
       // an illegal action: the engine's refusal, in words the server chose (refusal.<code>)
@@ -257,9 +267,15 @@ export async function showTable(app, tableId, setConn) {
     els.settings.innerHTML = `<label class="inline">${esc(t("web.pause"))} <select id="pause">${opts}</select></label>` +
       `<button class="small" id="sound" aria-pressed="${soundOn() ? "true" : "false"}">${esc(soundOn() ? t("web.sound_on") : t("web.sound_off"))}</button>` +
       `<button class="small" id="guide" aria-pressed="${st.guide ? "true" : "false"}">${esc(t("web.guide_toggle"))}</button>` +
+      `<button class="small" id="autopass" aria-pressed="${autopassOn() ? "true" : "false"}" title="${esc(t("web.autopass_about"))}">${esc(t("web.autopass"))}</button>` +
       ` <a class="small" href="/?rules=1" target="_blank" rel="noopener">${esc(t("web.rules"))}</a>`;
     els.settings.querySelector("#pause").addEventListener("change", (ev) => { localStorage.setItem("toepen.pause", ev.target.value); if (!Number(ev.target.value)) skipHold(); });
     els.settings.querySelector("#sound").addEventListener("click", () => { setSoundOn(!soundOn()); drawSettings(); if (soundOn()) sound("turn"); });
+    els.settings.querySelector("#autopass").addEventListener("click", () => {
+      localStorage.setItem("toepen.autopass", autopassOn() ? "0" : "1");
+      drawSettings();
+      toast(t("web.autopass_about"));
+    });
     els.settings.querySelector("#guide").addEventListener("click", () => { st.guide = !st.guide; localStorage.setItem("toepen.guide", st.guide ? "1" : "0"); drawSettings(); drawBoard(); });
   }
 
