@@ -85,7 +85,8 @@ def test_a_cut_prompt_opens_on_a_tap(browser: Browser, server: Server) -> None:
     prompt.click()
     expect(page.locator(".prompt")).to_have_attribute("aria-expanded", "true")
     settle(page)
-    assert not page.locator(".prompt").evaluate(cut)
+    assert not page.locator(".prompt").evaluate(cut), page.locator(".prompt").evaluate(
+        "p => [...p.children].map((el) => [el.textContent, el.scrollHeight, el.clientHeight])")
     page.locator(".prompt").click()
     expect(page.locator(".prompt")).to_have_attribute("aria-expanded", "false")
     ctx.close()
