@@ -95,6 +95,8 @@ export async function showLobby(app) {
   // an invitation to you: at the top of the page, as soon as the lobby hears of it
   const invited = invitationBar(app, toast, () => here.beat());
   const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast, invited.show);
+  // back to the tab: who is here (and an invitation that came meanwhile) at once
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) here.beat(); });
   form.name.value = me.user ? me.user.name : savedName();
   // one name for Play now and New table: typed in either, it is in both
   playNow.name(form.name.value);
