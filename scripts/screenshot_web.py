@@ -4,7 +4,8 @@ Starts a throwaway ``toepen serve`` (SQLite in a temporary folder) and photograp
 Debian's Chromium (tests/chromium.py), what docs/web.md, docs/review.md and the README
 show. The same steps each run (the cards are the server's: a new deal each time):
 
-* the lobby (web-lobby) and the rules page (web-rules), on a desktop (1280x800);
+* the lobby (web-lobby) and the rules page (web-rules), on a desktop (1280x800), and the
+  lobby on a phone (web-phone-lobby, 390x844);
 * a trick just taken, its winner marked (web-trick, 1280x800): a person against three
   bots, the finished trick held on the felt;
 * one session played as tests/web/test_phone_layout.py plays it (tests/web/table_states.py),
@@ -73,6 +74,9 @@ def lobby_and_rules(browser: Browser, server: Server, lang: str, shoot: Shoot) -
     page = desktop_page(browser, server, "/", lang)
     page.fill("#name", "Ann")
     shoot(page, "web-lobby")
+    # the first page a phone player sees (390x844): Play now with the name beside it
+    page.set_viewport_size(PHONE)
+    shoot(page, "web-phone-lobby")
     page.goto(server.url + "/?rules")
     wait_ready(page)
     page.locator(".preset-tabs button").nth(1).click()
@@ -168,7 +172,8 @@ def main() -> None:
         finally:
             server.stop()
     missing = [n for n in (*(f for shots in SHOTS.values() for _, f in shots), "web-lobby",
-                           "web-rules", "web-trick", "web-replay") if f"{n}.png" not in written]
+                           "web-phone-lobby", "web-rules", "web-trick", "web-replay")
+               if f"{n}.png" not in written]
     if missing:
         raise SystemExit(f"not written: {', '.join(missing)}")
     print(f"wrote {len(written)} screenshots to {args.out}: {', '.join(written)}")

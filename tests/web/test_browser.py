@@ -425,7 +425,8 @@ def test_a_double_click_makes_one_table_and_full_tables_offer_no_join(
     mine = tables_of("Dubbel")
     assert len(mine) == 1, mine
     code = mine[0]["code"]
-    other = page.context.new_page()
+    # (another browser: this one holds a seat there, and its lobby says "Back to my seat")
+    other = page.context.browser.new_context(locale="en-GB").new_page()  # type: ignore[union-attr]
     other.goto(server.url + "/")
     wait_ready(other)
     row = other.locator("#tables li", has_text=code)
@@ -439,7 +440,7 @@ def test_a_double_click_makes_one_table_and_full_tables_offer_no_join(
     expect(row.locator(".free")).to_have_text("full")
     expect(row.locator("a.join")).to_have_count(0)
     expect(row.locator("a.watch")).to_have_count(1)
-    other.close()
+    other.context.close()
 
 
 def test_an_emoji_name_is_kept_whole(page: Page, server: Server) -> None:

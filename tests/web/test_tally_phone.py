@@ -40,6 +40,7 @@ def test_a_session_kept_on_one_phone_and_followed_on_another(
         p.on("pageerror", lambda e: errors.append(str(e)))
     keeper.goto(server.url + "/")
     wait_ready(keeper)
+    keeper.click("#menu")  # on a phone the header's links are behind the menu button
     keeper.click('a[href="/?sheet"]')
     wait_ready(keeper)
     keeper.select_option('select[name="preset"]', "rulebook")

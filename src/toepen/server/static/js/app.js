@@ -20,9 +20,22 @@ function setConn(state) {
   connState = state;
   connEl.dataset.state = state;
   connEl.textContent = state ? t(`web.conn.${state}`) : "";
+  connEl.title = connEl.textContent; // cut on a narrow phone: the whole word on a long press
+}
+
+/** The header's links behind one button on a phone and a small window (css: .menu-btn):
+ * the header stays one row; the links open below it. */
+function attachMenu() {
+  const top = document.querySelector(".topbar");
+  const btn = document.getElementById("menu");
+  const open = (on) => { top.classList.toggle("open", on); btn.setAttribute("aria-expanded", on ? "true" : "false"); };
+  btn.addEventListener("click", () => open(!top.classList.contains("open")));
+  document.addEventListener("click", (ev) => { if (!top.contains(ev.target)) open(false); });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && top.classList.contains("open")) { open(false); btn.focus(); } });
 }
 
 async function main() {
+  attachMenu();
   const langSel = document.getElementById("lang");
   langSel.innerHTML = (await languages()).languages
     .map((l) => `<option value="${esc(l.code)}" lang="${esc(l.code)}">${esc(l.name)}</option>`).join("");

@@ -82,7 +82,7 @@ function seatBox(view, table, s, me, opts) {
     ? `<span class="clock" data-clock="${s}" title="${esc(t("web.clock_title"))}"></span>` : "";
   const cls = ["seat", toAct ? "to-act" : "", folded ? "folded" : "", out ? "out" : "", s === me ? "me" : "", opts.knockSeat === s ? "knock-anim" : ""].join(" ");
   return `<div class="${cls}" data-seat="${s}" ${dir(s, me, n)} ${toAct ? 'aria-current="true"' : ""}>` +
-    `<div class="seat-name">${name}</div><div class="seat-lives">${lives}${clock}</div>` +
+    `<div class="seat-name" title="${esc(view.players[s])}">${name}</div><div class="seat-lives">${lives}${clock}</div>` +
     `<div class="badges">${badges.join("")}</div>` +
     `<div class="seat-cards" aria-label="${esc(t("web.cards_n", { n: view.hand_sizes[s] || 0 }))}">${cards}</div>` +
     (playedHtml ? `<div class="seat-played" aria-label="${esc(t("web.played"))}">${playedHtml}</div>` : "") +

@@ -5,14 +5,14 @@
 // name that is an account's, or one guest too many from this address, unticks it (said once).
 import { t, translateStatic } from "./i18n.js";
 import { esc } from "./util.js";
-import { saveSeat } from "./net.js";
+import { saveSeat, seatOf } from "./net.js";
 import { accountApi } from "./account.js";
 import { presetName } from "./tableinfo.js";
 import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;
 
-export function showHere(lobby, me, nameOf, toast) {
+export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
   const box = document.createElement("section");
   box.className = "panel here";
   box.setAttribute("aria-labelledby", "h-here");
@@ -36,7 +36,7 @@ export function showHere(lobby, me, nameOf, toast) {
       ${me.user ? "" : `<label class="check"><input type="checkbox" id="here-visible"${visible ? " checked" : ""}> <span data-i18n="web.here.show_me"></span></label>`}
       <h3 data-i18n="web.here.tables"></h3>
       <ul class="here-list" id="here-tables">${d.tables.map((tb) => `<li><span>${esc(presetName(tb.preset))}: ${esc(tb.players.join(", "))}</span>
-        <a class="small" href="/?table=${esc(tb.id)}" data-i18n="web.here.watch"></a></li>`).join("")}</ul>
+        <a class="small" href="/?table=${esc(tb.id)}" data-i18n="${seatOf(tb.id) ? "web.back_to_seat" : "web.here.watch"}"></a></li>`).join("")}</ul>
       ${me.user ? `
       <h3 data-i18n="web.here.friends"></h3>
       <form id="here-follow" class="row"><input id="here-follow-name" maxlength="40" required data-i18n-placeholder="web.here.follow_name" aria-label="name">
@@ -58,7 +58,7 @@ export function showHere(lobby, me, nameOf, toast) {
   const beat = async () => {
     const body = { client: clientId() };
     if (!me.user && visible && nameOf()) { body.visible = true; body.name = nameOf(); }
-    try { last = await accountApi("POST", "/api/here", body); draw(); } catch (e) {
+    try { last = await accountApi("POST", "/api/here", body); draw(); onData(last); } catch (e) {
       const refused = e.say && ["here.error.name_taken", "here.error.guests"].includes(e.say.id);
       if (body.visible && refused) {  // shown once; the page stays here, unnamed
         visible = false;

@@ -1,6 +1,6 @@
 // The lobby: create a table, list the open ones, join by code (the invite page: invite.js).
 import { t, translateStatic } from "./i18n.js";
-import { api, presets, saveSeat } from "./net.js";
+import { api, presets, saveSeat, seatOf } from "./net.js";
 import { esc } from "./util.js";
 import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
 import { account, accountApi } from "./account.js";
@@ -8,6 +8,7 @@ import { presetName } from "./tableinfo.js";
 import { optionField, showPresetValues } from "./options.js";
 import { showPlayNow } from "./playnow.js";
 import { showHere } from "./here.js";
+import { invitationBar } from "./invitations.js";
 import { botKind, botLabel, botMenu, playsAs } from "./levels.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
@@ -89,9 +90,17 @@ export async function showLobby(app) {
   </div>`;
   translateStatic(app);
   const form = app.querySelector("#create-form");
-  const playNow = showPlayNow(app.querySelector(".lobby"), meta, me, () => form.name.value.trim(), toast);
-  const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast);
+  const playNow = showPlayNow(app.querySelector(".lobby"), meta, me, () => form.name.value.trim(), toast,
+    (v) => { form.name.value = v; });
+  // an invitation to you: at the top of the page, as soon as the lobby hears of it
+  const invited = invitationBar(app, toast, () => here.beat());
+  const here = showHere(app.querySelector(".lobby"), me, () => form.name.value.trim(), toast, invited.show);
+  // back to the tab: who is here (and an invitation that came meanwhile) at once
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) here.beat(); });
   form.name.value = me.user ? me.user.name : savedName();
+  // one name for Play now and New table: typed in either, it is in both
+  playNow.name(form.name.value);
+  form.name.addEventListener("input", () => playNow.name(form.name.value));
   form.name.readOnly = !!me.user;
   const size = form.querySelector("#size");
   const rows = app.querySelector("#seat-rows");
@@ -175,12 +184,14 @@ export async function showLobby(app) {
         return `<li><span class="code">${esc(tb.code)}</span> <span>${esc(tb.preset)} · ${tb.size}</span> <span class="who">${who}</span> ` +
           `<span class="free">${esc(t(free ? "web.free_seats" : "web.table_full", { n: free }))}</span> ` +
           (free ? `<a class="button join" href="/?join=${esc(tb.code)}">${esc(t("web.join"))}</a> ` : "") +
-          `<a class="button watch" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`;
+          // a table where this browser holds a seat: the link seats you again, and says so
+          (seatOf(tb.id) ? `<a class="button back-to-seat primary" href="/?table=${esc(tb.id)}">${esc(t("web.back_to_seat"))}</a></li>`
+            : `<a class="button watch" href="/?table=${esc(tb.id)}">${esc(t("web.watch"))}</a></li>`);
       }).join("") : `<li class="empty">${esc(t("web.no_tables"))}</li>`;
     } catch (e) { list.innerHTML = `<li class="empty">${esc(e.message)}</li>`; }
   };
   app.querySelector("#refresh").addEventListener("click", refresh);
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); here.relabel(); } };
+  return { relabel: () => { translateStatic(app); drawSizes(); labelChallenge(); refresh(); playNow.relabel(); here.relabel(); invited.relabel(); } };
 }

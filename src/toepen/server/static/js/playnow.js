@@ -34,8 +34,9 @@ function levelOptions(meta) {
 }
 
 /** The play-now panel at the top of ``lobby``; ``meta``: GET /api/presets; ``me``: the account;
- * ``nameOf()``: the name the guest typed in the lobby. */
-export function showPlayNow(lobby, meta, me, nameOf, toast) {
+ * ``nameOf()``: the name the guest typed in the lobby; ``setName(name)``: a name typed here
+ * (a guest types it beside Play now, the same field as New table's). */
+export function showPlayNow(lobby, meta, me, nameOf, toast, setName = () => {}) {
   const box = document.createElement("section");
   box.className = "panel playnow";
   box.setAttribute("aria-labelledby", "h-playnow");
@@ -43,6 +44,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
     <h2 id="h-playnow" data-i18n="web.playnow.title"></h2>
     <p class="note" data-i18n="web.playnow.about"></p>
     <div class="playnow-pick">
+      ${me.user ? "" : `<label class="pn-name"><span data-i18n="web.your_name"></span> <input id="pn-name" autocomplete="nickname" maxlength="40" aria-describedby="pn-status"></label>`}
       <label><span data-i18n="web.preset"></span> <select id="pn-preset">${meta.presets.map((p) =>
         `<option value="${esc(p.name)}" data-i18n="${esc(p.label)}"></option>`).join("")}</select></label>
       <label><span data-i18n="web.size"></span> <select id="pn-size"></select></label>
@@ -61,6 +63,20 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
   const go = box.querySelector("#pn-go");
   const leaveBtn = box.querySelector("#pn-leave");
   const statusEl = box.querySelector("#pn-status");
+  const nameIn = box.querySelector("#pn-name");
+  if (nameIn) {
+    nameIn.value = nameOf();
+    nameIn.addEventListener("input", () => { setName(nameIn.value); nameIn.removeAttribute("aria-invalid"); });
+  }
+  /** What went wrong, beside the button (on a phone the toast is far from it): the name
+   * field marked and focused where a name is missing. */
+  const fail = (text, nameMissing) => {
+    statusEl.textContent = text;
+    statusEl.classList.add("error");
+    const at = nameMissing && nameIn ? nameIn : statusEl;
+    if (nameMissing && nameIn) { nameIn.setAttribute("aria-invalid", "true"); nameIn.focus({ preventScroll: true }); }
+    at.scrollIntoView({ block: "center", behavior: "instant" });
+  };
   box.querySelector("#pn-wait").value = "15";
   const label = () => { go.textContent = t("web.playnow.go", { preset: presetName(preset.value), n: size.value }); };
   const drawSizes = () => {
@@ -82,6 +98,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
     go.disabled = false;
     leaveBtn.hidden = true;
     statusEl.textContent = text || "";
+    statusEl.classList.remove("error");
   };
   const ask = async () => {
     if (!ticket) return;
@@ -110,7 +127,9 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
   };
   go.addEventListener("click", async () => {
     if (go.disabled) return;
+    if (!me.user && !nameOf()) { fail(t("playnow.error.name"), true); return; }
     go.disabled = true;
+    statusEl.classList.remove("error");
     const wait = box.querySelector("#pn-wait").value;
     try {
       const made = await accountApi("POST", "/api/playnow", {
@@ -123,7 +142,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
       statusEl.textContent = t("web.playnow.waiting", { waited: 0 });
       timer = setInterval(ask, 700);
       ask();
-    } catch (e) { toast(e.message); go.disabled = false; }
+    } catch (e) { fail(e.message, !me.user && e.status === 400); /* (a guest's one typed field: the name) */ go.disabled = false; }
   });
   leaveBtn.addEventListener("click", async () => {
     const mine = ticket;
@@ -160,5 +179,9 @@ export function showPlayNow(lobby, meta, me, nameOf, toast) {
   });
   drawCounts();
   setInterval(drawCounts, 3000);
-  return { relabel: () => { translateStatic(box); label(); drawCounts(); } };
+  return {
+    relabel: () => { translateStatic(box); label(); drawCounts(); },
+    /** The name typed in New table, shown here too. */
+    name: (v) => { if (nameIn) nameIn.value = v; },
+  };
 }

@@ -47,7 +47,7 @@ export function scoreSheetHTML(view, points = false) {
     const mark = view.winner === s ? ` <span class="badge winner">${esc(t("web.winner"))}</span>` : "";
     return `<tr data-seat="${s}" data-place="${placeOf[s]}"><th scope="row">${esc(view.players[s])}${mark}</th>` +
       (points ? `<td class="points"><span class="num">${strokes[s]}</span></td>`
-        : `<td class="strokes">${tallySVG(strokes[s])}<span class="num">${strokes[s]}</span></td>`) +
+        : `<td class="strokes"><span class="num">${strokes[s]}</span>${tallySVG(strokes[s])}</td>`) +
       (showRubbers ? `<td>${view.rubbers_won[s]}</td>` : "") +
       (showDrinks ? `<td>${view.drinks[s]}</td>` : "") + `</tr>`;
   }).join("");

@@ -11,6 +11,7 @@ import { reviewButton } from "./review.js";
 import { tableLine, botMark } from "./tableinfo.js";
 import { botKind, botMenu } from "./levels.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
+import { tableInvitations } from "./invitations.js";
 
 const LOG_MAX = 300;
 const CHAT_MAX = 60;
@@ -20,6 +21,9 @@ export function trickPause() {
   const v = localStorage.getItem("toepen.pause");
   return v !== null && PAUSES.includes(Number(v)) ? Number(v) : 2;
 }
+
+/** "Armoede: always pass" (remembered as toepen.autopass). */
+function autopassOn() { return localStorage.getItem("toepen.autopass") === "1"; }
 
 export async function showTable(app, tableId, setConn) {
   const mine = seatOf(tableId);
@@ -35,7 +39,8 @@ export async function showTable(app, tableId, setConn) {
     <aside class="side">
       <div class="invite" id="invite"></div>
       <div class="settings" id="settings"></div>
-      <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat" data-i18n="web.chat"></h2>
+      <section class="chat-box" id="chat-box" aria-labelledby="h-chat"><h2 id="h-chat"><span data-i18n="web.chat"></span>
+        <button type="button" class="small to-table" id="to-table" data-i18n="web.to_table"></button></h2>
         <div class="reactions" id="reactions"></div>
         <ol id="chat" class="chat" aria-live="polite"></ol>
         <form id="chat-form" class="chat-form"><input id="chat-text" autocomplete="off" data-i18n-placeholder="web.chat_placeholder" data-i18n-label="web.chat"><button class="small" id="chat-send" data-i18n="web.chat_send"></button></form>
@@ -45,6 +50,8 @@ export async function showTable(app, tableId, setConn) {
     <div id="result" class="result" hidden></div>
   </div>`;
   translateStatic(app);
+  const jump = chatJump(app);
+  const invites = tableInvitations(app.querySelector(".main-col"), tableId, toast);
   // the page's height below the header: the table fits the window
   const fit = () => document.documentElement.style.setProperty("--top", `${document.querySelector(".topbar").offsetHeight}px`);
   fit();
@@ -136,6 +143,7 @@ export async function showTable(app, tableId, setConn) {
     } else if (msg.type === "chat") {
       st.chat.push(msg);
       if (st.chat.length > CHAT_MAX) st.chat.shift();
+      if (msg.seat !== st.seat || st.seat === null || st.seat === undefined) jump.arrived();
       drawChat();
     } else if (msg.type === "state") {
       const names = msg.view.players;
@@ -170,9 +178,17 @@ export async function showTable(app, tableId, setConn) {
       keepState(tableId, msg.view.seat ?? "spectator", msg);
       st.pending = false;
       st.hint = null;
+      st.promptOpen = false;
       startClock();
-      if (!wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
+      // "Armoede: always pass": the switch as it was when this deal came holds for the whole
+      // deal (switched on or off after a look at the cards it waits for the next one), and
+      // the pass goes at once, whatever the cards: its timing tells the others nothing
+      if (!st.autopass || st.autopass.hand !== msg.view.hand_no) st.autopass = { hand: msg.view.hand_no, on: autopassOn() };
+      const passNow = st.autopass.on && msg.view.phase === "claim" && st.seat !== null && st.seat !== undefined
+        && msg.view.to_act.includes(st.seat) && msg.view.legal.includes("pass");
+      if (!passNow && !wasMine && st.seat !== null && st.seat !== undefined && msg.view.to_act.includes(st.seat)) sound("turn");
       drawAll();
+      if (passNow) act("pass");
     } else if (msg.type === "error") {
       st.pending = false;
       // an illegal action: the engine's refusal, in words the server chose (refusal.<code>)
@@ -251,9 +267,15 @@ export async function showTable(app, tableId, setConn) {
     els.settings.innerHTML = `<label class="inline">${esc(t("web.pause"))} <select id="pause">${opts}</select></label>` +
       `<button class="small" id="sound" aria-pressed="${soundOn() ? "true" : "false"}">${esc(soundOn() ? t("web.sound_on") : t("web.sound_off"))}</button>` +
       `<button class="small" id="guide" aria-pressed="${st.guide ? "true" : "false"}">${esc(t("web.guide_toggle"))}</button>` +
+      `<button class="small" id="autopass" aria-pressed="${autopassOn() ? "true" : "false"}" title="${esc(t("web.autopass_about"))}">${esc(t("web.autopass"))}</button>` +
       ` <a class="small" href="/?rules=1" target="_blank" rel="noopener">${esc(t("web.rules"))}</a>`;
     els.settings.querySelector("#pause").addEventListener("change", (ev) => { localStorage.setItem("toepen.pause", ev.target.value); if (!Number(ev.target.value)) skipHold(); });
     els.settings.querySelector("#sound").addEventListener("click", () => { setSoundOn(!soundOn()); drawSettings(); if (soundOn()) sound("turn"); });
+    els.settings.querySelector("#autopass").addEventListener("click", () => {
+      localStorage.setItem("toepen.autopass", autopassOn() ? "0" : "1");
+      drawSettings();
+      toast(t("web.autopass_about"));
+    });
     els.settings.querySelector("#guide").addEventListener("click", () => { st.guide = !st.guide; localStorage.setItem("toepen.guide", st.guide ? "1" : "0"); drawSettings(); drawBoard(); });
   }
 
@@ -281,6 +303,7 @@ export async function showTable(app, tableId, setConn) {
     drawSettings();
     drawChat();
     drawInvite();
+    invites.update(st.table, st.seat !== null && st.seat !== undefined);
     drawWaiting();
     drawBoard();
     drawLog();
@@ -391,6 +414,7 @@ export async function showTable(app, tableId, setConn) {
     });
     st.animate = null;
     tickClock();
+    expandable(els.board.querySelector(".prompt"));
     const felt = els.board.querySelector(".felt");
     if (st.summary && st.view.phase !== "over") {
       // between hands: the server's summary of the hand, over the felt (the hand and buttons stay free)
@@ -421,6 +445,36 @@ export async function showTable(app, tableId, setConn) {
       standinBar.remove();
       standinBar = null;
     }
+  }
+
+  /** The prompt and its second line (the hint's reason, the guide) are cut to their lines
+   * on a small window: where they are, a tap shows them whole, until the next decision. */
+  let promptSized = null;
+  function expandable(prompt) {
+    if (promptSized) promptSized.disconnect();
+    if (!prompt) return;
+    // (looked at again whenever its size changes: a turned phone, a resized window)
+    const mark = () => {
+      const cut = [...prompt.children].some((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+      if (!cut && !st.promptOpen) {
+        prompt.removeAttribute("aria-expanded"); prompt.removeAttribute("title"); prompt.removeAttribute("tabindex");
+        return;
+      }
+      prompt.setAttribute("aria-expanded", st.promptOpen ? "true" : "false");
+      prompt.tabIndex = 0;
+      prompt.title = t(st.promptOpen ? "web.prompt_less" : "web.prompt_more");
+    };
+    mark();
+    promptSized = new ResizeObserver(mark);
+    for (const el of prompt.children) promptSized.observe(el);
+    const toggle = () => {
+      if (!prompt.hasAttribute("aria-expanded")) return;
+      st.promptOpen = !st.promptOpen; drawBoard(); els.board.querySelector(".prompt")?.focus();
+    };
+    prompt.addEventListener("click", toggle);
+    prompt.addEventListener("keydown", (ev) => {
+      if ((ev.key === "Enter" || ev.key === " ") && prompt.hasAttribute("aria-expanded")) { ev.preventDefault(); ev.stopPropagation(); toggle(); }
+    });
   }
 
   function drawLog() {
@@ -488,7 +542,7 @@ export async function showTable(app, tableId, setConn) {
   function rematchHTML() {
     const seated = st.seat !== null && st.seat !== undefined;
     if (!seated && !st.host) return "";
-    let html = `<p class="result-buttons"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
+    let html = `<p class="result-buttons rematch-bar"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
     if (st.host) {
       html += `<details class="rematch-rules"><summary>${esc(t("web.rematch_rules"))}</summary><form id="rematch-rules" class="row">` +
         `<label>${esc(t("web.preset"))} <select id="rematch-preset"></select></label>` +
@@ -503,8 +557,51 @@ export async function showTable(app, tableId, setConn) {
   });
 
   return {
-    relabel: () => { translateStatic(app); els.result.hidden = true; st.resultClosed = false; drawAll(); },
+    relabel: () => { translateStatic(app); jump.relabel(); invites.relabel(); els.result.hidden = true; st.resultClosed = false; drawAll(); },
     state: st,
+  };
+}
+
+/** On a phone (and a window up to 900 px) the chat and the log lie below the table: a button
+ * in the header goes there, and counts the lines and reactions that came while the chat was
+ * out of sight (others' only); the chat's "Back to the table" goes up again. */
+function chatJump(app) {
+  const box = app.querySelector("#chat-box");
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.id = "to-chat";
+  btn.className = "chat-jump";
+  btn.innerHTML = `<span aria-hidden="true">💬</span><span class="chat-new" id="chat-new" hidden></span>`;
+  const menu = document.getElementById("menu");
+  menu.parentElement.insertBefore(btn, menu);
+  const count = btn.querySelector("#chat-new");
+  let unread = 0;
+  let inSight = false;
+  const label = () => {
+    count.textContent = String(unread);
+    count.hidden = unread === 0;
+    btn.classList.toggle("unread", unread > 0);
+    btn.setAttribute("aria-label", unread ? t("web.chat_new", { n: unread }) : t("web.to_chat"));
+    btn.title = btn.getAttribute("aria-label");
+  };
+  new IntersectionObserver((seen) => {
+    inSight = seen.some((e) => e.isIntersecting);
+    if (inSight && unread) { unread = 0; label(); }
+  }).observe(box);
+  btn.addEventListener("click", () => {
+    box.scrollIntoView({ block: "start", behavior: "smooth" });
+    unread = 0;
+    label();
+  });
+  app.querySelector("#to-table").addEventListener("click", () => window.scrollTo({ top: 0, behavior: "smooth" }));
+  label();
+  return {
+    arrived: () => {
+      if (inSight) return; // (read as it comes: nothing to count)
+      unread += 1;
+      label();
+    },
+    relabel: label,
   };
 }
 

@@ -158,10 +158,10 @@ async function showNewSheet(app) {
       <p>${esc(t("web.tally.about"))}</p>
       <form id="tally-form">
         <label>${esc(t("web.tally.rules"))} <select name="preset">${options}</select></label>
-        <label>${esc(t("web.tally.lives"))} <input name="lives" type="number" min="1" max="99" value=""></label>
+        <div class="tally-pair"><label>${esc(t("web.tally.lives"))} <input name="lives" type="number" min="1" max="99" value=""></label>
         <label>${esc(t("web.tally.display"))} <select name="display">
           <option value="strokes">${esc(t("web.tally.display.strokes"))}</option>
-          <option value="points">${esc(t("web.tally.display.points"))}</option></select></label>
+          <option value="points">${esc(t("web.tally.display.points"))}</option></select></label></div>
         <fieldset><legend>${esc(t("web.tally.players"))}</legend>
           ${Array.from({ length: 8 }, (_, i) => `<input name="player" maxlength="24" aria-label="${esc(t("web.tally.player", { n: i + 1 }))}" placeholder="${esc(t("web.tally.player", { n: i + 1 }))}">`).join("")}
         </fieldset>

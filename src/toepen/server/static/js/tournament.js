@@ -69,9 +69,12 @@ function tableHTML(tn, round, table, organiser, links = {}, me = null) {
       `<button class="small" data-switch="online" data-round="${round.no}" data-table="${table.no}">${esc(t("web.club.to_online"))}</button></p>`;
   }
   if (organiser && !tn.finished && (!table.result || round.no === tn.rounds.length)) {
-    const order = table.result || table.seats;
-    const places = order.map((p, i) => `<label class="place">${esc(t("web.club.place_n", { n: i + 1 }))} <select data-place="${i}">` +
-      table.seats.map((s) => `<option${s === p ? " selected" : ""}>${esc(s)}</option>`).join("") + "</select></label>").join("");
+    // a result to correct starts as it was; a new one starts empty: each place is chosen
+    // (never the seat order by accident)
+    const order = table.result || table.seats.map(() => "");
+    const places = order.map((p, i) => `<label class="place">${esc(t("web.club.place_n", { n: i + 1 }))} <select data-place="${i}" required>` +
+      `<option value=""${p ? "" : " selected"}>${esc(t("web.club.place_choose"))}</option>` +
+      table.seats.map((s) => `<option value="${esc(s)}"${s === p ? " selected" : ""}>${esc(s)}</option>`).join("") + "</select></label>").join("");
     body += `<form class="enter" data-round="${round.no}" data-table="${table.no}"><div class="places">${places}</div>` +
       `<button type="submit" class="${table.result ? "small" : "primary"}">${esc(t(table.result ? "web.club.correct_result" : "web.club.save_result"))}</button></form>`;
   }
@@ -127,6 +130,9 @@ export async function showTournament(app, id) {
         <p>${tn.club ? `<a href="/?club=${esc(tn.club.id)}">${esc(tn.club.name)}</a> · ` : ""}${esc(tn.season)} · ${rulesLine(tn, schemes)}</p>
         <p><span class="badge" id="t-status">${esc(t(`web.club.status.${tn.finished ? "over" : "open"}`))}</span>
           <a class="button" id="projector-link" href="/?projector=${esc(tn.id)}">${esc(t("web.club.projector"))}</a></p></section>
+      ${current ? `<section class="panel" id="current"><h2>${esc(t("web.club.round_n", { round: current.no }))} · ${esc(t(`web.club.mode.${current.mode}`))}</h2>
+        ${Object.keys(links).length ? `<p class="note" id="seat-links-note">${esc(t("web.club.seat_links_note"))}</p>` : ""}
+        <div class="ttables">${current.tables.map((x) => tableHTML(tn, current, x, organiser, links, myName)).join("")}</div></section>` : ""}
       ${organiser && !tn.finished ? `<section class="panel"><h2>${esc(t("web.club.organise"))}</h2>
         <form id="register" class="row"><label>${esc(t("web.club.player_name"))} <input id="p-name" required autocomplete="off"></label>
           <button type="submit" id="p-add">${esc(t("web.club.register"))}</button></form>
@@ -137,9 +143,6 @@ export async function showTournament(app, id) {
           ${tn.next_sizes.length ? `<p class="note">${esc(t("web.club.next_sizes", { sizes: tn.next_sizes.join(", ") }))}</p>` : ""}
           ${tn.rounds.length ? `<button id="finish">${esc(t("web.club.finish"))}</button>` : ""}`}
       </section>` : ""}
-      ${current ? `<section class="panel" id="current"><h2>${esc(t("web.club.round_n", { round: current.no }))} · ${esc(t(`web.club.mode.${current.mode}`))}</h2>
-        ${Object.keys(links).length ? `<p class="note" id="seat-links-note">${esc(t("web.club.seat_links_note"))}</p>` : ""}
-        <div class="ttables">${current.tables.map((x) => tableHTML(tn, current, x, organiser, links, myName)).join("")}</div></section>` : ""}
       <section class="panel"><h2>${esc(t("web.club.standings"))}</h2><div id="standings">${standingsHTML(tn.standings)}</div>
         <p class="note">${esc(t("web.club.tie_breaks"))}</p>
         ${tn.rounds.length ? `<p class="note" id="spread">${esc(t("web.club.spread", { distinct: tn.spread.distinct, best: tn.spread.best }))}</p>` : ""}</section>
