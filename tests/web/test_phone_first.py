@@ -276,7 +276,7 @@ def test_armoede_always_pass_answers_at_once_from_the_deal_it_was_switched_on(
     her: her first question is not the armoede one, and her pass is in the hand's actions."""
     made = server.post("/api/tables", {
         "preset": "rulebook", "size": 4, "name": "Ann", "idle_seconds": 300,
-        "bots": {"1": "random", "2": "random", "3": "random"}, "options": {"lives": 3}})
+        "bots": {"1": "random", "2": "random", "3": "random"}, "options": {"lives": 10}})
     table_id = made["table"]["id"]
     ctx = browser.new_context(**PHONE)
     page = new_page(ctx, server.url + "/?rules")
@@ -290,7 +290,12 @@ def test_armoede_always_pass_answers_at_once_from_the_deal_it_was_switched_on(
     passed = False
     end = time.monotonic() + 60
     while not passed and time.monotonic() < end:
-        page.wait_for_function(READY)
+        # Ann to act, or a hand's summary to close first (its end may come between two waits)
+        page.wait_for_function(f"() => ({READY})() || !!document.querySelector('#summary-close')",
+                               timeout=40000)
+        if page.locator("#summary-close").is_visible():
+            page.click("#summary-close")
+            continue
         view = page.evaluate("() => window.toepenState.view")
         assert view["phase"] != "claim", view["legal"]
         # her pass in the deal's claim round (its first actions: claims and passes)
