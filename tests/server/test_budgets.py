@@ -327,3 +327,85 @@ def test_one_client_holds_one_review_and_cannot_push_out_anothers(
             assert len(app.state.reviews.jobs) <= reviews.MAX_REVIEWS
 
     asyncio.run(main())
+
+
+# -- over real sockets: another table's pace under a flood of hints -----------------------
+
+
+def test_a_thousand_hints_leave_another_tables_bots_their_pace(sqlite_db: str) -> None:
+    """1,000 hints at once at one's own table (the seat's token, the position held for
+    an hour): another table's expert bots keep their pace within 20% of the pace just
+    before, measured on a spectator's socket. On the old server every hint was worked
+    out in the bots' pool, ahead of their moves, and the other table nearly stopped."""
+    import time
+    from collections import Counter
+
+    from .conftest import Player, Server, create
+
+    srv = Server(sqlite_db, "--bot-delay", "0.4", "--bot-workers", "2").start()
+    flood: list[httpx.Response] = []
+    try:
+        other = create(srv, size=4, bots={str(i): "expert" for i in range(4)},
+                       autostart=True, options={"lives": 99})
+        watcher = Player(srv, other["table"]["id"])
+        mine = create(srv, size=2, name="Ann", bots={"1": "expert"}, autostart=True,
+                      idle_seconds=3600)
+        tid, token = mine["table"]["id"], mine["token"]
+        me = Player(srv, tid, token)
+        deadline = time.monotonic() + 60
+        while not me.my_turn():
+            assert time.monotonic() < deadline, "Ann never came to act"
+            me.poll(0.2)
+
+        def pace(seconds: float) -> float:
+            watcher.drain(0.05)
+            start = watcher.view["action_count"]
+            watcher.drain(seconds)
+            return (watcher.view["action_count"] - start) / seconds
+
+        pace(2.0)  # the bots under way
+        before = pace(8.0)
+        assert before > 0.5, before
+
+        took: list[float] = []
+
+        async def connection(n: int) -> None:
+            """``n`` hints pipelined on one connection (a cheap client: the CPU is the
+            server's), the last one closing it; every answer read."""
+            reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+            ask = (f"GET /api/tables/{tid}/hint HTTP/1.1\r\nHost: x\r\n"
+                   f"Authorization: Bearer {token}\r\n")
+            writer.write(((ask + "\r\n") * (n - 1) + ask + "Connection: close\r\n\r\n")
+                         .encode())
+            for _ in range(n):
+                status = int((await reader.readline()).split()[1])
+                headers = {}
+                while (line := (await reader.readline()).decode().strip()):
+                    key, _, value = line.partition(":")
+                    headers[key.lower()] = value.strip()
+                body = await reader.readexactly(int(headers["content-length"]))
+                flood.append(httpx.Response(status, headers=headers, content=body))
+            writer.close()
+
+        async def hints() -> None:
+            t0 = time.monotonic()
+            await asyncio.gather(*(connection(10) for _ in range(100)))
+            took.append(time.monotonic() - t0)
+
+        thread = threading.Thread(target=asyncio.run, args=(hints(),), daemon=True)
+        thread.start()
+        during = pace(8.0)
+        thread.join(300)
+        assert not thread.is_alive(), "the hints never all came back"
+        assert during >= 0.8 * before, (before, during, took)
+        answers = flood
+        assert len(answers) == 1000
+        statuses = Counter(r.status_code for r in answers)
+        assert set(statuses) == {200, 429}, statuses
+        assert len({r.text for r in answers if r.status_code == 200}) == 1
+        assert all(r.json()["say"]["id"] == "hint.error.rate_limited" and
+                   int(r.headers["Retry-After"]) > 0 for r in answers if r.status_code == 429)
+        watcher.close()
+        me.close()
+    finally:
+        srv.stop()
