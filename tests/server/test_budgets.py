@@ -348,8 +348,8 @@ def test_a_thousand_hints_leave_another_tables_bots_their_pace(sqlite_db: str) -
         other = create(srv, size=4, bots={str(i): "expert" for i in range(4)},
                        autostart=True, options={"lives": 99})
         watcher = Player(srv, other["table"]["id"])
-        mine = create(srv, size=2, name="Ann", bots={"1": "expert"}, autostart=True,
-                      idle_seconds=3600)
+        mine = create(srv, size=4, name="Ann", bots={str(i): "expert" for i in (1, 2, 3)},
+                      autostart=True, idle_seconds=3600)
         tid, token = mine["table"]["id"], mine["token"]
         me = Player(srv, tid, token)
         deadline = time.monotonic() + 60
@@ -389,7 +389,7 @@ def test_a_thousand_hints_leave_another_tables_bots_their_pace(sqlite_db: str) -
 
         async def hints() -> None:
             t0 = time.monotonic()
-            await asyncio.gather(*(connection(10) for _ in range(100)))
+            await asyncio.gather(*(connection(5) for _ in range(200)))
             took.append(time.monotonic() - t0)
 
         thread = threading.Thread(target=asyncio.run, args=(hints(),), daemon=True)
