@@ -199,7 +199,7 @@ class Lanes:
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():  # handed over meanwhile: pass it on
                 self.release(lane)
-            else:
+            elif fut in self.waiting[lane]:  # (a release may have dropped it already)
                 self.waiting[lane].remove(fut)
             raise
 
