@@ -256,6 +256,44 @@ def test_play_now_tables_count_against_the_asker(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+def test_a_logged_in_players_play_now_tables_count_against_the_account(
+        tmp_path: Path) -> None:
+    """The same account from another address is the same asker."""
+    ask = {"preset": "rulebook", "size": 4, "wait": 0, "bot": "random"}
+
+    async def browser(app: Any, address: str) -> tuple[httpx.AsyncClient, str]:
+        http = client(app, address)
+        csrf = (await http.get("/api/account")).json()["csrf"]
+        return http, csrf
+
+    async def main() -> None:
+        async with served(tmp_path, tables_per_client=1) as app:
+            home, csrf = await browser(app, "10.0.0.5")
+            r = await home.post("/api/account/register", json={
+                "name": "Annelies", "password": "correct horse battery"},
+                headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 201, r.text
+            csrf = r.json().get("csrf", csrf)
+            r = await home.post("/api/playnow", json=ask, headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 201, r.text
+            work, csrf2 = await browser(app, "10.0.0.6")
+            r = await work.post("/api/account/login", json={
+                "name": "Annelies", "password": "correct horse battery"},
+                headers={"X-CSRF-Token": csrf2})
+            assert r.status_code == 200, r.text
+            csrf2 = r.json().get("csrf", csrf2)
+            r = await work.post("/api/playnow", json={**ask, "client": "another-tab-1"},
+                                headers={"X-CSRF-Token": csrf2})
+            assert r.status_code == 429, r.text
+            assert r.json()["say"] == {"id": "error.limit.tables", "params": {"n": 1, "most": 1}}
+            # a guest at that other address is not Annelies
+            guest = client(app, "10.0.0.6")
+            r = await guest.post("/api/playnow", json={**ask, "name": "Gast"})
+            assert r.status_code == 201, r.text
+
+    asyncio.run(main())
+
+
 def finished(app: Any) -> list[str]:
     return [t.id for t in app.state.lobby.tables.values() if t.row.status == "over"]
 
