@@ -118,8 +118,9 @@ def tune_collector() -> None:
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
     """A refusal over HTTP: ``{"detail": message}`` with its status."""
     assert isinstance(exc, Refused)
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
     return JSONResponse({"detail": exc.message, "code": exc.code, "say": exc.say_json()},
-                        status_code=exc.status)
+                        status_code=exc.status, headers=headers)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import copyreg
 import functools
 import logging
@@ -26,7 +27,9 @@ import multiprocessing
 import os
 import threading
 import time
-from typing import Any
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from ..bots.base import (
     CMD_PREFIX,
@@ -141,12 +144,142 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, name="toepen-bot-watchdog", daemon=True).start()
 
 
-class BotPool:
-    """A pool of workers that run :func:`decide`; ``kind`` is ``process`` or ``thread``."""
+MOVE, HINT, REVIEW = 0, 1, 2
+"""The lanes of the pool, first served first: a table's move (a bot or a stand-in), a
+hint, a review's decision."""
+LANES = (MOVE, HINT, REVIEW)
 
-    def __init__(self, workers: int = 2, kind: str = "process") -> None:
+
+def extra_share(workers: int) -> int:
+    """The workers hints and reviews may hold together: half the pool, at least one.
+
+    >>> [extra_share(n) for n in (1, 2, 3, 4, 8)]
+    [1, 1, 1, 2, 4]
+    """
+    return max(1, workers // 2)
+
+
+class Lanes:
+    """Who gets the next free worker of the pool.
+
+    At most ``workers`` jobs are handed to the executor at once (so none waits in its
+    queue behind another), a table's move before any hint, a hint before any review's
+    decision, and hints and reviews together on at most ``share`` workers: with two
+    workers or more a table's move always finds one that no hint or review holds (with
+    one, it waits for at most the one hint or review decision under way). A slot is
+    handed over as it frees, never raced for.
+    """
+
+    def __init__(self, workers: int, share: int) -> None:
+        self.workers = max(1, workers)
+        self.share = max(1, min(share, self.workers))
+        self.busy = 0
+        """Jobs in the executor."""
+        self.extra = 0
+        """Of them, hints and reviews."""
+        self.waiting: tuple[deque[asyncio.Future[None]], ...] = tuple(deque() for _ in LANES)
+
+    def _may(self, lane: int) -> bool:
+        return self.busy < self.workers and (lane == MOVE or self.extra < self.share)
+
+    def _take(self, lane: int) -> None:
+        self.busy += 1
+        if lane != MOVE:
+            self.extra += 1
+
+    def queued(self, lane: int) -> int:
+        """Jobs of ``lane`` waiting for a worker."""
+        return len(self.waiting[lane])
+
+    async def acquire(self, lane: int) -> None:
+        """Wait for a worker of ``lane`` (it is this caller's until :meth:`release`)."""
+        if self._may(lane):
+            self._take(lane)
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting[lane].append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():  # handed over meanwhile: pass it on
+                self.release(lane)
+            elif fut in self.waiting[lane]:  # (a release may have dropped it already)
+                self.waiting[lane].remove(fut)
+            raise
+
+    def release(self, lane: int) -> None:
+        """A job of ``lane`` left the executor: its worker goes to the next in line."""
+        self.busy -= 1
+        if lane != MOVE:
+            self.extra -= 1
+        while self.busy < self.workers:
+            for nxt in LANES:
+                queue = self.waiting[nxt]
+                while queue and queue[0].done():  # cancelled while waiting
+                    queue.popleft()
+                if queue and self._may(nxt):
+                    self._take(nxt)
+                    queue.popleft().set_result(None)
+                    break
+            else:
+                return
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Answers(Generic[K, V]):
+    """Answers by key, worked out once: concurrent asks of one key share one
+    computation, and the last ``most`` answers are kept (the least recently asked
+    forgotten first). A computation that fails is not kept (the next ask tries again)."""
+
+    def __init__(self, most: int = 1024) -> None:
+        self.most = most
+        self.kept: OrderedDict[K, V] = OrderedDict()
+        self.running: dict[K, asyncio.Task[V]] = {}
+        self.computed = 0
+        """Computations started (the others were kept or shared answers)."""
+
+    async def get(self, key: K, work: Callable[[], Awaitable[V]]) -> V:
+        """The answer of ``key``: kept, shared with an ask under way, or ``work()``'s."""
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        task = self.running.get(key)
+        if task is None:
+            async def compute() -> V:
+                return await work()
+
+            task = asyncio.ensure_future(compute())
+            self.running[key] = task
+            self.computed += 1
+
+            def done(t: asyncio.Task[V]) -> None:
+                if self.running.get(key) is t:
+                    del self.running[key]
+                if not t.cancelled() and t.exception() is None:
+                    self.kept[key] = t.result()
+                    while len(self.kept) > self.most:
+                        self.kept.popitem(last=False)
+
+            task.add_done_callback(done)
+        # one asker leaving (a closed connection) does not cancel the others' answer
+        return await asyncio.shield(task)
+
+
+class BotPool:
+    """A pool of workers that run :func:`decide`; ``kind`` is ``process`` or ``thread``.
+
+    Table moves, hints and reviews share its workers through :class:`Lanes`: hints and
+    reviews together on :func:`extra_share` of them at most (``share``), the tables'
+    moves first."""
+
+    def __init__(self, workers: int = 2, kind: str = "process",
+                 share: int | None = None) -> None:
         self.kind = kind
         self.workers = workers
+        self.lanes = Lanes(workers, extra_share(workers) if share is None else share)
         self.executor: concurrent.futures.Executor
         if kind == "process":
             self.executor = concurrent.futures.ProcessPoolExecutor(
@@ -167,22 +300,41 @@ class BotPool:
         first decision."""
         self.executor.submit(available_bots)
 
-    async def decide(self, name: str, seed: int, view: View,
-                     report: Report | None = None) -> Action:
-        """The bot's action, computed in the pool (an incident handed to ``report``)."""
+    async def run(self, lane: int, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker, when :class:`Lanes` gives ``lane`` one. The worker
+        counts as held until the job ends, even if the caller stops waiting (a job
+        under way in a process cannot be stopped)."""
+        await self.lanes.acquire(lane)
         loop = asyncio.get_running_loop()
-        result, incident = await loop.run_in_executor(self.executor, decide, name, seed, view)
+        try:
+            job = self.executor.submit(fn, *args)
+        except BaseException:
+            self.lanes.release(lane)
+            raise
+
+        def ended(_job: concurrent.futures.Future[Any]) -> None:
+            with contextlib.suppress(RuntimeError):  # a closed loop: the server is gone
+                loop.call_soon_threadsafe(self.lanes.release, lane)
+
+        job.add_done_callback(ended)
+        return await asyncio.wrap_future(job)
+
+    async def decide(self, name: str, seed: int, view: View,
+                     report: Report | None = None, lane: int = MOVE) -> Action:
+        """The bot's action, computed in the pool (an incident handed to ``report``);
+        ``lane`` :data:`HINT` for a hint."""
+        result, incident = await self.run(lane, decide, name, seed, view)
         if incident is not None and report is not None:
             report(incident)
         return action(int(result))
 
     async def review_values(self, view: View, samples: int, seed: int,
-                            hands: tuple[int, ...] | None) -> Evaluation:
-        """One decision of a review valued in the pool (:func:`review_values`); a
+                            hands: tuple[int, ...] | None, lane: int = REVIEW) -> Evaluation:
+        """One decision of a review valued in the pool (:func:`review_values`, lane
+        :data:`REVIEW`, or ``lane``: the hint's is :data:`HINT`); a
         :class:`~toepen.review.ReviewError` comes back raised."""
-        loop = asyncio.get_running_loop()
-        pairs, best, near, choice = await loop.run_in_executor(
-            self.executor, review_values, view, samples, seed, hands)
+        pairs, best, near, choice = await self.run(lane, review_values, view,
+                                                   samples, seed, hands)
         return Evaluation({action(a): v for a, v in pairs}, action(best),
                           tuple(action(a) for a in near), action(choice))
 

@@ -45,6 +45,17 @@ HANDED_OUT = "tournament:"
 tables): no one joins it by its id or code, and it is not in the list of open tables."""
 
 
+ASKED = "playnow:"
+"""The start of the ``creator`` of a table play now made: the address after it is the
+first asker's (the table counts against it, as a table created from there does)."""
+
+
+def owners(table: Table) -> frozenset[str]:
+    """Whom ``table`` counts against for ``tables_per_client``: its creator (a client
+    address; play now's: the first asker's) and the people play now seated at it."""
+    return frozenset({table.row.creator.removeprefix(ASKED), *table.askers})
+
+
 def handed_out(table: Table) -> bool:
     """Whether ``table``'s seats are handed out by its maker (:data:`HANDED_OUT`)."""
     return table.row.creator.startswith(HANDED_OUT)
@@ -81,6 +92,9 @@ class Lobby:
         """Tables being read from storage (:meth:`find`): one read each, however many ask."""
         self._readers = asyncio.Semaphore(READERS)
         self.master.on_over.append(self._ended)
+        self.promised: Callable[[frozenset[str]], Awaitable[int]] | None = None
+        """How many tables are promised to a client (play now's waiting tickets): they
+        count against its ``tables_per_client`` as its open tables do."""
 
     def join_cluster(self, cluster: ClusterPort) -> None:
         """Share the tables with the other servers behind ``cluster``'s Redis."""
@@ -396,14 +410,32 @@ class Lobby:
 
     # -- tables ----------------------------------------------------------------------
 
-    def _check_room(self, creator: str) -> None:
+    def _live(self) -> list[Table]:
         live = [t for t in self.tables.values() if t.row.status != "over"]
         if len(live) >= self.limits.max_tables:
             raise Refused("limit", f"the server holds {len(live)} open tables, its maximum", 429)
-        mine = sum(1 for t in live if t.row.creator == creator)
-        if mine >= self.limits.tables_per_client:
-            raise Refused("limit", f"you already have {mine} open tables (at most "
-                          f"{self.limits.tables_per_client})", 429)
+        return live
+
+    async def _check_room(self, creator: str, per_client: bool = True) -> None:
+        keys = frozenset({creator.removeprefix(ASKED)})
+        pending = await self.promised(keys) if per_client and self.promised else 0
+        live = self._live()
+        if per_client:
+            self._check_mine(live, keys, pending)
+
+    def check_tables(self, keys: frozenset[str], pending: int) -> None:
+        """Refused (429, as for a created table) if the client of ``keys`` (its address,
+        and ``u:NAME`` when logged in) may not have one more open table: it has
+        ``tables_per_client`` already, counting ``pending`` ones promised to it (play
+        now's waiting tickets)."""
+        self._check_mine(self._live(), keys, pending)
+
+    def _check_mine(self, live: list[Table], keys: frozenset[str], pending: int) -> None:
+        mine = pending + sum(1 for t in live if keys & owners(t))
+        most = self.limits.tables_per_client
+        if mine >= most:
+            raise Refused("limit", f"you already have {mine} open tables (at most {most})", 429,
+                          say=Message("error.limit.tables", {"n": mine, "most": most}))
 
     def fresh_ids(self) -> tuple[str, str]:
         """A new table's id and invite code, neither used by a table in memory."""
@@ -427,17 +459,21 @@ class Lobby:
                      bots: dict[int, str], name: str | None, idle_seconds: float,
                      autostart: bool, creator: str,
                      request: str | None = None,
-                     rated: bool = False) -> tuple[Table, str, int | None]:
+                     rated: bool = False, per_client: bool = True
+                     ) -> tuple[Table, str, int | None]:
         """A new table; returns it, the host's token and the host's seat (None: not seated).
 
         ``request`` is the client's id of this creation: the same creator sending the
         same id again (a double click, a retry) gets the same table, not a second one. A
         creation that was refused is forgotten, so the id may be used again.
+        ``per_client`` False: the creator's ``tables_per_client`` was counted already
+        (play now's, when it was asked).
         """
         if request is None:
             return await self._create(preset=preset, options=options, size=size, bots=bots,
                                       name=name, idle_seconds=idle_seconds,
-                                      autostart=autostart, creator=creator, rated=rated)
+                                      autostart=autostart, creator=creator, rated=rated,
+                                      per_client=per_client)
         key = (creator, request)
         task = self.requests.get(key)
         if task is None:
@@ -462,8 +498,9 @@ class Lobby:
     async def _create(self, *, preset: str, options: dict[str, Any], size: int,
                       bots: dict[int, str], name: str | None, idle_seconds: float,
                       autostart: bool, creator: str,
-                      rated: bool = False) -> tuple[Table, str, int | None]:
-        self._check_room(creator)
+                      rated: bool = False, per_client: bool = True
+                      ) -> tuple[Table, str, int | None]:
+        await self._check_room(creator, per_client)
         if not isinstance(options, dict):
             raise Refused("bad_message", "options: must be an object")
         try:

@@ -50,8 +50,9 @@ from ..rules import Rules, RulesError
 from .accounts import Accounts
 from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
-from .lobby import Lobby
+from .lobby import ASKED, Lobby
 from .protocol import Refused, check_name
+from .routes import client_key
 from .table import Table, token_hash
 
 log = logging.getLogger("toepen.server")
@@ -65,8 +66,9 @@ STALE = 12.0
 """A ticket not asked about for this long is dropped (its tab was closed)."""
 RESULT_KEPT = 300
 """Seconds an answer (seated, replaced...) is kept for its ticket."""
-CREATOR = "playnow:"
-"""The start of the ``creator`` of a table the queue made."""
+CREATOR = ASKED
+"""The start of the ``creator`` of a table the queue made (then the first asker's
+address: the table counts against it for ``tables_per_client``, :func:`lobby.owners`)."""
 MAX_TICKETS = 10_000
 """At most this many people wait at once (bounded memory)."""
 SEATING = {"status": "waiting", "seating": True}
@@ -93,10 +95,17 @@ class Ticket:
     wait: int | None
     bot: str
     since: float
+    address: str = ""
+    """The asker's client address (its tables count against it)."""
 
     @property
     def key(self) -> tuple[str, int]:
         return self.preset, self.size
+
+    @property
+    def owners(self) -> frozenset[str]:
+        """Whom the ticket's table counts against: its address and its account."""
+        return asker_keys(self.address, self.account)
 
     def due(self, now: float) -> bool:
         """The wait for people is over: bots may fill the empty seats."""
@@ -108,6 +117,16 @@ class Ticket:
     @classmethod
     def of(cls, text: str) -> Ticket:
         return cls(**json.loads(text))
+
+
+def asker_keys(address: str, account: str | None) -> frozenset[str]:
+    """The keys a play-now table counts against (:func:`toepen.server.lobby.owners`):
+    the client's address, and ``u:NAME`` for a logged-in player.
+
+    >>> sorted(asker_keys("10.0.0.1", "Ann")), sorted(asker_keys("10.0.0.1", None))
+    (['10.0.0.1', 'u:Ann'], ['10.0.0.1'])
+    """
+    return frozenset(k for k in (address, f"u:{account}" if account else "") if k)
 
 
 def choose(waiting: list[Ticket], size: int, now: float) -> tuple[list[Ticket], str | None]:
@@ -434,6 +453,8 @@ class PlayNow:
         """Requests for a game per client address."""
         self.polls: Window = MemoryWindow(600, 60.0)
         """Questions about a ticket (status, leave) per client address."""
+        self._seating: list[Ticket] = []
+        """Tickets taken by the matcher whose table is being made (still promised)."""
 
     # -- the player's requests ------------------------------------------------------------
 
@@ -462,16 +483,32 @@ class PlayNow:
         return rules.name, size, wait, bot
 
     async def ask(self, *, preset: str, size: int, wait: int | None, bot: str, name: str,
-                  person: str, account: str | None, rating: float | None) -> str:
-        """Put a person in the queue; answer the ticket's secret (its seat token)."""
+                  person: str, account: str | None, rating: float | None,
+                  address: str = "") -> str:
+        """Put a person in the queue; answer the ticket's secret (its seat token).
+
+        The table a ticket will get counts against the asker (``address``, and the
+        account) as a created table does: refused (429) when its open tables, its other
+        waiting tickets and those being seated reach ``tables_per_client``."""
         check_name(name, self.lobby.limits.name_length)
+        keys = asker_keys(address, account)
+        if keys:
+            self.lobby.check_tables(keys, await self.promised(keys, person))
         secret = secrets.token_urlsafe(24)
         await self.store.put(Ticket(id=token_hash(secret), person=person, name=name,
                                     account=account, rating=rating, preset=preset, size=size,
-                                    wait=wait, bot=bot, since=time.time()))
+                                    wait=wait, bot=bot, since=time.time(), address=address))
         self.start()
         self._wake.set()  # a round now (after the one under way, if any)
         return secret
+
+    async def promised(self, keys: frozenset[str], person: str | None = None) -> int:
+        """Tables promised to the client of ``keys`` (an address, an account): its
+        waiting tickets (but ``person``'s, which a new ask replaces) and those being
+        seated."""
+        waiting = [t for t, _seen in await self.store.waiting()
+                   if t.person != person and keys & t.owners]
+        return len(waiting) + sum(1 for t in self._seating if keys & t.owners)
 
     async def status(self, secret: str) -> dict[str, Any]:
         """Where a ticket stands (``waiting`` with the counts, or its answer)."""
@@ -513,10 +550,16 @@ class PlayNow:
             self._wake.set()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop the matcher. Cancelled again until it ends: a cancellation that
+        arrives as ``asyncio.wait_for`` finishes (its wake-up set just then) is lost
+        in Python 3.11, and the matcher would go on (the server's shutdown hung)."""
+        task = self._task
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task], timeout=1.0)
+        if task is not None and not task.cancelled():
+            with contextlib.suppress(Exception):
+                task.result()
 
     async def _run(self) -> None:
         """The matcher: a round every :data:`TICK` while anyone waits; on an empty
@@ -602,19 +645,31 @@ class PlayNow:
                 for t in group:
                     waiting.remove(t)
                 if await self.store.take(group):
-                    await self.seat(group, bot)
+                    self._seating.extend(group)
+                    try:
+                        await self.seat(group, bot)
+                    finally:
+                        self._seated(group)
                     made += 1
         return made
+
+    def _seated(self, group: list[Ticket]) -> None:
+        """The tickets of ``group`` are no longer being seated (their table is made, or
+        failed)."""
+        self._seating = [t for t in self._seating if all(t is not g for g in group)]
 
     async def seat(self, group: list[Ticket], bot: str | None) -> Table | None:
         """A table for ``group`` (bots in the other seats); each ticket told its seat."""
         first = group[0]
         try:
+            # counted against its askers when they asked (the tickets promised it)
             table, _host, _ = await self.lobby.create(
                 preset=first.preset, options={}, size=first.size,
                 bots={i: bot for i in range(len(group), first.size) if bot is not None},
                 name=None, idle_seconds=60.0, autostart=True,
-                creator=f"{CREATOR}{first.id[:16]}")
+                creator=f"{CREATOR}{first.address or first.id[:16]}"[:64], per_client=False)
+            table.askers = frozenset().union(*(t.owners for t in group))
+            self._seated(group)  # no longer promised: the table counts now
             for seat, t in enumerate(group):
                 await self.lobby.join(table, t.name, seat, thash=t.id)
                 if t.account is not None and self.seated is not None:
@@ -688,7 +743,8 @@ async def limited(request: Request, window: Window, what: str, key: str | None =
     if wait > 0:
         seconds = max(1, int(wait + 0.999))
         raise Refused(area, f"too many {what}: try again in {seconds} s", 429,
-                      say=Message(f"{area}.error.rate_limited", {"seconds": seconds}))
+                      say=Message(f"{area}.error.rate_limited", {"seconds": seconds}),
+                      retry_after=seconds)
 
 
 @router.post("/api/playnow", status_code=201)
@@ -713,7 +769,7 @@ async def ask(body: Ask, request: Request) -> dict[str, Any]:
     person = person_of(user.id if user else None, body.client, secret)
     ticket = await queue.ask(preset=preset, size=size, wait=wait, bot=bot, name=name,
                              person=person, account=user.name if user else None,
-                             rating=rating)
+                             rating=rating, address=client_key(request))
     return {"ticket": ticket, "status": "waiting", "preset": preset, "size": size,
             "wait": wait, "bot": bot}
 
@@ -767,6 +823,7 @@ async def start(app: FastAPI, lobby: Lobby) -> PlayNow:
                 await accounts.seated(table, seat, user)
 
     queue = PlayNow(lobby, store, seated)
+    lobby.promised = queue.promised
     redis = accounts.redis if accounts is not None else None
 
     def window(name: str, most: int, seconds: float) -> Window:

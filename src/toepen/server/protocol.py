@@ -84,7 +84,8 @@ class Refused(Exception):
     """
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 refusal: dict[str, Any] | None = None, say: Message | None = None) -> None:
+                 refusal: dict[str, Any] | None = None, say: Message | None = None,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -92,6 +93,8 @@ class Refused(Exception):
         self.refusal = refusal
         self.say = say
         """What the player is told, as a catalog message (default ``error.<code>``)."""
+        self.retry_after = retry_after
+        """Seconds after which the same request may succeed (HTTP's ``Retry-After``)."""
 
     def say_json(self) -> dict[str, Any]:
         """The refusal in the player's words: its own message, else ``error.<code>``."""

@@ -9,10 +9,18 @@
 
 Like the replay, a review is for finished games only (nothing it shows is hidden then;
 a review still values each decision from the seat's own view). Each decision is valued
-in the bot pool (:meth:`~toepen.server.botpool.BotPool.review_values`), at most half the
-pool's workers at once for all reviews together, so that the tables' bots keep theirs.
-Memory is bounded: at most :data:`MAX_REVIEWS` reviews are kept (the oldest finished
-ones go first) and at most :data:`MAX_RUNNING` run at once (``limit``, 429, past that).
+in the bot pool's review lane (:meth:`~toepen.server.botpool.BotPool.review_values`):
+after the tables' moves and the hints, and with the hints on half the pool's workers at
+most (:class:`~toepen.server.botpool.Lanes`), so that the tables' bots keep theirs; one
+review sends at most that many decisions at once, so that reviews take turns.
+
+Budgets per client (the account if logged in, else the address): a client has at most
+:data:`RUNNING_EACH` review worked out at once, an address :data:`RUNNING_PER_ADDRESS`,
+the server :data:`MAX_RUNNING` (``limit``, 429, past any of them). Memory is bounded: at
+most :data:`MAX_REVIEWS` reviews are kept; each belongs to the clients who started or
+asked for it, a client keeps its :data:`KEPT_EACH` newest (its older ones are dropped
+as it starts more), and when the server's are all taken the client with the most gives
+up its oldest: no client can push out another's review by asking for many.
 """
 
 from __future__ import annotations
@@ -27,15 +35,22 @@ from fastapi import APIRouter, Request
 from ..narration import Message
 from ..record import to_record
 from ..review import DEFAULT_SAMPLES, ReviewError, assemble, judge, points
+from .accounts import routes as accounts_routes
 from .protocol import Refused
-from .routes import LobbyDep
+from .routes import LobbyDep, client_key
 
 router = APIRouter()
 
 MAX_REVIEWS = 64
 """Reviews kept in memory (finished or running)."""
+KEPT_EACH = 8
+"""Finished reviews kept for one client (the newest it asked for)."""
 MAX_RUNNING = 4
 """Reviews worked out at once; another is refused (``limit``) until one ends."""
+RUNNING_EACH = 1
+"""Reviews one client (an account, else an address) may have worked out at once."""
+RUNNING_PER_ADDRESS = 2
+"""Reviews worked out at once for one address (its accounts together)."""
 SAMPLES = DEFAULT_SAMPLES
 """Sampled deals per decision of a review made by the server."""
 REVIEW_SEED = 0
@@ -46,6 +61,12 @@ REVIEW_SEED = 0
 class Job:
     """One review: its progress, then its result or why it failed."""
 
+    client: str = ""
+    """Who started it (``u:ID`` or ``a:ADDRESS``)."""
+    address: str = ""
+    """The address it was started from."""
+    owners: set[str] = field(default_factory=set)
+    """The clients who asked for it: it is kept while one of them keeps it."""
     done: int = 0
     total: int = 0
     result: dict[str, Any] | None = None
@@ -71,23 +92,63 @@ class Reviews:
 
     def __init__(self, slots: int) -> None:
         self.jobs: OrderedDict[tuple[str, int, bool], Job] = OrderedDict()
-        self.slots = asyncio.Semaphore(max(1, slots))
+        self.slots = max(1, slots)
+        """Decisions one review sends to the pool at once."""
 
     def running(self) -> int:
         return sum(1 for j in self.jobs.values() if j.running)
 
-    def make_room(self) -> None:
+    def check_room(self, client: str, address: str) -> None:
+        """Refused (429) if ``client`` may not start a review now: its own under way,
+        its address's, or the server's."""
+        running = [j for j in self.jobs.values() if j.running]
+        if sum(1 for j in running if j.client == client) >= RUNNING_EACH:
+            raise Refused("limit", "your review is still being worked out: wait for it", 429,
+                          say=Message("review.error.yours"), retry_after=10)
+        if (len(running) >= MAX_RUNNING
+                or sum(1 for j in running if j.address == address) >= RUNNING_PER_ADDRESS):
+            raise Refused("limit", f"{MAX_RUNNING} reviews are running; try again later", 429,
+                          say=Message("review.error.busy"), retry_after=30)
+
+    def keep(self, key: tuple[str, int, bool], client: str) -> None:
+        """``client`` asked for the review of ``key``: it is one of the client's newest
+        (its :data:`KEPT_EACH` newest finished ones are kept for it)."""
+        self.jobs[key].owners.add(client)
+        self.jobs.move_to_end(key)
+        mine = [k for k, j in self.jobs.items() if client in j.owners and not j.running]
+        for old in mine[:max(0, len(mine) - KEPT_EACH)]:
+            self._disown(old, client)
+
+    def _disown(self, key: tuple[str, int, bool], client: str) -> None:
+        job = self.jobs[key]
+        job.owners.discard(client)
+        if not job.owners and not job.running:
+            del self.jobs[key]
+
+    def make_room(self, client: str) -> None:
+        """Room for one more review of ``client``: while the server keeps
+        :data:`MAX_REVIEWS`, the client that keeps the most finished ones gives up its
+        oldest (``client`` itself among equals)."""
         while len(self.jobs) >= MAX_REVIEWS:
-            old = next((k for k, j in self.jobs.items() if not j.running), None)
-            if old is None:
-                break
-            del self.jobs[old]
+            counts: dict[str, int] = {}
+            for job in self.jobs.values():
+                if not job.running:
+                    for owner in job.owners:
+                        counts[owner] = counts.get(owner, 0) + 1
+            if not counts:
+                break  # all running (MAX_RUNNING bounds them)
+            heaviest = max(counts, key=lambda c: (counts[c], c == client))
+            oldest = next(k for k, j in self.jobs.items()
+                          if not j.running and heaviest in j.owners)
+            self._disown(oldest, heaviest)
+            for key in [k for k, j in self.jobs.items() if not j.owners and not j.running]:
+                del self.jobs[key]  # (a job nobody keeps: started by an older server)
 
 
 def _reviews(request: Request, lobby: Any) -> Reviews:
     got = getattr(request.app.state, "reviews", None)
     if not isinstance(got, Reviews):
-        got = Reviews(max(1, lobby.bots.pool.workers // 2))
+        got = Reviews(lobby.bots.pool.lanes.share)
         request.app.state.reviews = got
     return got
 
@@ -109,9 +170,11 @@ async def _work(job: Job, reviews: Reviews, lobby: Any, record: dict[str, Any], 
         pool = lobby.bots.pool
         samples = 1 if all_cards else SAMPLES
 
+        slots = asyncio.Semaphore(reviews.slots)
+
         async def one(i: int) -> Any:
             p = pts[i]
-            async with reviews.slots:
+            async with slots:
                 values = await pool.review_values(p.view, SAMPLES, seed,
                                                   p.hands if all_cards else None)
             job.done += 1
@@ -137,18 +200,19 @@ async def start_review(table_id: str, request: Request, lobby: LobbyDep,
                       say=Message("review.error.not_over"))
     who, all_cards = _query(seat, all, game.n)
     reviews = _reviews(request, lobby)
+    address = client_key(request)
+    user = await accounts_routes.player(request)
+    client = f"u:{user.id}" if user is not None else f"a:{address}"
     key = (table_id, who, all_cards)
     job = reviews.jobs.get(key)
     if job is None:
-        if reviews.running() >= MAX_RUNNING:
-            raise Refused("limit", f"{MAX_RUNNING} reviews are running; try again later", 429,
-                          say=Message("review.error.busy"))
-        reviews.make_room()
-        job = reviews.jobs[key] = Job()
+        reviews.check_room(client, address)
+        reviews.make_room(client)
+        job = reviews.jobs[key] = Job(client=client, address=address)
         # the sampling's seed is the review's own, never the table's (which deals the cards)
         job.task = asyncio.create_task(_work(job, reviews, lobby, to_record(game), who,
                                              all_cards, REVIEW_SEED))
-    reviews.jobs.move_to_end(key)
+    reviews.keep(key, client)
     return job.to_json()
 
 

@@ -234,6 +234,9 @@ class Table:
     """Every event of the game so far, unredacted, kept in memory (never sent as such):
     valid while :attr:`events_at` is the game's state number (the master keeps it)."""
     events_at: int = -1
+    askers: frozenset[str] = frozenset()
+    """Besides its creator, who the table counts against for ``tables_per_client``: the
+    addresses and accounts (``u:NAME``) of the people play now seated at it."""
     elsewhere: dict[str, tuple[frozenset[int], int, bool]] = field(default_factory=dict)
     """Clients at the cluster's other processes: (seats, spectators, host) by process."""
     rematch: str | None = None
