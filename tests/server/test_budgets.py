@@ -159,13 +159,13 @@ def test_a_position_is_worked_out_once_and_hints_are_limited(tmp_path: Path) -> 
             tid, token = made["table"]["id"], made["token"]
             pool = app.state.lobby.bots.pool
             asked: list[int] = []
-            decide = pool.decide
+            values = pool.review_values  # the hint is the review's valuation
 
-            async def counted(*args: Any, **kw: Any) -> Action:
-                asked.append(kw.get("lane", botpool.MOVE))
-                return await decide(*args, **kw)
+            async def counted(*args: Any, **kw: Any) -> Any:
+                asked.append(kw.get("lane", botpool.REVIEW))
+                return await values(*args, **kw)
 
-            pool.decide = counted
+            pool.review_values = counted
             await my_turn(app, tid)
             auth = {"Authorization": "Bearer " + token}
             got = await asyncio.gather(*(ann.get(f"/api/tables/{tid}/hint", headers=auth)
