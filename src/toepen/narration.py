@@ -204,7 +204,7 @@ def _cards(cards: Sequence[int]) -> Cards:
 
 _PASS = {"claim": "log.pass.claim", "exchange": "log.pass.exchange",
          "challenge": "log.pass.challenge", "blind": "log.pass.blind", "kans": "log.pass.kans",
-         "laundry": "log.pass.laundry"}
+         "laundry": "log.pass.laundry", "rebuy": "log.pass.rebuy"}
 _LAUNDRY_RESULT = {"witte_was": "log.laundry.witte_was", "vuile_was": "log.laundry.vuile_was",
                    "caught": "log.laundry.caught", "unchallenged": "log.laundry.unchallenged"}
 _JACK = {"others_pay_more": "log.jack.others_pay_more", "winner_gains": "log.jack.winner_gains"}
@@ -319,9 +319,26 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.SUDDEN_DEATH:
         tied = tuple(s for s in range(event.value.bit_length()) if event.value >> s & 1)
         return Message("log.sudden_death", {"names": Seats(tied)})
+    if kind is k.REBUY:
+        return Message("log.rebuy", {"name": who, "n": event.value})
+    if kind is k.POT:
+        return Message("log.pot", {"name": who, "amount": money(event.value),
+                                   "unit": event.detail})
     if kind is k.SESSION_RESULT:
         return Message("log.session_result", {"name": who})
     return None
+
+
+def money(cents: int) -> str:
+    """An amount of the pot, in cents, as it is written: ``250`` is ``2.50``, ``300`` is
+    ``3`` (a whole amount without decimals).
+
+    >>> money(250), money(300), money(5)
+    ('2.50', '3', '0.05')
+    """
+    whole, part = divmod(cents, 100)
+    return f"{whole}" if not part else f"{whole}.{part:02d}"
+
 
 
 SECOND_PERSON: dict[str, str] = {
@@ -377,6 +394,9 @@ SECOND_PERSON: dict[str, str] = {
     "log.jack.others_pay_more": "log.you.jack.others_pay_more",
     "log.jack.winner_gains": "log.you.jack.winner_gains",
     "log.life_back": "log.you.life_back",
+    "log.rebuy": "log.you.rebuy",
+    "log.pass.rebuy": "log.you.pass.rebuy",
+    "log.pot": "log.you.pot",
     "summary.paid": "summary.you.paid",
     "summary.next_dealer": "summary.you.next_dealer",
 }
@@ -458,7 +478,8 @@ def hand_summary(events: Sequence[Event], viewer: int | None = None) -> list[Mes
     return [in_second_person(m, viewer) for m in out]
 
 
-def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> list[Message]:
+def standings(places: Sequence[Place], rules: Rules, *, over: bool = True,
+              rebuys: Sequence[int] = ()) -> list[Message]:
     """The standings as lines: a title, then one line per place of the engine's
     finishing order (:func:`toepen.engine.settle.finishing_order`, e.g. ``view.places``)
     with the figures that decided it: under rubbers the rounds owed and the rubbers won
@@ -468,6 +489,8 @@ def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> li
     above: the lower seat, or going out later in the same hand. Lives are shown as
     penalty points towards ``lives`` under ``count: points_up``. A pair in teams is one
     line (``name``: both seats). ``over``: the session has ended (the title says final).
+    ``rebuys`` (by seat, :attr:`View.rebuys`): a side that bought back in says how often
+    (``standings.fig.rebuys``).
 
     >>> from toepen.engine.settle import finishing_order
     >>> from toepen.rules import Rules
@@ -511,6 +534,9 @@ def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> li
         else:
             figures = Message("standings.fig.in_points" if points else "standings.fig.in",
                               lives(p))
+        bought = rebuys[p.seat] if p.seat < len(rebuys) else 0
+        if bought:
+            figures = Message("standings.fig.rebuys", {"figures": figures, "n": bought})
         nxt = places[i + 1] if i + 1 < len(places) else None
         why: Message | None = None
         if nxt is not None and p.by == "seat":
@@ -585,6 +611,7 @@ PROMPT_VERBS: dict[str, frozenset[str]] = {
     "phase.kans": frozenset({"exchange", "pass"}),
     "phase.laundry": frozenset({"exchange", "pass"}),
     "phase.laundry_challenge": frozenset({"challenge", "pass"}),
+    "phase.rebuy": frozenset({"stay", "pass"}),
     "phase.answer": frozenset({"stay", "fold", "knock"}),
     "phase.answer.stay_fold": frozenset({"stay", "fold"}),
     "phase.answer.stay_knock": frozenset({"stay", "knock"}),

@@ -720,7 +720,7 @@ class PlayApp(App[None]):
             self.summary = hand_summary(hand, self.human)
             if over:
                 final = self.session.view()
-                self.summary += standings(final.places, final.rules)
+                self.summary += standings(final.places, final.rules, rebuys=final.rebuys)
             told = {line for x in hand if x.kind in _TOLD
                     and (line := narrate(self.t, x, self.names, self.human)) is not None}
             for m in self.summary:

@@ -33,6 +33,7 @@ from ..narration import (
     action_message,
     describe,
     in_second_person,
+    money,
     refusal_message,
     turn_prompt,
 )
@@ -108,6 +109,10 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
         lines.append(t("rules.session.rubber_winner"))
     if rules.beer_tally:
         lines.append(t("rules.beer"))
+    if rules.rebuy != "off":  # pot toepen: buying back in, and the pot
+        lines.append(t(N_("rules.rebuy.once") if rules.rebuy == "once" else N_("rules.rebuy.any")))
+    if rules.pot:
+        lines.append(t("rules.pot", unit=rules.pot_unit, amount=money(rules.pot_cents)))
     base = Rules()
     for name in HOUSE_RULES:  # each house rule on: its one-line label, and its value
         value = getattr(rules, name)
