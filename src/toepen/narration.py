@@ -557,22 +557,33 @@ VERB_KEYS: dict[Action, str] = {
 """The keyboard key of each verb, the same in every language and client (shown on screen)."""
 
 
-def verb_id(act: Action) -> str:
-    """The catalog id of a verb's label (``act.knock``); ValueError for a play."""
+_PHASE_VERBS: dict[tuple[str, Action], str] = {
+    ("rebuy", STAY): "act.rebuy.stay", ("rebuy", PASS): "act.rebuy.pass",
+}
+"""A verb's label where a phase gives it another meaning: in the ``rebuy`` round ``stay``
+buys back in and ``pass`` stays out."""
+
+
+def verb_id(act: Action, phase: str = "") -> str:
+    """The catalog id of a verb's label (``act.knock``; in ``phase``, its meaning there:
+    ``act.rebuy.stay``); ValueError for a play."""
     if act.is_play:
         raise ValueError(f"{act} is not a verb")
-    return f"act.{act}"
+    return _PHASE_VERBS.get((str(phase), act), f"act.{act}")
 
 
-def action_message(act: Action) -> Message:
-    """The name of an action (``play 10♥``, ``knock``) as a message.
+def action_message(act: Action, phase: str = "") -> Message:
+    """The name of an action (``play 10♥``, ``knock``) as a message; ``phase``: the
+    phase it is taken in, where that names it otherwise (``rebuy``: "buy back in").
 
     >>> action_message(Action.parse("play Th")), action_message(KNOCK)
     (Message('act.play', card=Cards(16)), Message('act.knock'))
+    >>> action_message(STAY, "rebuy")
+    Message('act.rebuy.stay')
     """
     if act.is_play:
         return Message("act.play", {"card": Cards((act.card,))})
-    return Message(verb_id(act))
+    return Message(verb_id(act, phase))
 
 
 def prompt(view: View) -> Message:

@@ -564,7 +564,7 @@ class PlayApp(App[None]):
         if token != len(self.session.game.actions):
             return
         key = self.key_for(act)
-        label = action_label(self.t, act)
+        label = action_label(self.t, act, self.session.game.phase)
         self.hint_reason = why
         self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key,
                          why=why.render(self.t, self.names)))
@@ -962,7 +962,7 @@ class PlayApp(App[None]):
             for act in view.legal:
                 if not act.is_play:
                     text.append(f"[{self.key_for(act)}] ", style="bold cyan")
-                    text.append(action_label(t, act) + "   ")
+                    text.append(action_label(t, act, view.phase) + "   ")
         text.append("[?] ", style="bold cyan")
         text.append(t("keys.hint") + "   ")
         text.append("[r] ", style="bold cyan")

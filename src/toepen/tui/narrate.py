@@ -44,9 +44,10 @@ VERB_KEYS_BY_KEY: dict[str, Action] = {key: act for act, key in VERB_KEYS.items(
 """The verb of each keyboard key (:data:`toepen.narration.VERB_KEYS`, shown on screen)."""
 
 
-def action_label(t: Translator, act: Action) -> str:
-    """The localised name of an action (``play 10♥``, ``knock``...)."""
-    return action_message(act).render(t, ())
+def action_label(t: Translator, act: Action, phase: str = "") -> str:
+    """The localised name of an action (``play 10♥``, ``knock``...); ``phase``: the phase
+    it is taken in (``rebuy``: "buy back in", "stay out")."""
+    return action_message(act, phase).render(t, ())
 
 
 def narrate(t: Translator, e: Event, names: Sequence[str], me: int) -> str | None:
