@@ -60,6 +60,7 @@ from .engine.events import Event, EventKind
 from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.settle import Place, pot_balances
+from .settle import transfers
 from .engine.state import Game
 from .narration import Message
 from .record import FORMAT, RecordError
@@ -1062,7 +1063,23 @@ class Sheet:
             "pot": self.pot,
             "pot_unit": self.rules.pot_unit,
             "pot_balances": list(self.pot_balances()) if self.is_over else None,
+            "settlement": self.settlement() if self.is_over else None,
         }
+
+    def settlement(self) -> list[dict[str, int]]:
+        """A finished sheet's pot settled: who pays whom (seats), in the fewest transfers
+        (:func:`toepen.settle.transfers`); empty without a pot."""
+        balances = {str(s): b for s, b in enumerate(self.pot_balances())}
+        return [{"payer": int(t.payer), "payee": int(t.payee), "cents": t.cents}
+                for t in transfers(balances)]
+
+    def pot_by_name(self) -> dict[str, int]:
+        """A finished sheet's pot balances by player name (partners alike), what an
+        evening of several sheets adds up (:func:`toepen.settle.evening`)."""
+        out: dict[str, int] = {}
+        for name, cents in zip(self.players, self.pot_balances(), strict=True):
+            out[name] = out.get(name, 0) + cents
+        return out
 
     def __repr__(self) -> str:
         return (f"Sheet({self.rules.name}, {len(self.players)} players, "

@@ -5,6 +5,7 @@ and its record replays them."""
 from __future__ import annotations
 
 from toepen.rules import Rules
+from toepen.settle import evening, transfers
 from toepen.tally import Sheet
 
 RULES = Rules.preset("rulebook", lives=2, rebuy="once", pot=0.5, armoede=False)
@@ -48,6 +49,15 @@ def test_once_is_once_and_the_pot_is_settled_at_the_end() -> None:
     for entry in ("2 last", "2 last"):
         sheet.add(entry)
     assert sheet.is_over and sheet.to_json()["pot_balances"] == [150, -100, -50]
+    assert sheet.to_json()["settlement"] == [{"payer": 1, "payee": 0, "cents": 100},
+                                             {"payer": 2, "payee": 0, "cents": 50}]
+    other = Sheet(RULES, ["Cor", "Ann", "Bas"])  # a second game of the evening: Cor wins
+    for entry in ("1 last", "1 last", "2 last", "2 last"):
+        other.add(entry)
+    evening_total = evening([sheet.pot_by_name(), other.pot_by_name()])
+    assert evening_total == {"Ann": 100, "Bas": -150, "Cor": 50}
+    assert [str(t) for t in transfers(evening_total)] == ["Bas pays Ann 100",
+                                                          "Bas pays Cor 50"]
     lines = sheet.to_json()["standings_say"]
     assert any(line["params"]["figures"].get("msg") == "standings.fig.rebuys"
                for line in lines if line["id"].startswith("standings.row"))
