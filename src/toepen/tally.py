@@ -60,11 +60,11 @@ from .engine.events import Event, EventKind
 from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.settle import Place, pot_balances
-from .settle import transfers
 from .engine.state import Game
 from .narration import Message
 from .record import FORMAT, RecordError
 from .rules import Rules, RulesError
+from .settle import transfers
 
 __all__ = [
     "DISPLAYS", "ENTRY_VERBS", "KIND", "SHEET_REFUSAL_CODES", "Entry", "EntryError",
