@@ -122,7 +122,12 @@ def test_presets_describe_every_preset_and_option(server: Server) -> None:
         assert o["about"] == f"option.{o['name']}"
         default = getattr(rulebook, o["name"])
         assert o["default"] == (list(default) if isinstance(default, tuple) else default)
-        assert o["type"] in ("int", "bool", "choice", "int_or_null", "sizes"), o
+        assert o["type"] in ("int", "bool", "choice", "int_or_null", "sizes", "number",
+                             "text"), o
+        if o["type"] == "number":  # pot toepen's stake: a decimal within its bounds
+            assert (o["min"], o["max"], o["step"]) == (0, 1000, 0.01)
+        if o["type"] == "text":  # pot toepen's currency sign
+            assert o["max_length"] == 4
         if o["type"] == "bool":
             assert o["choices"] == [True, False]
         if o["choices"] is not None:
