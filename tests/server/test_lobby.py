@@ -37,6 +37,9 @@ def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     ({"options": {"four_of_a_kind": True, "four_of_a_kind_penalty": 10**100}},
      ["option four_of_a_kind_penalty", "1 to 99", "101 digits"]),
     ({"options": {"colour": "red"}}, ["colour", "unknown"]),
+    ({"options": {"pot": 0.125}}, ["option pot", "two decimals"]),
+    ({"options": {"pot_unit": "euros"}}, ["option pot_unit", "4 printable"]),
+    ({"preset": "classic", "options": {"rebuy": "once"}}, ["option rebuy", "elimination"]),
     ({"bots": {"7": "random"}}, ["seat 7"]),
     ({"bots": {"1": "grandmaster"}}, ["grandmaster"]),
     ({"name": "Ann", "bots": {"0": "random"}}, ["seat 0"]),
@@ -427,3 +430,14 @@ def test_creating_with_one_request_id_twice_makes_one_table(server: Server) -> N
     assert good.status_code == 201, good.text
     other = server.post("/api/tables", {**body, "request": "dbl-" + "c3" * 8})
     assert other.status_code == 201 and other.json()["table"]["id"] not in ids
+
+
+def test_a_pot_table_is_made_with_its_stake_and_sign(server: Server) -> None:
+    """Pot toepen (issue 39): a decimal stake and a currency sign travel as given."""
+    t = create(server, preset="rulebook",
+               options={"rebuy": "any", "pot": 0.5, "pot_unit": "EUR"}, size=3,
+               bots={"1": "random", "2": "random"})
+    table = t["table"]
+    assert table["rules"] == {"preset": "rulebook", "rebuy": "any", "pot": 0.5,
+                              "pot_unit": "EUR"}
+    assert table["rules_full"]["pot"] == 0.5 and table["rules_full"]["rebuy"] == "any"
