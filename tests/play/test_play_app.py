@@ -383,10 +383,12 @@ async def test_the_terminal_offers_the_buy_in(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await play_out(pilot, app, policy=buy_in)
         assert app.over
+        assert t("col.rebuys") in app.panel_text("players")
         await pilot.press("q")
     assert asked, "the human was never asked to buy back in"
     said = " ".join(" ".join(asked).split())
     assert t("phase.rebuy") in said
     assert f"[s] {t('act.rebuy.stay')}" in said and f"[p] {t('act.rebuy.pass')}" in said
     assert session.game.rebuys[app.human] == 1
+    assert t("screen.pot", unit="€", amount="1.50") in " ".join(asked[0].split())  # 3 × 0.50
     assert any(line.startswith(t("log.you.rebuy", n=1)[:12]) for line in app.log_lines)

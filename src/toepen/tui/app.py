@@ -28,7 +28,7 @@ from ..bots.reasons import forced, reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
-from ..narration import Message, hand_summary, standings
+from ..narration import Message, hand_summary, money, standings
 from ..review import evaluate
 from ..rules import TELL_WORDS
 from ..view import View
@@ -796,6 +796,8 @@ class PlayApp(App[None]):
             table.add_column(t("col.drinks"), justify="right")
         if rules.beer_tally:
             table.add_column(t("col.beers"), justify="right")
+        if rules.rebuy != "off":  # pot toepen: how often each bought back in
+            table.add_column(t("col.rebuys"), justify="right")
         table.add_column(t("col.status"))
         tells: dict[int, list[str]] = {}
         for seat, count, rank in view.tells:
@@ -838,6 +840,8 @@ class PlayApp(App[None]):
                 row.extend([str(view.rubbers_won[seat]), str(view.drinks[seat])])
             if rules.beer_tally:
                 row.append(str(view.beers[seat]))
+            if rules.rebuy != "off":
+                row.append(str(view.rebuys[seat]) if view.rebuys else "0")
             row.append(", ".join(status))
             style = "dim" if not view.in_session[seat] or not view.active[seat] else ""
             table.add_row(*row, style=style)
@@ -910,6 +914,8 @@ class PlayApp(App[None]):
             parts.append(t("screen.knocked_by", name=view.players[view.last_knocker]))
         if view.rules.exchange and view.phase in ("exchange", "exchange_challenge"):
             parts.append(t("screen.stock", n=view.stock_size))
+        if view.rules.pot:  # pot toepen: the stakes put in so far
+            parts.append(t("screen.pot", unit=view.rules.pot_unit, amount=money(view.pot)))
         text = Text("  ·  ".join(parts), style="bold")
         text.append("\n")
         if self.awaiting_human:
