@@ -18,6 +18,7 @@ from toepen.rules import Rules, RulesError
 from toepen.view import View, observe
 
 ELIMINATION = [p for p in Rules.preset_names() if Rules.preset(p).session == "elimination"]
+"""Every preset rebuy combines with as it is; ``classic`` with ``session: elimination``."""
 
 
 def _until_rebuy(game: Game, rng: random.Random, buy: bool | None = None) -> bool:
@@ -44,8 +45,7 @@ def _first_rebuy(rules: Rules, n: int = 4) -> Game:
     raise AssertionError("no rebuy round in 200 sessions")
 
 
-@pytest.mark.parametrize("preset", ["classic", "classic+rubber"])
-def test_rebuy_and_pot_are_refused_in_a_rubber_session(preset: str) -> None:
+def test_rebuy_and_pot_are_refused_in_a_rubber_session() -> None:
     with pytest.raises(RulesError, match="^option rebuy: needs session elimination"):
         Rules.preset("classic", rebuy="once")
     with pytest.raises(RulesError, match="^option pot: needs session elimination"):
@@ -86,9 +86,10 @@ def test_no_rebuy_round_without_the_option() -> None:
         assert list(g.rebuys) == [0, 0, 0, 0] and g.pot == 0
 
 
-@pytest.mark.parametrize("preset", ELIMINATION)
+@pytest.mark.parametrize("preset", [*ELIMINATION, "classic"])
 def test_a_buy_in_comes_back_with_the_fewest_lives_still_in(preset: str) -> None:
-    rules = Rules.preset(preset, lives=3, rebuy="once", pot=1)
+    extra = {"session": "elimination"} if preset == "classic" else {}
+    rules = Rules.preset(preset, lives=3, rebuy="once", pot=1, **extra)
     n = {"gezinstoepen": 3, "teams": 6}.get(preset, 4)  # teams of 4: one pair out ends it
     g = _first_rebuy(rules, n)
     seat = g.turn
@@ -194,3 +195,14 @@ def test_sessions_of_every_bot_end_with_one_winner_and_a_pot_that_adds_up(
         winners = [s for s in range(n) if g.team_of[s] == g.team_of[g.winner]]
         assert sum(balances[s] for s in winners) == g.pot - sum(
             50 * (1 + g.rebuys[s]) for s in winners)
+
+
+def test_under_points_up_the_buy_in_takes_the_highest_score_still_in() -> None:
+    """``count: points_up`` counts the same position the other way: the fewest lives still
+    in is the highest score still in."""
+    rules = Rules.preset("rulebook", lives=4, rebuy="any", count="points_up")
+    g = _first_rebuy(rules)
+    seat = g.turn
+    scores = [rules.sheet_value(g.lives(s)) for s in range(4) if g.in_session >> s & 1]
+    g.apply(seat, STAY)
+    assert rules.sheet_value(g.lives(seat)) == max(scores)
