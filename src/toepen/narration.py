@@ -329,15 +329,15 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     return None
 
 
-def money(cents: int) -> str:
-    """An amount of the pot, in cents, as it is written: ``250`` is ``2.50``, ``300`` is
-    ``3`` (a whole amount without decimals).
+def money(cents: int) -> Message:
+    """An amount of the pot, in cents, as the reader writes it (``pot.amount``: ``2.50``
+    in English, ``2,50`` in Dutch), always with two decimals.
 
-    >>> money(250), money(300), money(5)
-    ('2.50', '3', '0.05')
+    >>> money(250), money(5)
+    (Message('pot.amount', whole=2, frac='50'), Message('pot.amount', whole=0, frac='05'))
     """
     whole, part = divmod(cents, 100)
-    return f"{whole}" if not part else f"{whole}.{part:02d}"
+    return Message("pot.amount", {"whole": whole, "frac": f"{part:02d}"})
 
 
 

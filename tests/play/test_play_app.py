@@ -390,5 +390,5 @@ async def test_the_terminal_offers_the_buy_in(tmp_path: Path) -> None:
     assert t("phase.rebuy") in said
     assert f"[s] {t('act.rebuy.stay')}" in said and f"[p] {t('act.rebuy.pass')}" in said
     assert session.game.rebuys[app.human] == 1
-    assert t("screen.pot", unit="€", amount="1.50") in " ".join(asked[0].split())  # 3 × 0.50
+    assert t("screen.pot", unit="€", amount="1,50") in " ".join(asked[0].split())  # 3 × 0,50
     assert any(line.startswith(t("log.you.rebuy", n=1)[:12]) for line in app.log_lines)
