@@ -915,7 +915,8 @@ class PlayApp(App[None]):
         if view.rules.exchange and view.phase in ("exchange", "exchange_challenge"):
             parts.append(t("screen.stock", n=view.stock_size))
         if view.rules.pot:  # pot toepen: the stakes put in so far
-            parts.append(t("screen.pot", unit=view.rules.pot_unit, amount=money(view.pot).render(t, ())))
+            amount = money(view.pot).render(t, ())
+            parts.append(t("screen.pot", unit=view.rules.pot_unit, amount=amount))
         text = Text("  ·  ".join(parts), style="bold")
         text.append("\n")
         if self.awaiting_human:

@@ -113,7 +113,8 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
     if rules.rebuy != "off":  # pot toepen: buying back in, and the pot
         lines.append(t(N_("rules.rebuy.once") if rules.rebuy == "once" else N_("rules.rebuy.any")))
     if rules.pot:
-        lines.append(t("rules.pot", unit=rules.pot_unit, amount=money(rules.pot_cents).render(t, ())))
+        amount = money(rules.pot_cents).render(t, ())
+        lines.append(t("rules.pot", unit=rules.pot_unit, amount=amount))
     base = Rules()
     for name in HOUSE_RULES:  # each house rule on: its one-line label, and its value
         value = getattr(rules, name)
