@@ -968,6 +968,9 @@ class Sheet:
         }
         if self.meta:
             rec["meta"] = dict(self.meta)
+        pot = self._pot_record()
+        if pot is not None:  # the export says who pays whom (checked when read back)
+            rec["pot"] = pot
         return rec
 
     @classmethod
@@ -1012,7 +1015,17 @@ class Sheet:
                 sheet.add(text)
             except IllegalEntry as e:
                 raise RecordError(f"entry {i}: {e}") from None
+        if "pot" in record and record["pot"] != sheet._pot_record():
+            raise RecordError(f"pot: the record says {record['pot']!r}, its entries give "
+                              f"{sheet._pot_record()!r}")
         return sheet
+
+    def _pot_record(self) -> dict[str, Any] | None:
+        """What a finished sheet's record says of its pot (pot toepen): the balances by
+        seat and the settlement, in cents; None without a pot or before the end."""
+        if not self.is_over or not self.rules.pot_cents:
+            return None
+        return {"balances": list(self.pot_balances()), "settlement": self.settlement()}
 
     def to_json(self) -> dict[str, Any]:
         """The whole state for a client: rules, seats, the rows, standings, what may be

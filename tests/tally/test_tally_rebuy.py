@@ -4,6 +4,9 @@ and its record replays them."""
 
 from __future__ import annotations
 
+import pytest
+
+from toepen.record import RecordError
 from toepen.rules import Rules
 from toepen.settle import evening, transfers
 from toepen.tally import Sheet
@@ -51,6 +54,13 @@ def test_once_is_once_and_the_pot_is_settled_at_the_end() -> None:
     assert sheet.is_over and sheet.to_json()["pot_balances"] == [150, -100, -50]
     assert sheet.to_json()["settlement"] == [{"payer": 1, "payee": 0, "cents": 100},
                                              {"payer": 2, "payee": 0, "cents": 50}]
+    record = sheet.to_record()  # the export says who pays whom, and is checked on reading
+    assert record["pot"] == {"balances": [150, -100, -50],
+                             "settlement": sheet.to_json()["settlement"]}
+    assert Sheet.from_record(record).to_record() == record
+    forged = {**record, "pot": {**record["pot"], "balances": [0, 0, 0]}}
+    with pytest.raises(RecordError, match="^pot: the record says"):
+        Sheet.from_record(forged)
     other = Sheet(RULES, ["Cor", "Ann", "Bas"])  # a second game of the evening: Cor wins
     for entry in ("1 last", "1 last", "2 last", "2 last"):
         other.add(entry)
