@@ -166,18 +166,6 @@ def test_a_sheet_survives_a_restart(db: str, tmp_path: Path, request: pytest.Fix
         again.close()
 
 
-def test_one_address_makes_a_bounded_number_of_sheets(server: Server) -> None:
-    """At most --tables-per-client (20) sheets an hour from one address; then 429, and
-    nothing is made."""
-    codes = [server.post("/api/sheets", {"players": PLAYERS}).status_code for _ in range(21)]
-    assert codes.count(429) >= 1 and set(codes) <= {201, 429}
-    first = codes.index(429)
-    assert all(c == 429 for c in codes[first:])
-    r = server.post("/api/sheets", {"players": PLAYERS})
-    assert r.status_code == 429 and r.json()["say"] == {
-        "id": "web.tally.error.limit", "params": {"n": 20}}
-
-
 def test_a_buy_in_is_entered_over_http(server: Server) -> None:
     """Pot toepen (issue 39): the keeper enters a buy-in; the sheet's answer carries the
     buy-ins, the pot and, once over, each player's balance."""
@@ -194,3 +182,16 @@ def test_a_buy_in_is_entered_over_http(server: Server) -> None:
     sheet = r.json()["sheet"]
     assert sheet["rebuys"] == [0, 1, 0, 0] and sheet["seats"][1]["in"]
     assert sheet["pot"] == 250 and sheet["pot_unit"] == "€" and sheet["pot_balances"] is None
+
+
+def test_one_address_makes_a_bounded_number_of_sheets(server: Server) -> None:
+    """At most --tables-per-client (20) sheets an hour from one address; then 429, and
+    nothing is made."""
+    codes = [server.post("/api/sheets", {"players": PLAYERS}).status_code for _ in range(21)]
+    assert codes.count(429) >= 1 and set(codes) <= {201, 429}
+    first = codes.index(429)
+    assert all(c == 429 for c in codes[first:])
+    r = server.post("/api/sheets", {"players": PLAYERS})
+    assert r.status_code == 429 and r.json()["say"] == {
+        "id": "web.tally.error.limit", "params": {"n": 20}}
+
