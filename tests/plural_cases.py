@@ -209,6 +209,27 @@ PO: dict[str, tuple[Params, Texts]] = {
         "nb": ("--bots: oppgi ett navn, ikke 3",
                "--bots: oppgi ett navn eller 2 navn (ett per bot), ikke 3"),
     }),
+    "log.rebuy": (lambda n: {"name": "Ann", "n": n}, {
+        "en": ("Ann buys back in with 1 life.", "Ann buys back in with 2 lives."),
+        "nl": ("Ann koopt zich in met 1 leven.", "Ann koopt zich in met 2 levens."),
+        "de": ("Ann kauft sich mit 1 Leben wieder ein.", "Ann kauft sich mit 2 Leben wieder ein."),
+        "it": ("Ann si ricompra con 1 vita.", "Ann si ricompra con 2 vite."),
+        "nb": ("Ann kjøper seg inn igjen med 1 liv.", "Ann kjøper seg inn igjen med 2 liv."),
+    }),
+    "log.you.rebuy": (_n, {
+        "en": ("You buy back in with 1 life.", "You buy back in with 2 lives."),
+        "nl": ("Je koopt je in met 1 leven.", "Je koopt je in met 2 levens."),
+        "de": ("Du kaufst dich mit 1 Leben wieder ein.", "Du kaufst dich mit 2 Leben wieder ein."),
+        "it": ("Ti ricompri con 1 vita.", "Ti ricompri con 2 vite."),
+        "nb": ("Du kjøper deg inn igjen med 1 liv.", "Du kjøper deg inn igjen med 2 liv."),
+    }),
+    "standings.fig.rebuys": (lambda n: {"figures": "x", "n": n}, {
+        "en": ("x, bought back in once", "x, bought back in 2 times"),
+        "nl": ("x, 1 keer ingekocht", "x, 2 keer ingekocht"),
+        "de": ("x, 1-mal wieder eingekauft", "x, 2-mal wieder eingekauft"),
+        "it": ("x, ricomprato una volta", "x, ricomprato 2 volte"),
+        "nb": ("x, kjøpt seg inn igjen én gang", "x, kjøpt seg inn igjen 2 ganger"),
+    }),
 }
 """The shared catalogs' messages (the terminal's and the browser's) whose count can be 1."""
 

@@ -18,7 +18,8 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "toepen"
 
-CORE = ("cards", "rules", "engine", "view", "record", "narration", "seeds", "tally")
+CORE = ("cards", "rules", "engine", "view", "record", "narration", "seeds", "tally",
+        "settle")
 """The pure core: no I/O, no bots, no clients."""
 OUTER = ("bots", "match", "server", "tui", "cli", "tools", "rl", "i18n")
 

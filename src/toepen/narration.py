@@ -204,7 +204,7 @@ def _cards(cards: Sequence[int]) -> Cards:
 
 _PASS = {"claim": "log.pass.claim", "exchange": "log.pass.exchange",
          "challenge": "log.pass.challenge", "blind": "log.pass.blind", "kans": "log.pass.kans",
-         "laundry": "log.pass.laundry"}
+         "laundry": "log.pass.laundry", "rebuy": "log.pass.rebuy"}
 _LAUNDRY_RESULT = {"witte_was": "log.laundry.witte_was", "vuile_was": "log.laundry.vuile_was",
                    "caught": "log.laundry.caught", "unchallenged": "log.laundry.unchallenged"}
 _JACK = {"others_pay_more": "log.jack.others_pay_more", "winner_gains": "log.jack.winner_gains"}
@@ -319,9 +319,26 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     if kind is k.SUDDEN_DEATH:
         tied = tuple(s for s in range(event.value.bit_length()) if event.value >> s & 1)
         return Message("log.sudden_death", {"names": Seats(tied)})
+    if kind is k.REBUY:
+        return Message("log.rebuy", {"name": who, "n": event.value})
+    if kind is k.POT:
+        return Message("log.pot", {"name": who, "amount": money(event.value),
+                                   "unit": event.detail})
     if kind is k.SESSION_RESULT:
         return Message("log.session_result", {"name": who})
     return None
+
+
+def money(cents: int) -> Message:
+    """An amount of the pot, in cents, as the reader writes it (``pot.amount``: ``2.50``
+    in English, ``2,50`` in Dutch), always with two decimals.
+
+    >>> money(250), money(5)
+    (Message('pot.amount', whole=2, frac='50'), Message('pot.amount', whole=0, frac='05'))
+    """
+    whole, part = divmod(cents, 100)
+    return Message("pot.amount", {"whole": whole, "frac": f"{part:02d}"})
+
 
 
 SECOND_PERSON: dict[str, str] = {
@@ -377,6 +394,9 @@ SECOND_PERSON: dict[str, str] = {
     "log.jack.others_pay_more": "log.you.jack.others_pay_more",
     "log.jack.winner_gains": "log.you.jack.winner_gains",
     "log.life_back": "log.you.life_back",
+    "log.rebuy": "log.you.rebuy",
+    "log.pass.rebuy": "log.you.pass.rebuy",
+    "log.pot": "log.you.pot",
     "summary.paid": "summary.you.paid",
     "summary.next_dealer": "summary.you.next_dealer",
 }
@@ -458,7 +478,8 @@ def hand_summary(events: Sequence[Event], viewer: int | None = None) -> list[Mes
     return [in_second_person(m, viewer) for m in out]
 
 
-def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> list[Message]:
+def standings(places: Sequence[Place], rules: Rules, *, over: bool = True,
+              rebuys: Sequence[int] = ()) -> list[Message]:
     """The standings as lines: a title, then one line per place of the engine's
     finishing order (:func:`toepen.engine.settle.finishing_order`, e.g. ``view.places``)
     with the figures that decided it: under rubbers the rounds owed and the rubbers won
@@ -468,6 +489,8 @@ def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> li
     above: the lower seat, or going out later in the same hand. Lives are shown as
     penalty points towards ``lives`` under ``count: points_up``. A pair in teams is one
     line (``name``: both seats). ``over``: the session has ended (the title says final).
+    ``rebuys`` (by seat, :attr:`View.rebuys`): a side that bought back in says how often
+    (``standings.fig.rebuys``).
 
     >>> from toepen.engine.settle import finishing_order
     >>> from toepen.rules import Rules
@@ -511,6 +534,9 @@ def standings(places: Sequence[Place], rules: Rules, *, over: bool = True) -> li
         else:
             figures = Message("standings.fig.in_points" if points else "standings.fig.in",
                               lives(p))
+        bought = rebuys[p.seat] if p.seat < len(rebuys) else 0
+        if bought:
+            figures = Message("standings.fig.rebuys", {"figures": figures, "n": bought})
         nxt = places[i + 1] if i + 1 < len(places) else None
         why: Message | None = None
         if nxt is not None and p.by == "seat":
@@ -531,22 +557,33 @@ VERB_KEYS: dict[Action, str] = {
 """The keyboard key of each verb, the same in every language and client (shown on screen)."""
 
 
-def verb_id(act: Action) -> str:
-    """The catalog id of a verb's label (``act.knock``); ValueError for a play."""
+_PHASE_VERBS: dict[tuple[str, Action], str] = {
+    ("rebuy", STAY): "act.rebuy.stay", ("rebuy", PASS): "act.rebuy.pass",
+}
+"""A verb's label where a phase gives it another meaning: in the ``rebuy`` round ``stay``
+buys back in and ``pass`` stays out."""
+
+
+def verb_id(act: Action, phase: str = "") -> str:
+    """The catalog id of a verb's label (``act.knock``; in ``phase``, its meaning there:
+    ``act.rebuy.stay``); ValueError for a play."""
     if act.is_play:
         raise ValueError(f"{act} is not a verb")
-    return f"act.{act}"
+    return _PHASE_VERBS.get((str(phase), act), f"act.{act}")
 
 
-def action_message(act: Action) -> Message:
-    """The name of an action (``play 10♥``, ``knock``) as a message.
+def action_message(act: Action, phase: str = "") -> Message:
+    """The name of an action (``play 10♥``, ``knock``) as a message; ``phase``: the
+    phase it is taken in, where that names it otherwise (``rebuy``: "buy back in").
 
     >>> action_message(Action.parse("play Th")), action_message(KNOCK)
     (Message('act.play', card=Cards(16)), Message('act.knock'))
+    >>> action_message(STAY, "rebuy")
+    Message('act.rebuy.stay')
     """
     if act.is_play:
         return Message("act.play", {"card": Cards((act.card,))})
-    return Message(verb_id(act))
+    return Message(verb_id(act, phase))
 
 
 def prompt(view: View) -> Message:
@@ -585,6 +622,7 @@ PROMPT_VERBS: dict[str, frozenset[str]] = {
     "phase.kans": frozenset({"exchange", "pass"}),
     "phase.laundry": frozenset({"exchange", "pass"}),
     "phase.laundry_challenge": frozenset({"challenge", "pass"}),
+    "phase.rebuy": frozenset({"stay", "pass"}),
     "phase.answer": frozenset({"stay", "fold", "knock"}),
     "phase.answer.stay_fold": frozenset({"stay", "fold"}),
     "phase.answer.stay_knock": frozenset({"stay", "knock"}),

@@ -219,7 +219,8 @@ class Review:
 
 
 def points(record: dict[str, Any], seat: int) -> tuple[list[Point], list[tuple[int, int]], Game]:
-    """The reviewed seat's decisions in ``record`` (more than one legal action), the
+    """The reviewed seat's decisions in ``record`` (more than one legal action; not the
+    buy-ins of pot toepen, valued in stakes, not lives), the
     seat's lives at the start and after each hand, and the game at the record's end.
 
     Raises :class:`ReviewError` for a bad record (naming the field or action) or seat.
@@ -239,7 +240,8 @@ def points(record: dict[str, Any], seat: int) -> tuple[list[Point], list[tuple[i
             window = (game.phase is Phase.PLAY and act is KNOCK and s != game.turn
                       and s in game.knockers())
             view = window_view(game, s) if window else observe(game, s)
-            if act in view.legal and len(view.legal) > 1:
+            # (the buy-in of pot toepen is a matter of money, not of play: not reviewed)
+            if act in view.legal and len(view.legal) > 1 and game.phase is not Phase.REBUY:
                 out.append(Point(i, view, act, window, tuple(game.hand_masks())))
         hand_no = game.hand_no
         try:

@@ -47,6 +47,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "jack_last_trick": ("off", "others_pay_more", "winner_gains"),
     "laundry_check": ("first", "each"),
     "laundry_caught": ("pays", "plays_open"),
+    "rebuy": ("off", "once", "any"),
 }
 """The values each text option takes (clients build their menus from this)."""
 _BOOLS = (
@@ -61,6 +62,13 @@ HOUSE_RULES: tuple[str, ...] = (
 )
 """The house rules (docs/rules.md, "House rules"): options beyond the rule documents,
 each off (or as the documents play) by default."""
+POT_RULES: tuple[str, ...] = ("rebuy", "pot", "pot_unit")
+"""Pot toepen (docs/rules.md, "Pot toepen"): buying back in and the pot, off by default,
+with every preset whose session is ``elimination``."""
+POT_MAX = 1000
+"""The highest stake ``pot`` takes (a pub's pot, not a bank's)."""
+POT_UNIT_MAX = 4
+"""The most characters of ``pot_unit`` (``€``, ``EUR``, ``kr``, ``pts``)."""
 SUGGESTED_MAX_STAKE = 4
 """The stake cap most Toepen programs and pubs use: what the lobby suggests for
 ``max_stake`` (the rules' own default stays uncapped)."""
@@ -138,9 +146,20 @@ class Rules:
     """Blind toep: right after the deal, before the cards are seen, knock to stake 3."""
     knock_anytime: bool = False
     """During the tricks any player who may knock may do so, not only the one to play."""
+    # -- pot toepen (docs/rules.md, "Pot toepen") --
+    rebuy: str = "off"
+    """Inkopen: a player who goes out may buy back in before the next deal (``once`` per
+    session, or ``any`` number of times), with the fewest lives of those still in."""
+    pot: float = 0
+    """Each player's stake into the pot, at the start and at each buy-in (0: no pot); a
+    number with at most two decimals, from 0 to :data:`POT_MAX`."""
+    pot_unit: str = "€"
+    """The pot's currency sign, shown as given (at most :data:`POT_UNIT_MAX` characters)."""
 
     def __post_init__(self) -> None:
         self._validate()
+        if isinstance(self.pot, float) and self.pot.is_integer():
+            object.__setattr__(self, "pot", int(self.pot))  # 2.0 is written 2
 
     # -- construction -------------------------------------------------------------
 
@@ -235,6 +254,17 @@ class Rules:
         """Witte or vuile was is played (the laundry declaration round)."""
         return self.witte_was or self.vuile_was
 
+    @property
+    def pot_cents(self) -> int:
+        """The stake ``pot`` in hundredths (cents): the pot is counted in whole cents."""
+        return round(self.pot * 100)
+
+    @property
+    def rebuys(self) -> int | None:
+        """How many times one player may buy back in: 0 (``off``), 1 (``once``) or
+        None (``any``: no limit)."""
+        return {"off": 0, "once": 1}.get(self.rebuy)
+
     def sheet_value(self, lives: int) -> int:
         """What the score sheet shows for ``lives`` left: the lives (``count:
         lives_down``) or the penalty points taken so far (``points_up``)."""
@@ -264,6 +294,7 @@ class Rules:
         if self.pelt and self.max_stake == 1:
             raise RulesError("option pelt: opens the hand at stake 2, but max_stake is 1")
         self._validate_house_rules()
+        self._validate_pot()
         sizes = self.table_sizes
         if (
             not isinstance(sizes, tuple)
@@ -294,6 +325,33 @@ class Rules:
             raise RulesError(
                 f"option blind_knock: raises the stake to 3, but max_stake is {self.max_stake}"
             )
+
+    def _validate_pot(self) -> None:
+        pot = self.pot
+        if (
+            not isinstance(pot, (int, float)) or isinstance(pot, bool)
+            or not (0 <= pot <= POT_MAX) or abs(pot * 100 - round(pot * 100)) > 1e-6
+        ):
+            raise RulesError(
+                f"option pot: must be a number from 0 to {POT_MAX} with at most two decimals, "
+                f"not {_shown(pot)}"
+            )
+        unit = self.pot_unit
+        if not isinstance(unit, str) or len(unit) > POT_UNIT_MAX or not unit.isprintable():
+            raise RulesError(
+                f"option pot_unit: must be a sign of at most {POT_UNIT_MAX} printable "
+                f"characters, not {_shown(unit)}"
+            )
+        if self.session != "elimination":
+            if self.rebuy != "off":
+                raise RulesError(
+                    "option rebuy: needs session elimination (nobody goes out of a rubber "
+                    "session)"
+                )
+            if pot:
+                raise RulesError(
+                    "option pot: needs session elimination (the last one in takes the pot)"
+                )
 
     def check_table(self, players: int) -> None:
         """Refuse a table size these rules cannot be played by."""
@@ -335,6 +393,10 @@ class Rules:
             value = getattr(self, name)
             if value != getattr(base, name):
                 parts.append(name if value is True else f"{name} {value}")
+        if self.rebuy != "off":
+            parts.append(f"rebuy {self.rebuy}")
+        if self.pot:
+            parts.append(f"pot {self.pot} {self.pot_unit}".rstrip())
         return ", ".join(parts)
 
 

@@ -59,11 +59,12 @@ from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
 from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
-from .engine.settle import Place
+from .engine.settle import Place, pot_balances
 from .engine.state import Game
 from .narration import Message
 from .record import FORMAT, RecordError
 from .rules import Rules, RulesError
+from .settle import transfers
 
 __all__ = [
     "DISPLAYS", "ENTRY_VERBS", "KIND", "SHEET_REFUSAL_CODES", "Entry", "EntryError",
@@ -77,7 +78,7 @@ DISPLAYS: tuple[str, ...] = ("strokes", "points")
 """How a sheet shows lives lost: tally strokes, or penalty points counting up."""
 ENTRY_VERBS: tuple[str, ...] = (
     "knock", "stay", "fold", "claim", "exchange", "challenge", "unchallenged", "last",
-    "blind", "four", "kans", "check", "shown",
+    "blind", "four", "kans", "check", "shown", "rebuy",
 )
 """Every verb of an entry."""
 
@@ -86,7 +87,7 @@ _VERB_OF: dict[str, str] = {"armoede": "claim", "exchange": "exchange", "laundry
 """The entry verb of each declaration (witte/vuile was is entered as an exchange)."""
 _ACTION: dict[str, str] = {"four": "claim", "kans": "exchange", "check": "challenge",
                            "shown": "challenge", "unchallenged": "pass", "last": "play",
-                           "blind": "knock"}
+                           "blind": "knock", "rebuy": "stay"}
 """The engine's action a sheet's verb is refused as (``refusal.not_now`` names it)."""
 _WORD_VERBS = {"challenge": True, "four": True, "kans": True, "shown": True, "last": False}
 """Verbs with a third word: required (True) or optional (False)."""
@@ -213,7 +214,8 @@ class Entry:
 _ENTRY_WORDS = {"knock": "act.knock", "stay": "act.stay", "fold": "act.fold",
                 "claim": "act.claim", "exchange": "act.exchange",
                 "unchallenged": "web.tally.unchallenged", "last": "web.tally.last",
-                "blind": "web.tally.blind", "check": "web.tally.check"}
+                "blind": "web.tally.blind", "check": "web.tally.check",
+                "rebuy": "act.rebuy.stay"}
 
 
 def entry_message(entry: Entry) -> Message:
@@ -388,12 +390,27 @@ class _Machine(Game):
             self._no("session_over", seat=seat, action=verb)
         if not 0 <= seat < self._n:
             self._no("no_such_seat", seat=seat, players=self._n)
+        if verb == "rebuy":  # pot toepen: only a seat the last hand put out buys back in
+            if self._phase is not Phase.REBUY or seat not in self._queue:
+                if self._in_session >> seat & 1:
+                    self._no("not_now", seat=seat, action="stay", phase=self._phase.value)
+                self._no("out_of_session", seat=seat)
+            return
         if not self._in_session >> seat & 1:
             self._no("out_of_session", seat=seat)
+        if self._phase is Phase.REBUY:  # the next hand's entry: nobody has folded in it yet
+            return
         if not self._active >> seat & 1:
             self._no("folded", seat=seat)
 
     def _enter(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        # The rebuy round (pot toepen): those asked before an entered buy-in, and all of
+        # them before any other entry, stayed out (nobody enters a pass).
+        while self._phase is Phase.REBUY and not (verb == "rebuy" and self._turn == seat):
+            self._act(self._turn, PASS, batch)
+        if verb == "rebuy":
+            self._act(seat, STAY, batch)
+            return
         if verb == "four":
             self._enter_four(seat, word, batch)
         elif verb in ("claim", "exchange", "kans"):
@@ -745,6 +762,8 @@ class Sheet:
         plain = ["knock", "stay", "fold", "claim", "exchange", "unchallenged", "last"]
         if rules.blind_knock:
             plain.append("blind")
+        if m._phase is Phase.REBUY:
+            plain.append("rebuy")
         each = decl is not None and decl.check_each(rules)
         if each:
             plain.append("check")
@@ -773,6 +792,29 @@ class Sheet:
         ``exchange_challenge``: a declaration awaits its challenge; ``answer``: a knock
         (or pelt) awaits the answer of :attr:`turn`; ``play``: the tricks; ``over``."""
         return self._machine._phase
+
+    @property
+    def rebuyers(self) -> tuple[int, ...]:
+        """``rebuy``: the seats the last hand put out that may buy back in now (entry
+        ``SEAT rebuy``; any other entry means they stayed out); empty otherwise."""
+        m = self._machine
+        return tuple(m._queue) if m._phase is Phase.REBUY else ()
+
+    @property
+    def rebuys(self) -> tuple[int, ...]:
+        """By seat: how often it bought back in (pot toepen)."""
+        return tuple(self._machine._rebuys)
+
+    @property
+    def pot(self) -> int:
+        """The pot in cents: every player's stake at the start and at each buy-in."""
+        return self.rules.pot_cents * (self._machine._n + sum(self._machine._rebuys))
+
+    def pot_balances(self) -> tuple[int, ...]:
+        """By seat, in cents, of a finished sheet: what the pot won less what was put in
+        (ValueError while nobody has won)."""
+        m = self._machine
+        return pot_balances(self.rules.pot_cents, m._rebuys, m._team_of, m._winner)
 
     @property
     def turn(self) -> int:
@@ -926,6 +968,9 @@ class Sheet:
         }
         if self.meta:
             rec["meta"] = dict(self.meta)
+        pot = self._pot_record()
+        if pot is not None:  # the export says who pays whom (checked when read back)
+            rec["pot"] = pot
         return rec
 
     @classmethod
@@ -970,7 +1015,17 @@ class Sheet:
                 sheet.add(text)
             except IllegalEntry as e:
                 raise RecordError(f"entry {i}: {e}") from None
+        if "pot" in record and record["pot"] != sheet._pot_record():
+            raise RecordError(f"pot: the record says {record['pot']!r}, its entries give "
+                              f"{sheet._pot_record()!r}")
         return sheet
+
+    def _pot_record(self) -> dict[str, Any] | None:
+        """What a finished sheet's record says of its pot (pot toepen): the balances by
+        seat and the settlement, in cents; None without a pot or before the end."""
+        if not self.is_over or not self.rules.pot_cents:
+            return None
+        return {"balances": list(self.pot_balances()), "settlement": self.settlement()}
 
     def to_json(self) -> dict[str, Any]:
         """The whole state for a client: rules, seats, the rows, standings, what may be
@@ -1015,8 +1070,29 @@ class Sheet:
             "standings": [dataclasses.asdict(s) for s in self.standings()],
             "places": [p.to_json() for p in self.places()],
             "standings_say": [m.to_json() for m in narration.standings(
-                self.places(), self.rules, over=self.is_over)],
+                self.places(), self.rules, over=self.is_over, rebuys=m._rebuys)],
+            "rebuyers": list(self.rebuyers),
+            "rebuys": list(self.rebuys),
+            "pot": self.pot,
+            "pot_unit": self.rules.pot_unit,
+            "pot_balances": list(self.pot_balances()) if self.is_over else None,
+            "settlement": self.settlement() if self.is_over else None,
         }
+
+    def settlement(self) -> list[dict[str, int]]:
+        """A finished sheet's pot settled: who pays whom (seats), in the fewest transfers
+        (:func:`toepen.settle.transfers`); empty without a pot."""
+        balances = {str(s): b for s, b in enumerate(self.pot_balances())}
+        return [{"payer": int(t.payer), "payee": int(t.payee), "cents": t.cents}
+                for t in transfers(balances)]
+
+    def pot_by_name(self) -> dict[str, int]:
+        """A finished sheet's pot balances by player name (partners alike), what an
+        evening of several sheets adds up (:func:`toepen.settle.evening`)."""
+        out: dict[str, int] = {}
+        for name, cents in zip(self.players, self.pot_balances(), strict=True):
+            out[name] = out.get(name, 0) + cents
+        return out
 
     def __repr__(self) -> str:
         return (f"Sheet({self.rules.name}, {len(self.players)} players, "
@@ -1034,6 +1110,7 @@ def _seat_of(entry: object) -> int:
 _ENTRY_OF: dict[EventKind, str] = {
     EventKind.KNOCK: "knock", EventKind.STAY: "stay", EventKind.FOLD: "fold",
     EventKind.CLAIM: "claim", EventKind.EXCHANGE: "exchange", EventKind.LAUNDRY: "exchange",
+    EventKind.REBUY: "rebuy",
 }
 
 

@@ -108,6 +108,24 @@ class View:
     seat's own hand is not in :attr:`hand` either."""
     out_hands: tuple[int, ...] = field(default=())
     """By entry of :attr:`eliminated`: the number of the hand it went out in."""
+    rebuys: tuple[int, ...] = field(default=())
+    """``rebuy``: by seat, how often it bought back in (partners alike); empty before
+    pot toepen (an old view's JSON)."""
+
+    @property
+    def pot(self) -> int:
+        """The pot in cents (``pot``): every player's stake at the start and at each
+        buy-in (0 without a pot)."""
+        return self.rules.pot_cents * (len(self.players) + sum(self.rebuys))
+
+    @property
+    def rebuy_lives(self) -> int:
+        """The lives a buy-in comes back with: the fewest of those still in (the worst
+        surviving position); 0 outside the ``rebuy`` round."""
+        if self.phase != Phase.REBUY:
+            return 0
+        return min((v for v, flag in zip(self.lives, self.in_session, strict=True) if flag),
+                   default=0)
 
     @property
     def places(self) -> tuple[Place, ...]:
@@ -329,6 +347,9 @@ class View:
             "pelt_opener": self.pelt_opener,
             "first_leader": self.first_leader,
             "out_hands": list(self.out_hands),
+            "rebuys": list(self.rebuys),
+            "pot": self.pot,
+            "rebuy_lives": self.rebuy_lives,
             "places": [p.to_json() for p in self.places],
         }
 
@@ -459,6 +480,7 @@ def view_from_json(data: Any) -> View:
             lives_lost=ints("lives_lost"),
             cards_unseen=data["cards_unseen"],
             out_hands=ints("out_hands"),
+            rebuys=ints("rebuys") if "rebuys" in data else (),
         )
     except ViewError:
         raise
@@ -530,6 +552,7 @@ def observe(game: Game, seat: int | None) -> View:
         hand_marks=tuple([(i - start, p) for i, p in game.marks]),
         cards_unseen=unseen,
         out_hands=game.out_hands,
+        rebuys=tuple(game.rebuys),
     )
 
 

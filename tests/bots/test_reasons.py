@@ -160,3 +160,37 @@ def test_knock_values_are_the_escalated_ones() -> None:
                 assert ev.values[a] == pytest.approx(min(0.0, flat.values[a] - extra_play))
         checked += 1
     assert checked == 6
+
+
+
+def test_the_buy_in_is_reasoned_in_words_not_in_lives() -> None:
+    """Pot toepen (issue 39): expert values the rebuy round in stakes (the chip model of
+    the pot: a side's chance is its share of the lives still in), so its hint says why in
+    words; it stays out with one life to come back with, and buys in when the pot pays."""
+    import random
+
+    from toepen.bots.expert import ExpertBot
+    from toepen.engine import PASS, STAY, Game, Phase
+    from toepen.rules import Rules
+    from toepen.view import observe
+
+    seen = set()
+    for start in (2, 3, 6, 10):
+        for seed in range(40):
+            game = Game.new(Rules.preset("rulebook", lives=start, rebuy="once", pot=1), 4,
+                            seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over and game.phase is not Phase.REBUY:
+                game.apply(game.turn, rng.choice(game.legal_actions()))
+            if game.phase is Phase.REBUY:
+                break
+        view = observe(game, game.turn)
+        got = ExpertBot(seed=1).evaluation(view)
+        assert set(got.values) == {STAY, PASS} and got.values[PASS] == 0.0
+        assert got.choice is max(got.values, key=lambda a: got.values[a])
+        if view.rebuy_lives < 2:
+            assert got.choice is PASS
+        said = reason(view, got.choice, got.values)
+        assert said.id == f"hint.reason.rebuy.{got.choice}"
+        seen.add(got.choice)
+    assert seen == {STAY, PASS}

@@ -27,7 +27,8 @@ HANDS = {1: "9h Ac 8s Jd", 2: "Th Kc 7s Qd", 3: "Kh Jc As 9d", 0: "Jh Qc Ks 8d"}
 def test_phase_is_a_str_enum_with_the_views_words() -> None:
     assert [str(p) for p in Phase] == [
         "deal", "blind", "blind_answer", "claim", "claim_challenge", "exchange",
-        "exchange_challenge", "kans", "laundry", "laundry_challenge", "answer", "play", "over",
+        "exchange_challenge", "kans", "laundry", "laundry_challenge", "rebuy", "answer", "play",
+        "over",
     ]
     assert Phase.PLAY == "play" and f"{Phase.ANSWER}" == "answer"
 

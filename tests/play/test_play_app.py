@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toepen.cards import SUIT_MASKS, SUITS, cards_of, local_card_str, mask_of
-from toepen.engine import KNOCK, Action
+from toepen.engine import KNOCK, Action, Phase
 from toepen.i18n import Translator
 from toepen.record import load, replay
 from toepen.tui.app import PlayApp, RulesScreen
@@ -363,3 +363,32 @@ async def test_the_knock_prompt_says_what_folding_and_staying_cost(
         assert session.view().lives[app.human] == lives - view.accepted[app.human]
         await pilot.press("q")
 
+
+
+async def test_the_terminal_offers_the_buy_in(tmp_path: Path) -> None:
+    """Pot toepen (issue 39): out of the session, the human is asked to buy back in (s) or
+    stay out (p), in words; a buy-in brings them back and the standings say so."""
+    session = make_session(tmp_path, "rulebook", players=3, bots="random", seed=4, lang="nl",
+                           rebuy="once", pot=0.5)
+    app = PlayApp(session, lang="nl", delay=0.0, strict=True)
+    t = Translator("nl")
+    asked: list[str] = []
+
+    def buy_in(app: PlayApp, keys: list[str]) -> str:
+        if app.session.game.phase is Phase.REBUY:
+            asked.append(" ".join(app.panel_text(p) for p in ("status", "message", "keys")))
+            return "s"
+        return first_key(app, keys)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await play_out(pilot, app, policy=buy_in)
+        assert app.over
+        assert t("col.rebuys") in app.panel_text("players")
+        await pilot.press("q")
+    assert asked, "the human was never asked to buy back in"
+    said = " ".join(" ".join(asked).split())
+    assert t("phase.rebuy") in said
+    assert f"[s] {t('act.rebuy.stay')}" in said and f"[p] {t('act.rebuy.pass')}" in said
+    assert session.game.rebuys[app.human] == 1
+    assert t("screen.pot", unit="€", amount="1,50") in " ".join(asked[0].split())  # 3 × 0,50
+    assert any(line.startswith(t("log.you.rebuy", n=1)[:12]) for line in app.log_lines)

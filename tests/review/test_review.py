@@ -261,3 +261,33 @@ def test_every_kind_of_decision_is_reviewed() -> None:
     assert {"blind", "blind_answer", "claim", "claim_challenge", "kans", "laundry",
             "laundry_challenge", "exchange", "answer", "play"} <= phases, phases
     assert windows > 0
+
+
+def test_the_buy_ins_of_pot_toepen_are_not_reviewed() -> None:
+    """Pot toepen (issue 39): a record with buy-ins is reviewed; its rebuy decisions, a
+    matter of money valued in stakes, are not among the decisions."""
+    import random as _random
+
+    from toepen.engine import STAY, Game, Phase
+    from toepen.record import to_record
+    from toepen.review import points
+    from toepen.rules import Rules
+
+    for seed in range(30):
+        game = Game.new(Rules.preset("rulebook", lives=2, rebuy="any", pot=1), 3, seed=seed)
+        rng = _random.Random(seed)
+        asked = []
+        while not game.is_over:
+            if game.phase is Phase.REBUY:
+                asked.append((len(game.actions) + 1, game.turn))
+                game.apply(game.turn, STAY if len(asked) < 3 else rng.choice(game.legal_actions()))
+                continue
+            game.apply(game.turn, rng.choice(game.legal_actions()))
+        if asked:
+            break
+    assert asked
+    index, seat = asked[0]
+    found, lives, end = points(to_record(game), seat)
+    assert found and all(p.view.phase != "rebuy" for p in found)
+    assert index not in {p.index for p in found}
+    assert end.actions == game.actions

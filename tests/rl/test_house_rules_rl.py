@@ -33,6 +33,7 @@ HOUSE = [
     ("kroeg-huisregels", 3, {"lives": 3, "knock_anytime": True, "double_knock": True,
                              "edge": "no_fold"}),
     ("classic", 8, {"lives": 2, "knock_anytime": True, "episode": "hand"}),
+    ("rulebook", 4, {"lives": 2, "rebuy": "any", "pot": 1}),
 ]
 
 
@@ -51,6 +52,7 @@ def test_pettingzoo_api_test_under_house_rules(
     "three_of_a_kind_draw:true",
     "knock_anytime:true",
     "knock_anytime:true;armoede:false;double_knock:true;edge:plays_dead;max_stake:5",
+    "rebuy:any;pot:0.5",
 ])
 def test_openspiel_random_sim_test_under_house_rules(options: str) -> None:
     game = pyspiel.load_game(SHORT_NAME, {"players": 4, "lives": 2, "options": options})

@@ -347,3 +347,50 @@ def test_a_round_mixes_real_cards_sheets_and_online_tables(server: Server) -> No
     refused(server.post(f"{base}/tables", {"round": 1, "table": 3, "mode": "online"}), 401,
             "auth")
     assert ok(server.get(base)) == before
+
+
+def test_a_pot_evening_is_settled_in_the_fewest_transfers(server: Server) -> None:
+    """Pot toepen (issue 39): a tournament with a pot adds each table's balances per
+    player (a sheet's with its buy-ins; a table entered by hand: none) and says who pays
+    whom, in at most players - 1 transfers that settle every balance."""
+    made = ok(server.post("/api/tournaments", {
+        "name": "Potje", "house_rules": {"preset": "rulebook", "options": {
+            "lives": 2, "rebuy": "once", "pot": 0.5}}}), 201)
+    tid, key = made["tournament"]["id"], made["key"]
+    base = f"/api/tournaments/{tid}"
+    players = ("Ann", "Bas", "Cor", "Dirk", "Els", "Fien")
+    for n in players:
+        ok(server.post(f"{base}/players", {"name": n}, **auth(key)))
+    state = ok(server.post(f"{base}/rounds", {"mode": "sheet"}, **auth(key)))
+    assert state["pot"] == {"stake": 50, "unit": "€", "balances": {}, "settlement": []}
+    tables, keys = state["rounds"][0]["tables"], state["sheet_keys"]
+    rng = random.Random(8)
+    sheet_id = tables[0]["sheet"]
+    sheet = ok(server.get(f"/api/sheets/{sheet_id}"))
+    bought = 0
+    while not sheet["sheet"]["over"]:
+        legal = sheet["sheet"]["legal"]
+        rebuy = [e for e in legal if e.endswith("rebuy")]
+        quiet = rebuy or [e for e in legal if not e.endswith(("knock", "fold"))] or legal
+        bought += bool(rebuy)
+        sheet = ok(server.post(f"/api/sheets/{sheet_id}/entries",
+                               {"entry": rng.choice(quiet), "version": sheet["version"]},
+                               **auth(keys["1"])))
+    assert bought
+    played = sheet["sheet"]
+    order = list(reversed(tables[1]["seats"]))
+    done = ok(server.post(f"{base}/results", {"round": 1, "table": 2, "order": order},
+                          **auth(key)))
+    pot = done["pot"]
+    want = {name: cents for name, cents in zip(played["players"], played["pot_balances"],
+                                               strict=True)}
+    want |= {order[0]: 50 * (len(order) - 1), **{n: -50 for n in order[1:]}}
+    assert pot["balances"] == {n: want[n] for n in pot["balances"]} and sum(
+        pot["balances"].values()) == 0
+    assert set(pot["balances"]) == set(players)
+    left = dict(pot["balances"])
+    for t in pot["settlement"]:
+        left[t["payer"]] += t["cents"]
+        left[t["payee"]] -= t["cents"]
+    assert not any(left.values())
+    assert len(pot["settlement"]) <= len(players) - 1

@@ -37,6 +37,9 @@ def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     ({"options": {"four_of_a_kind": True, "four_of_a_kind_penalty": 10**100}},
      ["option four_of_a_kind_penalty", "1 to 99", "101 digits"]),
     ({"options": {"colour": "red"}}, ["colour", "unknown"]),
+    ({"options": {"pot": 0.125}}, ["option pot", "two decimals"]),
+    ({"options": {"pot_unit": "euros"}}, ["option pot_unit", "4 printable"]),
+    ({"preset": "classic", "options": {"rebuy": "once"}}, ["option rebuy", "elimination"]),
     ({"bots": {"7": "random"}}, ["seat 7"]),
     ({"bots": {"1": "grandmaster"}}, ["grandmaster"]),
     ({"name": "Ann", "bots": {"0": "random"}}, ["seat 0"]),
@@ -122,7 +125,12 @@ def test_presets_describe_every_preset_and_option(server: Server) -> None:
         assert o["about"] == f"option.{o['name']}"
         default = getattr(rulebook, o["name"])
         assert o["default"] == (list(default) if isinstance(default, tuple) else default)
-        assert o["type"] in ("int", "bool", "choice", "int_or_null", "sizes"), o
+        assert o["type"] in ("int", "bool", "choice", "int_or_null", "sizes", "number",
+                             "text"), o
+        if o["type"] == "number":  # pot toepen's stake: a decimal within its bounds
+            assert (o["min"], o["max"], o["step"]) == (0, 1000, 0.01)
+        if o["type"] == "text":  # pot toepen's currency sign
+            assert o["max_length"] == 4
         if o["type"] == "bool":
             assert o["choices"] == [True, False]
         if o["choices"] is not None:
@@ -422,3 +430,14 @@ def test_creating_with_one_request_id_twice_makes_one_table(server: Server) -> N
     assert good.status_code == 201, good.text
     other = server.post("/api/tables", {**body, "request": "dbl-" + "c3" * 8})
     assert other.status_code == 201 and other.json()["table"]["id"] not in ids
+
+
+def test_a_pot_table_is_made_with_its_stake_and_sign(server: Server) -> None:
+    """Pot toepen (issue 39): a decimal stake and a currency sign travel as given."""
+    t = create(server, preset="rulebook",
+               options={"rebuy": "any", "pot": 0.5, "pot_unit": "EUR"}, size=3,
+               bots={"1": "random", "2": "random"})
+    table = t["table"]
+    assert table["rules"] == {"preset": "rulebook", "rebuy": "any", "pot": 0.5,
+                              "pot_unit": "EUR"}
+    assert table["rules_full"]["pot"] == 0.5 and table["rules_full"]["rebuy"] == "any"

@@ -166,6 +166,24 @@ def test_a_sheet_survives_a_restart(db: str, tmp_path: Path, request: pytest.Fix
         again.close()
 
 
+def test_a_buy_in_is_entered_over_http(server: Server) -> None:
+    """Pot toepen (issue 39): the keeper enters a buy-in; the sheet's answer carries the
+    buy-ins, the pot and, once over, each player's balance."""
+    made = make(server, preset="rulebook",
+                options={"lives": 2, "rebuy": "once", "pot": 0.5, "armoede": False})
+    for entry in ("1 last", "1 last"):
+        assert enter(server, made, entry).status_code == 200
+    sheet = server.get(f"/api/sheets/{made['id']}").json()["sheet"]
+    assert sheet["phase"] == "rebuy" and sheet["rebuyers"] == [1] and "1 rebuy" in sheet["legal"]
+    r = enter(server, made, "2 rebuy")
+    assert r.status_code == 409 and r.json()["say"]["id"] == "refusal.not_now"
+    r = enter(server, made, "1 rebuy")
+    assert r.status_code == 200, r.text
+    sheet = r.json()["sheet"]
+    assert sheet["rebuys"] == [0, 1, 0, 0] and sheet["seats"][1]["in"]
+    assert sheet["pot"] == 250 and sheet["pot_unit"] == "€" and sheet["pot_balances"] is None
+
+
 def test_one_address_makes_a_bounded_number_of_sheets(server: Server) -> None:
     """At most --tables-per-client (20) sheets an hour from one address; then 429, and
     nothing is made."""
@@ -176,3 +194,4 @@ def test_one_address_makes_a_bounded_number_of_sheets(server: Server) -> None:
     r = server.post("/api/sheets", {"players": PLAYERS})
     assert r.status_code == 429 and r.json()["say"] == {
         "id": "web.tally.error.limit", "params": {"n": 20}}
+

@@ -17,6 +17,8 @@ SHEET_KINDS = frozenset({
     K.TOEPKONING, K.SUDDEN_DEATH, K.SESSION_RESULT,
     # house rules
     K.LAUNDRY, K.LAUNDRY_RESULT, K.KANS, K.FOUR_OF_A_KIND, K.JACK, K.LIFE_BACK,
+    # pot toepen
+    K.REBUY, K.POT,
 })
 """The kinds of event a sheet works out: everything public but the cards and passes."""
 

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 from toepen.bots.base import make_bot, register_bot
 from toepen.cli import app
 from toepen.engine.actions import CHALLENGE, CLAIM, PASS, Action
+from toepen.engine.state import Game
+from toepen.match import play_game
 from toepen.rules import Rules
 from toepen.seeds import derive_seed
 from toepen.tools.arena import (
@@ -214,6 +216,28 @@ def test_session_places_follow_the_elimination_order() -> None:
     assert out.finished and len(out.winners) == 1
     assert sorted(out.places) == [1.0, 2.0, 3.0, 4.0]
     assert out.places[out.winners[0]] == 1.0
+
+
+def test_sessions_with_buy_ins_are_played_and_placed() -> None:
+    """Pot toepen (issue 39): the arena's sessions play the rebuy round (every bot
+    decides it) and still end with one winner and every place."""
+    rules = Rules.preset("rulebook", lives=2, rebuy="any", pot=1)
+    for seed in range(6):
+        out = play_session(rules, [make_bot(b, seed=s) for s, b in
+                                   enumerate(("heuristic", "random", "heuristic", "random"))],
+                           seed=seed)
+        assert out.finished and len(out.winners) == 1
+        assert sorted(out.places) == [1.0, 2.0, 3.0, 4.0]
+    bought = 0
+    for seed in range(6):  # the same sessions do have buy-ins
+        game = Game(rules, 4, seed=seed, dealer=0)
+        play_game(game, [make_bot(b, seed=s) for s, b in
+                         enumerate(("heuristic", "random", "heuristic", "random"))])
+        bought += sum(game.rebuys)
+    assert bought
+    result = run_match("heuristic", "random", rules, players=4, deals=4, sessions=2, seed=3,
+                       jobs=1)
+    assert result.row("heuristic").sessions == result.row("random").sessions == 8
 
 
 def test_more_bots_than_seats_spreads_the_deals() -> None:

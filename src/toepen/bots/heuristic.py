@@ -214,6 +214,8 @@ class HeuristicBot:
         phase = view.phase
         if phase == Phase.PLAY and view.to_act and view.to_act[0] != me:
             return PASS  # a knock_anytime window: the heuristic knocks on its own turn only
+        if phase == Phase.REBUY:  # buy back in with a third of the lives or more, at least 2
+            return STAY if view.rebuy_lives >= max(2, -(-view.rules.lives // 3)) else PASS
         if phase in _HOUSE_PHASES:
             return self._house(view, me)
         if phase == Phase.CLAIM:

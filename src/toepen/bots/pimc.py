@@ -313,6 +313,9 @@ class PimcBot:
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
+        if phase == Phase.REBUY:
+            return PimcBot.choose(self, view, "rebuy", self.rebuy_values(view),
+                                  self.rng_for(view))
         if phase == Phase.BLIND:
             return PASS  # no sight of the cards: a blind knock risks 3 on a coin toss
         if phase == Phase.BLIND_ANSWER:
@@ -500,6 +503,24 @@ class PimcBot:
         solver = self._solver(view, know)
         p = self.success(view, know, worlds, [0] * len(worlds), solver)
         return stake * (1 - p)
+
+    def rebuy_values(self, view: View) -> dict[Action, float]:
+        """The buy-in (``rebuy``) valued in stakes by the chip model of a winner-takes-all
+        pot: a side's chance to be the last one in is its share of the lives still in.
+        Staying out is worth 0; buying in, that chance of the pot after the buy-in less
+        the stakes paid (one per seat of the side). A buy-in with a single life is
+        never taken (it is gone at the first payment, and keeps an evening of
+        ``rebuy: any`` from running on for ever)."""
+        seat = view.seat or 0
+        lives = view.rebuy_lives
+        teams = view.teams or tuple(range(len(view.players)))
+        pools = {teams[s]: view.lives[s] for s in range(len(view.players))
+                 if view.in_session[s]}
+        side = sum(1 for t in teams if t == teams[seat])
+        chance = lives / (sum(pools.values()) + lives) if lives > 0 else 0.0
+        stakes = len(view.players) + sum(view.rebuys) + side
+        value = chance * stakes - side if lives >= 2 else -float(side)
+        return {STAY: value, PASS: 0.0}
 
     def fresh_loss(self, view: View) -> float:
         """Expected loss of an average fresh hand at stake 1 (all symmetric)."""

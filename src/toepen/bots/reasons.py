@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..cards import beats, rank_of, suit_of
-from ..engine import Action
+from ..engine import STAY, Action
 from ..narration import Cards, Message, action_message
 from ..view import View
 
@@ -35,6 +35,7 @@ REASON_IDS: tuple[str, ...] = (
     "hint.reason.better", "hint.reason.discard", "hint.reason.even",
     "hint.reason.follow_low", "hint.reason.forced", "hint.reason.lead_high",
     "hint.reason.lead_low", "hint.reason.others", "hint.reason.unvalued", "hint.reason.wins",
+    "hint.reason.rebuy.stay", "hint.reason.rebuy.pass",
 )
 """Every message :func:`reason` and :func:`forced` may answer with."""
 
@@ -89,6 +90,9 @@ def reason(view: View, act: Action, values: Mapping[Action, float] | None = None
     got = forced(view)
     if got is not None:
         return got
+    if getattr(view, "phase", "") == "rebuy":  # valued in stakes, not lives: said plainly
+        return Message(f"hint.reason.rebuy.{'stay' if act is STAY else 'pass'}",
+                       {"action": action_message(act, "rebuy")})
     if values is not None and act in values and len(values) > 1:
         other = next_best(values, act)
         mine, theirs = cents(values[act]), cents(values[other])

@@ -85,7 +85,8 @@ class GameCore:
         "_opening", "_rounds", "_round", "_decl", "_checkers", "_knock_bar", "_dealt_ev",
         "_next_dealer", "_marks", "_no_fold", "_double", "_anytime", "_blind_on", "_dead",
         "_jack", "_each", "_seen_rules", "_after", "_loses", "_beer", "_elim", "_rubber",
-        "_pelt", "_dealer_rule", "_orders", "_out_hands",
+        "_pelt", "_dealer_rule", "_orders", "_out_hands", "_rebuys", "_rebuy_limit",
+        "_rebuy_lives", "_rebuy_last",
     )
 
     # -- the table and the session (public) --
@@ -113,6 +114,10 @@ class GameCore:
     _hands_won: list[int]
     _hands_lost: list[int]
     _hands_played: int
+    _rebuys: list[int]  # by seat: how often it bought back in (rebuy)
+    _rebuy_limit: int  # buy-ins one seat may make: 0 (rebuy off), 1 (once), or 1 << 30
+    _rebuy_lives: int  # the rebuy round: the lives a buy-in comes back with
+    _rebuy_last: int  # the rebuy round: the seat the hand ended with (the next dealer's rule)
     _sudden_death: bool
     _actions: list[tuple[int, Action]]
     _hand_start: int  # index in _actions where the current hand began

@@ -25,7 +25,7 @@ class EventKind(StrEnum):
     DRAW = "draw"  # private; seat: exchanger, cards: the new hand
     CHALLENGE = "challenge"  # seat challenges; value: the claimer/exchanger
     PASS = "pass"  # seat passes; detail: "claim", "exchange", "challenge", "blind", "kans",
-    # "laundry"
+    # "laundry", "rebuy"
     REVEAL = "reveal"  # seat's cards are shown; detail: "armoede", "exchange", "laundry" or
     # "open" (a caught laundry bluffer plays the hand face up)
     CLAIM_RESULT = "claim_result"  # seat: claimer; detail: genuine/false/unchallenged
@@ -51,6 +51,9 @@ class EventKind(StrEnum):
     DRINKS = "drinks"  # seat owes a round of drinks; value: their tally
     TOEPKONING = "toepkoning"  # seat won three in a row
     SUDDEN_DEATH = "sudden_death"  # value: mask of the tied seats, each back with 1 life
+    REBUY = "rebuy"  # seat buys back in (rebuy); value: the lives it comes back with
+    POT = "pot"  # seat (a pair: its lower seat) takes the pot; value: the pot in cents;
+    # detail: the currency sign (pot_unit)
     SESSION_RESULT = "session_result"  # seat: the winner
 
 

@@ -27,6 +27,7 @@ class Phase(StrEnum):
     KANS = "kans"  # three_of_a_kind_draw: draw one card for the fourth (exchange) or pass
     LAUNDRY = "laundry"  # witte/vuile was: exchange the hand (exchange) or pass
     LAUNDRY_CHALLENGE = "laundry_challenge"  # check a laundry claim or pass
+    REBUY = "rebuy"  # rebuy: a player just out buys back in (stay) or stays out (pass)
     ANSWER = "answer"  # answer a knock: stay, fold or knock again
     PLAY = "play"  # play a card (or knock first)
     OVER = "over"  # the session is over

@@ -69,6 +69,7 @@ PHASE_TASKS: dict[str, str] = {
     Phase.KANS: "draw for four of a kind or pass",
     Phase.LAUNDRY: "laundry: exchange or pass",
     Phase.LAUNDRY_CHALLENGE: "a laundry claim: check or pass",
+    Phase.REBUY: "buy back in (stay) or stay out (pass)",
 }
 """The decision each phase asks for, in English (the ``{task}`` of ``not_now``)."""
 

@@ -17,7 +17,7 @@ from .core import GameCore
 from .events import Event, EventKind
 from .phase import Phase
 
-__all__ = ["DECIDERS", "Place", "Settlement", "finishing_order"]
+__all__ = ["DECIDERS", "Place", "Settlement", "finishing_order", "pot_balances"]
 
 DECIDERS = ("out", "lives", "drinks", "rubbers", "seat")
 """What may put a side above the next one in the finishing order (:attr:`Place.by`)."""
@@ -156,11 +156,40 @@ def finishing_order(
                          rubbers_won[low]))
     return tuple(out)
 
+def pot_balances(
+    pot_cents: int, rebuys: Sequence[int], team_of: Sequence[int], winner: int | None,
+) -> tuple[int, ...]:
+    """By seat, in cents: what a finished session's pot won minus what each put in
+    (rules.md, "Pot toepen"). Every player puts in ``pot_cents`` at the start and at
+    each buy-in; the winner takes the pot, a pair shares it (an odd cent to the lower
+    seat). The balances sum to zero; all zero with no pot; ValueError while the session
+    has no winner.
+
+    >>> pot_balances(100, (0, 1, 0), (0, 1, 2), 1)
+    (-100, 200, -100)
+    >>> pot_balances(5, (0, 0, 0, 0), (0, 1, 0, 1), 0)
+    (5, -5, 5, -5)
+    >>> pot_balances(25, (1, 0, 1, 0), (0, 1, 0, 1), 1)
+    (-50, 50, -50, 50)
+    """
+    if winner is None:
+        raise ValueError("the session has no winner yet: the pot is not taken")
+    paid = [pot_cents * (1 + r) for r in rebuys]
+    pot = sum(paid)
+    side = [s for s, t in enumerate(team_of) if t == team_of[winner]]
+    share, odd = divmod(pot, len(side))
+    won = [0] * len(paid)
+    for i, s in enumerate(side):
+        won[s] = share + (odd if i == 0 else 0)
+    return tuple(w - p for w, p in zip(won, paid, strict=True))
+
+
 _new = tuple.__new__  # Event(...) without the NamedTuple keyword layer
 _E = EventKind
 _LIVES, _ELIM, _HAND_RES = _E.LIVES, _E.ELIMINATED, _E.HAND_RESULT
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
 _JACK_EV, _LIFE_BACK, _FOUR = _E.JACK, _E.LIFE_BACK, _E.FOUR_OF_A_KIND
+_REBUY, _PASS = Phase.REBUY, _E.PASS
 
 
 class Settlement(GameCore):
@@ -317,6 +346,10 @@ class Settlement(GameCore):
         self._phase = _OVER
         self._turn = -1
         self._queue = []
+        cents = self._rules.pot_cents
+        if cents:
+            pot = cents * (self._n + sum(self._rebuys))
+            self._ev.append(Event(_E.POT, winner, pot, (), self._rules.pot_unit))
         self._ev.append(Event(_E.SESSION_RESULT, winner))
 
     def _end_hand(self, last: int) -> None:
@@ -326,7 +359,63 @@ class Settlement(GameCore):
             self._end_rubber()
             if self._phase is _OVER:
                 return
-        # The next dealer.
+        if self._rebuy_limit and self._rebuy_round(last):
+            return
+        self._next_deal(last)
+
+    def _rebuy_round(self, last: int) -> bool:
+        """``rebuy``: the sides put out by this hand (and still allowed a buy-in) decide,
+        in seat order from the dealer's left, one seat for a pair; False when none may."""
+        hand = self._hand_no
+        limit = self._rebuy_limit
+        out = 0
+        for s, h in zip(self._eliminated, self._out_hands, strict=True):
+            if h == hand and self._rebuys[s] < limit:
+                out |= 1 << s
+        if not out or self._sudden_death:
+            return False
+        team_of = self._team_of
+        sides: set[int] = set()
+        queue: list[int] = []
+        for s in self._order_from((self._dealer + 1) % self._n, out):
+            if team_of[s] not in sides:
+                sides.add(team_of[s])
+                queue.append(s)
+        # the worst position still in, as it stands after the hand
+        self._rebuy_lives = min(self._pools[team_of[s]] for s in range(self._n)
+                                if self._in_session >> s & 1)
+        self._rebuy_last = last
+        self._marks = (*self._marks, (len(self._actions), _REBUY))
+        self._queue = queue
+        self._phase = _REBUY
+        self._turn = queue[0]
+        return True
+
+    def _rebuy(self, seat: int, buy: bool) -> None:
+        """``seat`` buys back in (its side, with the round's lives) or stays out."""
+        self._queue.pop(0)
+        if buy:
+            team = self._team_of[seat]
+            lives = self._rebuy_lives
+            self._pools[team] = lives
+            for s in range(self._n):
+                if self._team_of[s] == team:
+                    self._in_session |= 1 << s
+                    i = self._eliminated.index(s)  # placed by when it finally goes out
+                    del self._eliminated[i]
+                    self._out_hands = self._out_hands[:i] + self._out_hands[i + 1:]
+                    self._rebuys[s] += 1
+            self._ev.append(_new(Event, (_E.REBUY, seat, lives, (), "", False)))
+        else:
+            self._ev.append(_new(Event, (_PASS, seat, 0, (), "rebuy", False)))
+        if self._queue:
+            self._turn = self._queue[0]
+            return
+        self._rebuy_lives = 0
+        self._next_deal(self._rebuy_last)
+
+    def _next_deal(self, last: int) -> None:
+        """The next dealer (by ``dealer``; the hand ended with ``last``) deals."""
         named = self._next_dealer
         if named >= 0:
             self._next_dealer = -1

@@ -58,7 +58,7 @@ from .declare import DECLARATIONS, Declarations, rounds_of
 from .events import Event, EventKind, redact
 from .phase import Phase
 from .refusal import IllegalAction, Refusal, Refusals, bad_action
-from .settle import Settlement
+from .settle import Settlement, pot_balances
 
 __all__ = ["Game", "Phase", "IllegalAction", "DeckError", "Refusal", "check_deck"]
 
@@ -68,7 +68,7 @@ _DEAL, _REDEAL, _HAND, _TELL = _E.DEAL, _E.REDEAL, _E.HAND, _E.TELL
 _PELT, _KNOCK, _STAY, _FOLD, _PLAY = _E.PELT, _E.KNOCK, _E.STAY, _E.FOLD, _E.PLAY
 _TRICK = _E.TRICK
 _P_ANSWER, _P_PLAY, _P_DEAL, _P_OVER = Phase.ANSWER, Phase.PLAY, Phase.DEAL, Phase.OVER
-_P_BLIND, _P_BLIND_ANSWER = Phase.BLIND, Phase.BLIND_ANSWER
+_P_BLIND, _P_BLIND_ANSWER, _P_REBUY = Phase.BLIND, Phase.BLIND_ANSWER, Phase.REBUY
 _PLAYING = (_P_ANSWER, _P_PLAY)
 _CHALLENGE_PASS = (CHALLENGE, PASS)
 
@@ -82,6 +82,7 @@ _STAY_ONLY = (STAY,)
 _BLIND_KNOCK = (KNOCK, PASS)
 _KNOCK_ONLY = (KNOCK,)
 _PASS_ONLY = (PASS,)
+_REBUY_CHOICE = (STAY, PASS)  # rebuy: buy back in (stay) or stay out (pass)
 _BLIND_PASSES = tuple(Event(_E.PASS, s, 0, (), "blind", False) for s in range(8))
 
 # Shared immutable tuples of the hot path (seat < 8, card < 32, action < 64, suit < 4):
@@ -257,6 +258,11 @@ class Game(Declarations, Settlement, Refusals):
         self._rubber = rules.session == "rubber"
         self._pelt = rules.pelt
         self._dealer_rule = rules.dealer
+        self._rebuys = [0] * n
+        limit = rules.rebuys
+        self._rebuy_limit = 1 << 30 if limit is None else limit
+        self._rebuy_lives = 0
+        self._rebuy_last = -1
         self._start_hand()
         self._opening = self._ev
         self._ev = []
@@ -304,6 +310,7 @@ class Game(Declarations, Settlement, Refusals):
         g._tells = list(self._tells)
         g._revealed = list(self._revealed)
         g._declared = list(self._declared)
+        g._rebuys = list(self._rebuys)
         g._ev = []
         return g
 
@@ -546,6 +553,27 @@ class Game(Declarations, Settlement, Refusals):
         return self._revealed
 
     @property
+    def rebuys(self) -> Sequence[int]:
+        """By seat: how often it bought back in (``rebuy``; partners alike)."""
+        return self._rebuys
+
+    @property
+    def pot(self) -> int:
+        """The pot in cents (``pot``): every player's stake at the start and at each
+        buy-in; 0 without a pot."""
+        return self._rules.pot_cents * (self._n + sum(self._rebuys))
+
+    def pot_balances(self) -> tuple[int, ...]:
+        """By seat, in cents: what the finished session's pot won minus what was put in
+        (:func:`~toepen.engine.settle.pot_balances`); they sum to zero."""
+        return pot_balances(self._rules.pot_cents, self._rebuys, self._team_of, self._winner)
+
+    @property
+    def rebuy_lives(self) -> int:
+        """The lives a buy-in comes back with during the ``rebuy`` round (else 0)."""
+        return self._rebuy_lives if self._phase is _P_REBUY else 0
+
+    @property
     def sudden_death(self) -> bool:
         return self._sudden_death
 
@@ -699,6 +727,8 @@ class Game(Declarations, Settlement, Refusals):
             elif phase is _P_BLIND_ANSWER:
                 no_fold = self._no_fold and self._on_edge(self._turn)
                 legal = _STAY_ONLY if no_fold else _ANSWER
+            elif phase is _P_REBUY:
+                legal = _REBUY_CHOICE
             else:
                 legal = ()
         self._legal = legal
@@ -770,6 +800,8 @@ class Game(Declarations, Settlement, Refusals):
                 self._declare(decl, seat, act is decl.verb)
             elif decl is not None and phase is decl.challenge_phase:
                 self._challenge(decl, seat, act is CHALLENGE)
+            elif phase is _P_REBUY:
+                self._rebuy(seat, act is STAY)
             else:
                 self._blind(seat, act)
         return ev

@@ -64,7 +64,7 @@ class ObservationEncoder:
     ``played``          n x 32      cards played this deal, by seat
     ``trick``           32          cards in the trick in progress
     ``led_suit``        4           suit led in the trick in progress
-    ``phase``           13          the engine phase (one-hot, house rules' phases too)
+    ``phase``           14          the engine phase (one-hot, house rules' and pot toepen's too)
     ``to_act``          n           seat whose decision is awaited
     ``dealer``          n           the dealer
     ``leader``          n           leader of the trick in progress

@@ -49,6 +49,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -198,14 +199,17 @@ class ToepenConfig:
         return min(dealt, 31)
 
 
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
 def parse_options(text: Any) -> dict[str, Any]:
     """Rule options from the ``options`` parameter: ``key:value`` pairs joined by ``;``.
 
     OpenSpiel game strings split parameters at commas, so the options use none:
-    ``true``/``false``, ``null``, integers and words are understood.
+    ``true``/``false``, ``null``, integers, decimals and words are understood.
 
-    >>> parse_options("tells:tens;pelt:true;rubbers:1;max_stake:null")
-    {'tells': 'tens', 'pelt': True, 'rubbers': 1, 'max_stake': None}
+    >>> parse_options("tells:tens;pelt:true;rubbers:1;max_stake:null;pot:0.5")
+    {'tells': 'tens', 'pelt': True, 'rubbers': 1, 'max_stake': None, 'pot': 0.5}
     >>> parse_options("lives")
     Traceback (most recent call last):
     ...
@@ -228,6 +232,8 @@ def parse_options(text: Any) -> dict[str, Any]:
             value = None
         elif raw.lstrip("-").isdigit():
             value = int(raw)
+        elif _DECIMAL.fullmatch(raw):  # a pot's stake: 0.5
+            value = float(raw)
         else:
             value = raw
         options[key] = value

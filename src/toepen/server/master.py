@@ -92,18 +92,20 @@ def closing(game: Game, events: Sequence[Event],
     if past is None:
         past = history(game)
     if not ended:  # the session ended outside a hand's result (a penalty put the last out)
-        return Closing(None, past, game.winner, game.places(), game.rules)
+        return Closing(None, past, game.winner, game.places(), game.rules,
+                       tuple(game.rebuys))
     end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
     start = max((i for i, e in enumerate(past[:end]) if e.kind is EventKind.DEAL), default=0)
     return Closing(past[start:], past if over else None, game.winner if over else None,
-                   game.places(), game.rules)
+                   game.places(), game.rules, tuple(game.rebuys))
 
 
 def final(game: Game, past: list[Event] | None = None) -> Closing | None:
     """The standings of a finished game, for a client that connects after its end."""
     if not game.is_over:
         return None
-    return Closing(None, () if past is None else past, game.winner, game.places(), game.rules)
+    return Closing(None, () if past is None else past, game.winner, game.places(), game.rules,
+                   tuple(game.rebuys))
 
 
 def past(table: Table) -> list[Event]:

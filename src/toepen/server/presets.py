@@ -17,6 +17,11 @@ no rule fact of their own.
 ['loses', 'wins']
 >>> next(o for o in doc["options"] if o["name"] == "max_stake")["suggested"]
 4
+>>> pot = next(o for o in doc["options"] if o["name"] == "pot")
+>>> pot["type"], pot["default"], pot["min"], pot["max"], pot["step"]
+('number', 0, 0, 1000, 0.01)
+>>> next(o for o in doc["options"] if o["name"] == "rebuy")["choices"]
+['off', 'once', 'any']
 """
 
 from __future__ import annotations
@@ -24,11 +29,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..rules import ALL_TABLE_SIZES, BOUNDS, CHOICES, SUGGESTED_MAX_STAKE, Rules
+from ..rules import (
+    ALL_TABLE_SIZES,
+    BOUNDS,
+    CHOICES,
+    POT_MAX,
+    POT_UNIT_MAX,
+    SUGGESTED_MAX_STAKE,
+    Rules,
+)
 from ..tourney import SCHEMES
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
-         "tuple[int, ...]": "sizes"}
+         "tuple[int, ...]": "sizes", "float": "number"}
 """An option's type in the protocol, by its annotation in :class:`Rules`."""
 SUGGESTED: dict[str, Any] = {"max_stake": SUGGESTED_MAX_STAKE}
 """Values the lobby suggests beside an option's default (the pub's stake cap of 4)."""
@@ -71,6 +84,10 @@ def option_json(field: dataclasses.Field[Any], default: Rules) -> dict[str, Any]
         out["suggested"] = SUGGESTED[field.name]
     if field.name in BOUNDS:
         out["min"], out["max"] = BOUNDS[field.name]
+    if field.name == "pot":  # a number with at most two decimals (cents)
+        out["min"], out["max"], out["step"] = 0, POT_MAX, 0.01
+    if field.name == "pot_unit":  # free text, shown as given
+        out["type"], out["max_length"] = "text", POT_UNIT_MAX
     return out
 
 

@@ -415,6 +415,8 @@ class Closing:
     winner: int | None = None
     places: tuple[Place, ...] = ()
     rules: Rules | None = None
+    rebuys: tuple[int, ...] = ()
+    """By seat: how often it bought back in (``rebuy``), for the standings."""
 
 
 def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None,
@@ -457,7 +459,8 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
     if closing is not None and closing.session is not None and closing.winner is not None \
             and closing.rules is not None:
-        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules)]
+        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules,
+                                                            rebuys=closing.rebuys)]
     return dumps(msg)
 
 
@@ -481,7 +484,8 @@ def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
     if closing is not None and closing.session is not None and closing.winner is not None \
             and closing.rules is not None:
-        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules)]
+        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules,
+                                                            rebuys=closing.rebuys)]
     return orjson.dumps(msg)
 
 

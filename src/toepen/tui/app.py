@@ -28,7 +28,7 @@ from ..bots.reasons import forced, reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
-from ..narration import Message, hand_summary, standings
+from ..narration import Message, hand_summary, money, standings
 from ..review import evaluate
 from ..rules import TELL_WORDS
 from ..view import View
@@ -564,7 +564,7 @@ class PlayApp(App[None]):
         if token != len(self.session.game.actions):
             return
         key = self.key_for(act)
-        label = action_label(self.t, act)
+        label = action_label(self.t, act, self.session.game.phase)
         self.hint_reason = why
         self._say(self.t("hint.result_why", bot=self._hint_bot, action=label, key=key,
                          why=why.render(self.t, self.names)))
@@ -720,7 +720,7 @@ class PlayApp(App[None]):
             self.summary = hand_summary(hand, self.human)
             if over:
                 final = self.session.view()
-                self.summary += standings(final.places, final.rules)
+                self.summary += standings(final.places, final.rules, rebuys=final.rebuys)
             told = {line for x in hand if x.kind in _TOLD
                     and (line := narrate(self.t, x, self.names, self.human)) is not None}
             for m in self.summary:
@@ -796,6 +796,8 @@ class PlayApp(App[None]):
             table.add_column(t("col.drinks"), justify="right")
         if rules.beer_tally:
             table.add_column(t("col.beers"), justify="right")
+        if rules.rebuy != "off":  # pot toepen: how often each bought back in
+            table.add_column(t("col.rebuys"), justify="right")
         table.add_column(t("col.status"))
         tells: dict[int, list[str]] = {}
         for seat, count, rank in view.tells:
@@ -838,6 +840,8 @@ class PlayApp(App[None]):
                 row.extend([str(view.rubbers_won[seat]), str(view.drinks[seat])])
             if rules.beer_tally:
                 row.append(str(view.beers[seat]))
+            if rules.rebuy != "off":
+                row.append(str(view.rebuys[seat]) if view.rebuys else "0")
             row.append(", ".join(status))
             style = "dim" if not view.in_session[seat] or not view.active[seat] else ""
             table.add_row(*row, style=style)
@@ -910,6 +914,9 @@ class PlayApp(App[None]):
             parts.append(t("screen.knocked_by", name=view.players[view.last_knocker]))
         if view.rules.exchange and view.phase in ("exchange", "exchange_challenge"):
             parts.append(t("screen.stock", n=view.stock_size))
+        if view.rules.pot:  # pot toepen: the stakes put in so far
+            amount = money(view.pot).render(t, ())
+            parts.append(t("screen.pot", unit=view.rules.pot_unit, amount=amount))
         text = Text("  ·  ".join(parts), style="bold")
         text.append("\n")
         if self.awaiting_human:
@@ -962,7 +969,7 @@ class PlayApp(App[None]):
             for act in view.legal:
                 if not act.is_play:
                     text.append(f"[{self.key_for(act)}] ", style="bold cyan")
-                    text.append(action_label(t, act) + "   ")
+                    text.append(action_label(t, act, view.phase) + "   ")
         text.append("[?] ", style="bold cyan")
         text.append(t("keys.hint") + "   ")
         text.append("[r] ", style="bold cyan")

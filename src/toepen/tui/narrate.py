@@ -33,6 +33,7 @@ from ..narration import (
     action_message,
     describe,
     in_second_person,
+    money,
     refusal_message,
     turn_prompt,
 )
@@ -43,9 +44,10 @@ VERB_KEYS_BY_KEY: dict[str, Action] = {key: act for act, key in VERB_KEYS.items(
 """The verb of each keyboard key (:data:`toepen.narration.VERB_KEYS`, shown on screen)."""
 
 
-def action_label(t: Translator, act: Action) -> str:
-    """The localised name of an action (``play 10♥``, ``knock``...)."""
-    return action_message(act).render(t, ())
+def action_label(t: Translator, act: Action, phase: str = "") -> str:
+    """The localised name of an action (``play 10♥``, ``knock``...); ``phase``: the phase
+    it is taken in (``rebuy``: "buy back in", "stay out")."""
+    return action_message(act, phase).render(t, ())
 
 
 def narrate(t: Translator, e: Event, names: Sequence[str], me: int) -> str | None:
@@ -108,6 +110,11 @@ def rules_summary(t: Translator, rules: Rules, players: int) -> list[str]:
         lines.append(t("rules.session.rubber_winner"))
     if rules.beer_tally:
         lines.append(t("rules.beer"))
+    if rules.rebuy != "off":  # pot toepen: buying back in, and the pot
+        lines.append(t(N_("rules.rebuy.once") if rules.rebuy == "once" else N_("rules.rebuy.any")))
+    if rules.pot:
+        amount = money(rules.pot_cents).render(t, ())
+        lines.append(t("rules.pot", unit=rules.pot_unit, amount=amount))
     base = Rules()
     for name in HOUSE_RULES:  # each house rule on: its one-line label, and its value
         value = getattr(rules, name)

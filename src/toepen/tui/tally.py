@@ -27,8 +27,9 @@ from ..tally import ENTRY_VERBS, Entry, EntryError, IllegalEntry, Sheet, refusal
 
 SHORT_VERBS: dict[str, str] = {"k": "knock", "s": "stay", "f": "fold", "a": "claim",
                                "x": "exchange", "c": "challenge", "u": "unchallenged",
-                               "l": "last", "b": "blind"}
-"""One-letter verbs (the keys ``toepen play`` uses, ``l`` the last trick, ``u`` no challenge)."""
+                               "l": "last", "b": "blind", "r": "rebuy"}
+"""One-letter verbs (the keys ``toepen play`` uses, ``l`` the last trick, ``u`` no challenge,
+``r`` a buy-in of pot toepen)."""
 
 _OUTCOMES = {
     "genuine": N_("tally.outcome.genuine"), "false": N_("tally.outcome.false"),
@@ -39,7 +40,7 @@ _VERB_WORDS = {
     "knock": N_("act.knock"), "stay": N_("act.stay"), "fold": N_("act.fold"),
     "claim": N_("act.claim"), "exchange": N_("act.exchange"),
     "unchallenged": N_("tally.unchallenged"), "last": N_("tally.last"),
-    "blind": N_("tally.blind"), "check": N_("tally.check"),
+    "blind": N_("tally.blind"), "check": N_("tally.check"), "rebuy": N_("act.rebuy.stay"),
 }
 _REFUSALS = (  # the sheet's own refusals (narration has the engine's)
     N_("tally.refusal.passed"), N_("tally.refusal.declared"), N_("tally.refusal.stock_short"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
@@ -441,6 +441,7 @@ async def sync(clubs: Clubs, doc: Tournament) -> bool:
             if t["result"] is not None:
                 continue
             order: list[int] | None = None
+            pot: Sequence[int] = ()
             if t["table_id"] is not None:
                 table = clubs.lobby.tables.get(t["table_id"])
                 if table is None:  # finished and out of memory: read from storage
@@ -448,6 +449,7 @@ async def sync(clubs: Clubs, doc: Tournament) -> bool:
                         table = await clubs.lobby.find(t["table_id"])
                 if table is not None and table.row.status == "over" and table.game is not None:
                     order = finishing_order(table.game)
+                    pot = table.game.pot_balances()
             elif t.get("sheet") is not None:
                 try:
                     sheet, _hash = await clubs.sheets.get(t["sheet"])
@@ -455,9 +457,12 @@ async def sync(clubs: Clubs, doc: Tournament) -> bool:
                     continue
                 if sheet.is_over:
                     order = [st.seat for st in sheet.standings()]
+                    pot = sheet.pot_balances()
             if order is not None:
                 t["result"] = [t["seats"][s] for s in order]
                 t["by"] = "game" if t["table_id"] is not None else "sheet"
+                if doc.rules.pot_cents:  # pot toepen: what each won less what each put in
+                    t["pot"] = {t["seats"][s]: cents for s, cents in enumerate(pot)}
                 changed = True
     return changed
 

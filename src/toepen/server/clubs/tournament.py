@@ -17,6 +17,7 @@ from typing import Any
 from ... import tourney
 from ...rules import Rules, RulesError
 from ...seeds import derive_seed
+from ...settle import evening, transfers
 from ..protocol import Refused
 
 MODES = ("cards", "sheet", "online")
@@ -64,6 +65,29 @@ def rules_options(rules: Rules) -> dict[str, Any]:
     if isinstance(data, str):
         return {}
     return {k: v for k, v in data.items() if k != "preset"}
+
+
+def hand_entered_pot(cents: int, order: list[str]) -> dict[str, int]:
+    """The pot balances of a table whose finishing order was entered by hand (winner
+    first): every player put in ``cents`` and the winner took the pot; no buy-ins, since
+    none were entered.
+
+    >>> hand_entered_pot(50, ["Ann", "Bas", "Cor"])
+    {'Ann': 100, 'Bas': -50, 'Cor': -50}
+    """
+    return {name: cents * (len(order) - 1) if i == 0 else -cents
+            for i, name in enumerate(order)}
+
+
+def pot_json(rules: Rules, tables: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Pot toepen over a tournament (club evening): each table's balances added per player
+    (:func:`toepen.settle.evening`) and settled in the fewest transfers; None without a
+    pot. Amounts in cents."""
+    if not rules.pot_cents:
+        return None
+    balances = evening(t["pot"] for t in tables if t.get("pot"))
+    return {"stake": rules.pot_cents, "unit": rules.pot_unit, "balances": balances,
+            "settlement": [t.to_json() for t in transfers(balances)]}
 
 
 def key(name: str) -> str:
@@ -174,6 +198,7 @@ class Tournament:
                            "wins": r.wins, "opponents": r.opponents, "played": r.played,
                            "active": key(r.player) in active} for r in self.standings()],
             "next_sizes": upcoming,
+            "pot": pot_json(rules, [t for r in self.rounds for t in r["tables"]]),
             "spread": {"distinct": round(distinct, 2), "best": round(best, 2)},
         }
 
@@ -314,6 +339,8 @@ class Tournament:
                               players=", ".join(seats))
         table["result"] = [names[key(n)] for n in order]
         table["by"] = by
+        if self.rules.pot_cents:  # cards: the buy-ins are not known, none are counted
+            table["pot"] = hand_entered_pot(self.rules.pot_cents, table["result"])
 
     def finish(self) -> None:
         self._not_finished()
