@@ -29,7 +29,7 @@ import toepen.server.app as server_app
 from toepen.server.config import ServerConfig
 from toepen.tools.server_bench import free_port
 
-from .conftest import Server
+from .conftest import Server, screenshot
 from .helpers import wait_ready
 
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True,
@@ -183,6 +183,7 @@ def test_offline_the_shell_is_kept_and_no_api_answer(browser: Browser, server: S
     page.goto(f"{server.url}/?sheet={sid}")
     expect(page.locator("h1")).to_have_text("Geen verbinding")
     expect(page.locator(".offline p")).to_contain_text("Het spel gaat verder")
+    screenshot(page, "pub-offline")
     # the connection back: the page asked for, at once
     ctx.set_offline(False)
     expect(page.locator(".tally-status")).to_have_text("Bas wint het spel.", timeout=15000)
@@ -282,11 +283,15 @@ def test_qr_codes_decode_to_their_links_on_a_phone(browser: Browser, server: Ser
     page.goto(f"{server.url}/?table={table['id']}")
     wait_ready(page)
     big_enough(page, "#invite-qr")
+    page.locator("#invite-qr").scroll_into_view_if_needed()
+    screenshot(page, "pub-table-qr")
     assert decode(page, "#invite-qr") == f"{server.url}/join/{table['code']}"
 
     page.goto(f"{server.url}/?sheet={made_sheet['id']}")
     wait_ready(page)
     big_enough(page, "#sheet-qr")
+    page.locator("#sheet-qr").scroll_into_view_if_needed()
+    screenshot(page, "pub-sheet-qr")
     assert decode(page, "#sheet-qr") == f"{server.url}/?sheet={made_sheet['id']}"
 
     page.goto(f"{server.url}/?club={club['club']['id']}")
@@ -370,6 +375,7 @@ def test_a_finished_sheet_and_game_share_the_result(browser: Browser, server: Se
     page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
     assert shared["url"] == f"{server.url}/?replay={tid}"
+    screenshot(page, "pub-result-share")
     standings = page.locator("#result .standings li").all_inner_texts()
     assert len(standings) == 2 and shared["text"].split("\n")[1:] == standings
     assert page.errors == []  # type: ignore[attr-defined]
@@ -400,6 +406,7 @@ def test_the_sheet_says_the_standings_aloud_in_dutch(browser: Browser, server: S
         page.click(f'[data-entry="{entry}"]')
         expect(page.locator(".tally")).to_have_attribute("data-version", str(version + 1))
     page.wait_for_function("() => window.__said.length === 1")
+    screenshot(page, "pub-sheet-speak")
     assert page.evaluate("window.__said") == [{
         "text": "Na ronde 1. Ann, 1 leven. Bas, 1 leven. Ann staat op het laatste leven. "
                 "Bas staat op het laatste leven", "lang": "nl"}]
