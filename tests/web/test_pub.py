@@ -35,8 +35,9 @@ from .helpers import wait_ready
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True,
                          "has_touch": True, "locale": "en-GB"}
 
-WORKER_READY = """async () => {
-  const reg = await navigator.serviceWorker.ready;
+WORKER_READY = """async () => {  // at most 10 s: no worker is a failure, never a hang
+  const reg = await Promise.race([navigator.serviceWorker.ready,
+                                  new Promise((r) => setTimeout(() => r({ scope: null }), 10000))]);
   for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
