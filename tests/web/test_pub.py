@@ -277,8 +277,10 @@ def test_qr_codes_decode_to_their_links_on_a_phone(browser: Browser, server: Ser
     for name in ("Ann", "Bas", "Cor"):
         httpx.post(f"{server.url}/api/tournaments/{tid}/players", json={"name": name},
                    headers=auth, timeout=10).raise_for_status()
-    httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", json={"mode": "online"},
-               headers=auth, timeout=10).raise_for_status()
+    drawn = httpx.post(f"{server.url}/api/tournaments/{tid}/rounds", json={"mode": "online"},
+                       headers=auth, timeout=10)
+    drawn.raise_for_status()
+    handed = drawn.json()["rounds"][0]["tables"][0]["table_id"]
 
     ctx, page = phone(browser)
     page.goto(f"{server.url}/?table={table['id']}")
@@ -316,6 +318,9 @@ def test_qr_codes_decode_to_their_links_on_a_phone(browser: Browser, server: Ser
     for path in (f"/api/tables/{'Z' * 8}/qr", "/api/sheets/nosuchsheet/qr", "/api/clubs/nope/qr"):
         got = httpx.get(server.url + path, timeout=10)
         assert got.status_code == 404 and got.json()["detail"].startswith("no "), path
+    # a tournament's table is joined by its seat links, never by an invite: no invite code
+    got = httpx.get(f"{server.url}/api/tables/{handed}/qr", timeout=10)
+    assert got.status_code == 403 and got.json()["say"]["id"] == "error.seat_handed_out"
 
 
 # --- 3, 4, 6: awake, share, aloud -------------------------------------------------------------

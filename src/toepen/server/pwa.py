@@ -24,7 +24,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from ..narration import Message
 from .clubs.routes import club_or_404, clubs_of
+from .lobby import handed_out
+from .protocol import Refused
 from .qr import site_base, svg_response
 from .routes import lobby_of
 from .sheets import sheets_of
@@ -110,8 +113,13 @@ async def service_worker(request: Request) -> Response:
 
 @router.get("/api/tables/{table_id}/qr")
 async def table_qr(table_id: str, request: Request) -> Response:
-    """The QR code of the table's invite link (``/join/CODE``)."""
+    """The QR code of the table's invite link (``/join/CODE``); a tournament's table,
+    whose seats its organiser hands out, has none (403, as joining it by code)."""
     table = await lobby_of(request).find(table_id)
+    if handed_out(table):
+        raise Refused("forbidden", "this is a tournament's table: its seats are taken with "
+                      "the link the organiser gives each player, not by an invite", 403,
+                      say=Message("error.seat_handed_out"))
     return svg_response(f"{site_base(request)}/join/{table.row.code}")
 
 

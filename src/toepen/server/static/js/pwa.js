@@ -72,6 +72,7 @@ export function qrFigure(src, label, id) {
   fig.className = "qr-figure no-print";
   fig.innerHTML = `<img class="qr" id="${esc(id)}" src="${esc(src)}" alt="${esc(label)}" width="240" height="240">` +
     `<figcaption>${esc(label)}</figcaption>`;
+  fig.querySelector("img").addEventListener("error", () => fig.remove());  // no code for this link (403, 404)
   return fig;
 }
 
