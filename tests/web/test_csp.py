@@ -35,7 +35,7 @@ def test_no_page_violates_the_policy(browser: Browser, server: Server) -> None:
     page.on("console", lambda m: console.append(m.text))
     try:
         for path in ("/", "/?page=leaderboard", "/?clubs", "/?sheet", "/?rules",
-                     "/?page=login", f"/?table={table}", "/?join=ZZZZZZ"):
+                     "/?page=login", f"/?table={table}", "/?join=ZZZZZZ", "/offline.html"):
             response = page.goto(server.url + path)
             assert response is not None
             assert "script-src 'self'" in response.headers["content-security-policy"]

@@ -29,6 +29,7 @@ from . import (
     metrics,
     playnow,
     presence,
+    pwa,
     replays,
     reviews,
     routes,
@@ -140,7 +141,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     accounts.install(app)
     clubs.install(app)
     sheets.install(app)
+    app.include_router(pwa.router)
     if STATIC.is_dir():
+        app.state.shell = pwa.Shell(STATIC)  # the service worker's shell, hashed once
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
 

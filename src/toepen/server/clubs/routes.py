@@ -26,6 +26,7 @@ from ..accounts.routes import created as seated_account
 from ..accounts.routes import player as logged_in
 from ..lobby import HANDED_OUT, Lobby
 from ..protocol import SMALL, Refused, check_name, name_length
+from ..qr import qr_svg
 from ..sheets import Sheets, create_sheet, sheets_of
 from ..table import Table, token_hash
 from . import store
@@ -708,8 +709,9 @@ async def seat_keys(tournament_id: str, request: Request,
         seats = []
         for seat, name in enumerate(t["seats"]):
             secret = doc.seat_key(t["table_id"], seat)
-            seats.append({"seat": seat, "name": name, "key": secret,
-                          "link": seat_link(request, tournament_id, secret)})
+            link = seat_link(request, tournament_id, secret)
+            seats.append({"seat": seat, "name": name, "key": secret, "link": link,
+                          "qr": qr_svg(link)})
         tables.append({"round": r, "table": no, "table_id": t["table_id"], "seats": seats})
     return {"tables": tables}
 

@@ -11,6 +11,7 @@ import { showClubs, showClub } from "./club.js";
 import { showTournament, showProjector } from "./tournament.js";
 import { showSheet } from "./tally.js";
 import { showRules } from "./rules.js";
+import { registerWorker } from "./pwa.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");
@@ -36,6 +37,7 @@ function attachMenu() {
 
 async function main() {
   attachMenu();
+  registerWorker();
   const langSel = document.getElementById("lang");
   langSel.innerHTML = (await languages()).languages
     .map((l) => `<option value="${esc(l.code)}" lang="${esc(l.code)}">${esc(l.name)}</option>`).join("");

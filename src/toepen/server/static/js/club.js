@@ -6,6 +6,7 @@ import { presets } from "./net.js";
 import { toast, savedName } from "./lobby.js";
 import { esc, once } from "./util.js";
 import { followPresetLives } from "./options.js";
+import { qrFigure } from "./pwa.js";
 
 /** This browser's CSRF token (GET /api/account): a logged-in admin's requests need it. */
 const csrf = once(async () => {
@@ -250,6 +251,11 @@ export async function showClub(app, clubId) {
       });
     }
     translateStatic(app);
+    // the club's page as a QR code (issue 39): a newcomer at the table scans it
+    const link = `${location.origin}/?club=${encodeURIComponent(club.id)}`;
+    const fig = qrFigure(`/api/clubs/${encodeURIComponent(club.id)}/qr`, t("web.pub.qr.club"), "club-qr");
+    fig.querySelector("figcaption").append(" ", Object.assign(document.createElement("a"), { href: link, textContent: link, id: "club-link" }));
+    q("#club-name").after(fig);
   };
   await draw();
   return { relabel: draw };

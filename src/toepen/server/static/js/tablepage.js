@@ -12,6 +12,7 @@ import { tableLine, botMark } from "./tableinfo.js";
 import { botKind, botMenu } from "./levels.js";
 import { sound, soundOn, setSoundOn } from "./sound.js";
 import { tableInvitations } from "./invitations.js";
+import { keepAwake, awakeToggle, qrFigure, shareButton } from "./pwa.js";
 
 const LOG_MAX = 300;
 const CHAT_MAX = 60;
@@ -323,6 +324,7 @@ export async function showTable(app, tableId, setConn) {
       `<details class="rules-box" id="rules-box"${(st.rulesOpen ?? tb.status === "lobby") ? " open" : ""}>` +
       `<summary>${esc(t("web.table_rules"))}</summary>${rulesList(tb.rules)}</details>`;
     translateStatic(els.invite);
+    els.invite.querySelector(".invite-row").after(qrFigure(`/api/tables/${encodeURIComponent(tableId)}/qr`, t("web.pub.qr.table"), "invite-qr"));
     const box = els.invite.querySelector("#rules-box");
     box.querySelector("summary").addEventListener("click", () => { st.rulesOpen = !box.open; });
     els.invite.querySelector("#copy").addEventListener("click", async () => {
@@ -505,6 +507,11 @@ export async function showTable(app, tableId, setConn) {
     els.result.hidden = false;
     els.result.querySelector("#close-result").addEventListener("click", () => { els.result.hidden = true; st.resultClosed = true; });
     els.result.querySelector(".result-buttons").prepend(reviewButton(tableId, v.players, st.seat), " ");
+    els.result.querySelector(".result-buttons").prepend(shareButton(() => ({
+      title: els.result.querySelector("#h-result").textContent,
+      lines: [...els.result.querySelectorAll(".standings li")].map((li) => li.textContent.trim()),
+      url: `${location.origin}/?replay=${encodeURIComponent(tableId)}`,
+    }), toast), " ");
     const rb = els.result.querySelector("#rematch");
     if (rb) rb.addEventListener("click", () => { rb.disabled = true; if (!conn.send({ type: "rematch" })) { rb.disabled = false; toast(t("web.not_connected")); } });
     const form = els.result.querySelector("#rematch-rules");
@@ -555,6 +562,9 @@ export async function showTable(app, tableId, setConn) {
   document.addEventListener("keydown", (ev) => {
     if (boardKey(ev, st.view, st.seat, act, st.hintAvailable && st.token ? hint : null)) ev.preventDefault();
   });
+
+  els.invite.after(awakeToggle());  // the screen stays awake at the table (issue 39)
+  keepAwake();
 
   return {
     relabel: () => { translateStatic(app); jump.relabel(); invites.relabel(); els.result.hidden = true; st.resultClosed = false; drawAll(); },

@@ -5,6 +5,7 @@ import { t, say } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
 import { toast } from "./lobby.js";
+import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "./pwa.js";
 
 async function call(method, path, body, key) {
   const headers = {};
@@ -47,6 +48,8 @@ export async function showSheet(app, sheetId) {
   if (hash.get("key")) localStorage.setItem(`toepen.sheet.${sheetId}`, key);
   let state = null;
   let alive = true;
+  let spoken = null;  // the hands done when the standings were last said aloud
+  keepAwake();
 
   function names() { return state ? state.sheet.players : []; }
 
@@ -114,6 +117,37 @@ export async function showSheet(app, sheetId) {
     const undo = app.querySelector("#tally-undo");
     if (undo) undo.addEventListener("click", () => change("undo", {}));
     app.querySelector("#tally-print").addEventListener("click", () => window.print());
+    // issue 39: the follow link as a QR code, the screen awake, the standings aloud, the result shared
+    app.querySelector("#tally-follow").closest("p").after(qrFigure(`/api/sheets/${encodeURIComponent(state.id)}/qr`, t("web.pub.qr.sheet"), "sheet-qr"));
+    app.querySelector(".tally-tools").append(awakeToggle(), speakToggle());
+    if (s.over && s.standings_say) {
+      app.querySelector(".tally-tools").prepend(shareButton(() => ({
+        title: say(s.standings_say[0], names()),
+        lines: s.standings_say.slice(1).map((m) => say(m, names())),
+        url: follow,
+      }), toast));
+    }
+    sayHands();
+  }
+
+  /** After each hand (a hand more done than the last time), the standings aloud: each
+   * player still in with their lives (or points), then who is on their last life. */
+  function sayHands() {
+    const s = state.sheet;
+    const done = s.hands.filter((h) => h.done).length;
+    if (spoken === null || done <= spoken) { spoken = spoken === null ? done : Math.max(spoken, done); return; }
+    spoken = done;
+    if (s.over) { speak(t("web.tally.winner", { name: s.players[s.winner] ?? "" })); return; }
+    const points = s.count === "points_up";
+    const inPlay = s.seats.map((x, i) => ({ name: s.players[i], x })).filter((p) => p.x.in);
+    inPlay.sort((a, b) => (points ? (s.lives - a.x.lives) - (s.lives - b.x.lives) : b.x.lives - a.x.lives));
+    const lines = [t("web.pub.speech.hand", { hand: done })];
+    for (const p of inPlay) {
+      lines.push(points ? t("web.pub.speech.points", { name: p.name, n: s.lives - p.x.lives })
+        : t("web.pub.speech.lives", { name: p.name, n: p.x.lives }));
+    }
+    if (!points) for (const p of inPlay.filter((q) => q.x.lives === 1)) lines.push(t("web.pub.speech.last", { name: p.name }));
+    speak(lines.join(". "));
   }
 
   async function change(what, body) {

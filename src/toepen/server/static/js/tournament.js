@@ -42,7 +42,10 @@ function seatOffer(tn, round, table, p, links, me) {
   const link = links[`${round.no}:${table.no}:${p}`];
   if (link) {
     return ` <a class="seat-link" href="${esc(link)}">${esc(t("web.club.seat_link"))}</a>` +
-      ` <button class="small" data-copy="${esc(link)}" data-name="${esc(p)}">${esc(t("web.club.copy_link"))}</button>`;
+      ` <button class="small" data-copy="${esc(link)}" data-name="${esc(p)}">${esc(t("web.club.copy_link"))}</button>` +
+      // its QR code (the server's SVG of its own link, issue 39): the player scans it across the table
+      (SEAT_QR.has(link) ? `<details class="seat-qr no-print"><summary>${esc(t("web.pub.qr.show"))}</summary>` +
+        `<figure class="qr-figure" data-link="${esc(link)}" aria-label="${esc(t("web.pub.qr.seat", { name: p }))}">${SEAT_QR.get(link)}</figure></details>` : "");
   }
   const player = tn.players.find((x) => x.name === p);
   if (me && player && player.account && player.account.toLowerCase() === me.toLowerCase()) {
@@ -97,6 +100,9 @@ async function takeSeatByLink(id) {
   } catch (e) { toast(e.message); return false; }
 }
 
+/** Each seat link's QR code (SVG drawn by the server), by link. */
+const SEAT_QR = new Map();
+
 /** Each online seat's link, by "round:table:name", for the organiser or a club admin
  * (GET /api/tournaments/ID/seats); none for anyone else. */
 async function seatLinks(tn, key, loggedIn) {
@@ -105,7 +111,12 @@ async function seatLinks(tn, key, loggedIn) {
   try {
     const got = await call("GET", `/api/tournaments/${encodeURIComponent(tn.id)}/seats`, undefined, key);
     const links = {};
-    for (const x of got.tables) for (const s of x.seats) links[`${x.round}:${x.table}:${s.name}`] = s.link;
+    for (const x of got.tables) {
+      for (const s of x.seats) {
+        links[`${x.round}:${x.table}:${s.name}`] = s.link;
+        if (s.qr) SEAT_QR.set(s.link, s.qr);
+      }
+    }
     return links;
   } catch { return {}; }
 }
