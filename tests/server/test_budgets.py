@@ -447,3 +447,31 @@ def test_a_thousand_hints_leave_another_tables_bots_their_pace(sqlite_db: str) -
         me.close()
     finally:
         srv.stop()
+
+
+def test_table_moves_take_turns_by_owner() -> None:
+    """One worker; a client with five bot moves waiting and another with one: the other's
+    move is served second (its owner's turn), not after all five (issue 37's soak: a
+    client's twenty tables of bots get the pool as often as another's one)."""
+    lanes = botpool.Lanes(1, 1)
+    served: list[str] = []
+
+    async def move(owner: str, tag: str) -> None:
+        await lanes.acquire(botpool.MOVE, owner)
+        served.append(tag)
+        await asyncio.sleep(0)
+        lanes.release(botpool.MOVE)
+
+    async def main() -> None:
+        await lanes.acquire(botpool.MOVE, "10.6.6.6")  # a move under way
+        waiting = [asyncio.create_task(move("10.6.6.6", f"mallory {i}")) for i in range(5)]
+        await asyncio.sleep(0)
+        waiting.append(asyncio.create_task(move("10.0.0.1", "ann")))
+        await asyncio.sleep(0)
+        assert lanes.queued(botpool.MOVE) == 6
+        lanes.release(botpool.MOVE)
+        await asyncio.wait_for(asyncio.gather(*waiting), 5)
+
+    asyncio.run(main())
+    assert served[:2] == ["mallory 0", "ann"], served
+    assert served[2:] == [f"mallory {i}" for i in range(1, 5)]

@@ -168,6 +168,11 @@ class Lanes:
     workers or more a table's move always finds one that no hint or review holds (with
     one, it waits for at most the one hint or review decision under way). A slot is
     handed over as it frees, never raced for.
+
+    Table moves wait in one queue per owner (the client whose table it is: its creator's
+    address, play now's asker), served in turn: a client with twenty tables of bots gets
+    a free worker as often as a client with one, not twenty times as often, so its
+    tables cannot slow another's (issue 37's soak).
     """
 
     def __init__(self, workers: int, share: int) -> None:
@@ -178,6 +183,9 @@ class Lanes:
         self.extra = 0
         """Of them, hints and reviews."""
         self.waiting: tuple[deque[asyncio.Future[None]], ...] = tuple(deque() for _ in LANES)
+        """Hints and reviews waiting, in order (the move lane's deque stays empty)."""
+        self.moves: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        """Table moves waiting, by owner; the owner served last goes to the end."""
 
     def _may(self, lane: int) -> bool:
         return self.busy < self.workers and (lane == MOVE or self.extra < self.share)
@@ -189,23 +197,52 @@ class Lanes:
 
     def queued(self, lane: int) -> int:
         """Jobs of ``lane`` waiting for a worker."""
+        if lane == MOVE:
+            return sum(len(q) for q in self.moves.values())
         return len(self.waiting[lane])
 
-    async def acquire(self, lane: int) -> None:
-        """Wait for a worker of ``lane`` (it is this caller's until :meth:`release`)."""
+    def _queue(self, lane: int, owner: str) -> deque[asyncio.Future[None]]:
+        if lane != MOVE:
+            return self.waiting[lane]
+        queue = self.moves.get(owner)
+        if queue is None:
+            queue = self.moves[owner] = deque()
+        return queue
+
+    async def acquire(self, lane: int, owner: str = "") -> None:
+        """Wait for a worker of ``lane`` (it is this caller's until :meth:`release`);
+        a table's move waits in its ``owner``'s queue."""
         if self._may(lane):
             self._take(lane)
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting[lane].append(fut)
+        queue = self._queue(lane, owner)
+        queue.append(fut)
         try:
             await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():  # handed over meanwhile: pass it on
                 self.release(lane)
-            elif fut in self.waiting[lane]:  # (a release may have dropped it already)
-                self.waiting[lane].remove(fut)
+            elif fut in queue:  # (a release may have dropped it already)
+                queue.remove(fut)
             raise
+
+    def _next_move(self) -> asyncio.Future[None] | None:
+        """The first waiting move of the owner whose turn it is (who then goes last)."""
+        for owner in list(self.moves):
+            queue = self.moves[owner]
+            while queue and queue[0].done():  # cancelled while waiting
+                queue.popleft()
+            if not queue:
+                del self.moves[owner]
+                continue
+            fut = queue.popleft()
+            if queue:
+                self.moves.move_to_end(owner)
+            else:
+                del self.moves[owner]
+            return fut
+        return None
 
     def release(self, lane: int) -> None:
         """A job of ``lane`` left the executor: its worker goes to the next in line."""
@@ -213,7 +250,12 @@ class Lanes:
         if lane != MOVE:
             self.extra -= 1
         while self.busy < self.workers:
-            for nxt in LANES:
+            move = self._next_move()
+            if move is not None:
+                self._take(MOVE)
+                move.set_result(None)
+                continue
+            for nxt in (HINT, REVIEW):
                 queue = self.waiting[nxt]
                 while queue and queue[0].done():  # cancelled while waiting
                     queue.popleft()
@@ -300,11 +342,13 @@ class BotPool:
         first decision."""
         self.executor.submit(available_bots)
 
-    async def run(self, lane: int, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a worker, when :class:`Lanes` gives ``lane`` one. The worker
-        counts as held until the job ends, even if the caller stops waiting (a job
-        under way in a process cannot be stopped)."""
-        await self.lanes.acquire(lane)
+    async def run(self, lane: int, fn: Callable[..., Any], *args: Any,
+                  owner: str = "") -> Any:
+        """``fn(*args)`` in a worker, when :class:`Lanes` gives ``lane`` one (a table's
+        move: in its ``owner``'s turn). The worker counts as held until the job ends,
+        even if the caller stops waiting (a job under way in a process cannot be
+        stopped)."""
+        await self.lanes.acquire(lane, owner)
         loop = asyncio.get_running_loop()
         try:
             job = self.executor.submit(fn, *args)
@@ -320,10 +364,12 @@ class BotPool:
         return await asyncio.wrap_future(job)
 
     async def decide(self, name: str, seed: int, view: View,
-                     report: Report | None = None, lane: int = MOVE) -> Action:
+                     report: Report | None = None, lane: int = MOVE,
+                     owner: str = "") -> Action:
         """The bot's action, computed in the pool (an incident handed to ``report``);
-        ``lane`` :data:`HINT` for a hint."""
-        result, incident = await self.run(lane, decide, name, seed, view)
+        ``lane`` :data:`HINT` for a hint; a table's move in its ``owner``'s turn
+        (:class:`Lanes`)."""
+        result, incident = await self.run(lane, decide, name, seed, view, owner=owner)
         if incident is not None and report is not None:
             report(incident)
         return action(int(result))

@@ -38,6 +38,13 @@ from .table import Table
 log = logging.getLogger("toepen.server")
 
 
+def owner(table: Table) -> str:
+    """Whose turn a table's bot move waits for in the pool (:class:`~toepen.server.botpool.
+    Lanes`): the client that made the table (play now's, ``playnow:ADDRESS``: its first
+    asker, as ``lobby.owners`` counts it)."""
+    return table.row.creator.removeprefix("playnow:")
+
+
 class Scheduler:
     """The bots of every table: built-in ones in the pool, external ones in their seats."""
 
@@ -182,7 +189,8 @@ class Scheduler:
                                                 f"chose {choice!r}", seed)
             else:
                 choice = await self.pool.decide(bot, seed, view,
-                                                lambda i: self.incident(table, i))
+                                                lambda i: self.incident(table, i),
+                                                owner=owner(table))
         except asyncio.CancelledError:
             raise
         except Exception as e:  # the pool itself failed (a worker died): as match.ask does
