@@ -6,7 +6,8 @@
   A guest is counted, never named, unless it asks to be (``visible`` with a name); then
   it is listed marked as a guest (``"guest": true``), under a name no account has (an
   account's name is reserved, letter case and look-alike letters ignored: ``names.skeleton``),
-  and at most :data:`VISIBLE_PER_ADDRESS` visible guests from one address at a time (a
+  and at most :data:`VISIBLE_PER_ADDRESS` visible guests from one address at a time, and
+  :data:`GUESTS_PER_ADDRESS` counted (a
   guest's mark is kept under its address and its browser's id, both hashed). The marks
   are kept in this process or, with ``--redis``, in Redis (the whole cluster).
 - **follows** (``toepen_follows``) and **invitations** (``toepen_invitations``, migration
@@ -53,6 +54,9 @@ MOST_SHOWN = 100
 """At most this many online players and tables are listed (the counts are complete)."""
 VISIBLE_PER_ADDRESS = 5
 """At most this many guests from one address are listed by name at a time."""
+GUESTS_PER_ADDRESS = 32
+"""At most this many guests (browsers) from one address are counted at a time: a pub's
+phones behind one router, not a client inventing ids to inflate the count."""
 
 follows = sa.Table(
     "toepen_follows", Base.metadata,
@@ -306,13 +310,16 @@ class Presence:
             address = request.client.host if request.client else "unknown"
             where = hashlib.sha256(address.encode()).hexdigest()[:16]
             key = f"{where}:{hashlib.sha256(body.client.encode()).hexdigest()[:32]}"
+            counted = await self._may_count(key, where)
             if name is not None:
                 try:
                     await self._may_show(name, key, where)
                 except Refused:
-                    await self.marks.mark("g", key, None, None)  # here, counted, unnamed
+                    if counted:
+                        await self.marks.mark("g", key, None, None)  # here, counted, unnamed
                     raise
-            await self.marks.mark("g", key, None, name)
+            if counted:
+                await self.marks.mark("g", key, None, name)
         online = await self.marks.recent("u")
         guests = await self.marks.recent("g")
         shown = sorted(online)[:MOST_SHOWN]
@@ -331,6 +338,15 @@ class Presence:
         if user is not None:
             out.update(await self.friends(user, online))
         return out
+
+    async def _may_count(self, key: str, where: str) -> bool:
+        """Whether the guest ``key`` is counted: already marked, or fewer than
+        :data:`GUESTS_PER_ADDRESS` guests of its address are (one more is answered as
+        usual, neither counted nor listed)."""
+        guests = await self.marks.recent("g")
+        if key in guests:
+            return True
+        return sum(1 for k in guests if k.startswith(f"{where}:")) < GUESTS_PER_ADDRESS
 
     async def _may_show(self, name: str, key: str, where: str) -> None:
         """A guest may be listed as ``name`` (else Refused): no account's name, and
