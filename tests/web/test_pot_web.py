@@ -201,3 +201,43 @@ def test_the_sheet_enters_a_buy_in_and_says_who_pays_whom(phone: Page, server: S
     settle(page)
     assert page.evaluate(NO_HSCROLL)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_tournament_says_the_evenings_pot_and_who_pays_whom(phone: Page,
+                                                                 server: Server) -> None:
+    """A pot evening of four (a stake of € 0,50): a table entered by hand (the winner takes
+    the others' stakes); the page (the public view and the projector) shows each
+    player's balance and the transfers the server settled on."""
+    made = server.post("/api/tournaments", {
+        "name": "Potje", "house_rules": {"preset": "rulebook", "options": {
+            "lives": 2, "rebuy": "once", "pot": 0.5, "pot_unit": "€"}}})
+    tid, key = made["tournament"]["id"], made["key"]
+    base = f"/api/tournaments/{tid}"
+    for name in ("Ann", "Bas", "Cor", "Dirk"):
+        server.post(f"{base}/players", {"name": name}, token=key)
+    state = server.post(f"{base}/rounds", {"mode": "cards"}, token=key)
+    order = list(state["rounds"][0]["tables"][0]["seats"])
+    done = server.post(f"{base}/results", {"round": 1, "table": 1, "order": order}, token=key)
+    pot = done["pot"]
+    assert len(pot["settlement"]) == 3
+    page = phone
+    for path, where in ((f"/?tournament={tid}", ".pot-evening"),
+                        (f"/?projector={tid}", ".projector-view .pot-evening")):
+        page.goto(server.url + path)
+        wait_ready(page)
+        set_lang(page, "nl")
+        evening = page.locator(where)
+        expect(evening.locator("h2").first).to_have_text("De pot")
+        expect(evening.locator(".pot-stake")).to_contain_text("€ 0,50")
+        rows = evening.locator(".pot-balances tr")
+        expect(rows).to_have_count(4)
+        assert evening.locator(f".pot-balances tr:has(th:text-is('{order[0]}')) td").inner_text() \
+            == "+€ 1,50"
+        assert evening.locator(f".pot-balances tr:has(th:text-is('{order[3]}')) td").inner_text() \
+            == "\u2212€ 0,50"
+        assert evening.locator(".pot-transfers li").all_inner_texts() == [
+            f"{t['payer']} betaalt {t['payee']} € {t['cents'] // 100},{t['cents'] % 100:02d}"
+            for t in pot["settlement"]]
+        settle(page)
+        assert page.evaluate(NO_HSCROLL), f"{path} scrolls sideways at 360"
+    assert page.errors == []  # type: ignore[attr-defined]
