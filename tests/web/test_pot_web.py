@@ -128,11 +128,14 @@ def test_a_player_out_buys_back_in_and_the_pot_shows_it(phone: Page, server: Ser
     v = view(page)
     assert v is not None
     assert v["rebuys"][v["seat"]] == 1 and v["in_session"][v["seat"]]
-    assert v["pot"] == before + 250
+    # (the bots the same hand put out answer after Ann, and may buy in too)
+    assert v["pot"] == 250 * (8 + sum(v["rebuys"])) >= before + 250
     me = page.locator(".seat.me")
     expect(me.locator(".badge.rebuys")).to_have_text("1 keer ingekocht")
-    expect(page.locator(".felt .pot")).to_have_text(
-        f"Pot: € {v['pot'] // 100},{v['pot'] % 100:02d}")
+    cents, text = page.evaluate(
+        "() => { const p = document.querySelector('.felt .pot');"
+        " return [Number(p.dataset.cents), p.textContent]; }")
+    assert cents >= before + 250 and text == f"Pot: € {cents // 100},{cents % 100:02d}"
     # no second buy-in under "once": play on until the end
     offered_again = until_offered(page)
     assert not offered_again

@@ -500,8 +500,8 @@ export async function showTable(app, tableId, setConn) {
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
       standingsHTML() +
-      // pot toepen: the pot and who takes it (log.pot, as the log says it)
-      (v.pot && winner ? `<p class="result-pot">${esc(t("log.pot", { name: winner, unit: st.table.rules_full.pot_unit || "", amount: money(v.pot) }))}</p>` : "") +
+      // pot toepen: the pot (the server's sum) and who takes it
+      (v.pot && winner ? `<p class="result-pot">${esc(t("web.pot.takes", { name: winner, amount: money(v.pot, st.table.rules_full.pot_unit || "") }))}</p>` : "") +
       scoreSheetHTML(v, points) +
       rematchHTML() +
       `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +
