@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .conftest import Server
+from .conftest import Server, screenshot
 from .helpers import ACTIONABLE, click_action, view, wait_ready
 from .layout import set_lang, settle
 
@@ -123,6 +123,7 @@ def test_a_player_out_buys_back_in_and_the_pot_shows_it(phone: Page, server: Ser
     expect(offer.locator(".rebuy-pot")).to_have_text(f"Pot: {euros}")
     settle(page)
     assert page.evaluate(NO_HSCROLL), "the buy-in offer scrolls sideways at 360"
+    screenshot(page, "pot-rebuy")
     before = v["pot"]
     click_action(page, "stay")
     v = view(page)
@@ -202,6 +203,8 @@ def test_the_sheet_enters_a_buy_in_and_says_who_pays_whom(phone: Page, server: S
         "Ann betaalt Cor € 5,00", "Bas betaalt Cor € 2,50"]
     expect(page.locator(".tally-standings")).to_contain_text("1 keer ingekocht")
     settle(page)
+    settlement.scroll_into_view_if_needed()
+    screenshot(page, "pot-sheet-settlement")
     assert page.evaluate(NO_HSCROLL)
     assert page.errors == []  # type: ignore[attr-defined]
 
