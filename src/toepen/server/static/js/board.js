@@ -1,5 +1,6 @@
 // The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
-import { t, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
+import { t, has, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
+import { potText } from "./pot.js";
 import { cardSVG, backSVG } from "./cards.js";
 import { esc } from "./util.js";
 import { botMark } from "./tableinfo.js";
@@ -50,6 +51,8 @@ function seatBox(view, table, s, me, opts) {
   if (info && info.kind === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("web.away"))}</span>`);
   // the score of a rubber session, always on the table: rubbers won and rounds owed
   if (opts.rubbers) badges.push(`<span class="badge rubbers">${esc(t("web.rubbers_won_n", { n: view.rubbers_won[s] }))}</span>`);
+  // pot toepen: how often this player bought back in (the standings say it as well)
+  if (view.rebuys && view.rebuys[s]) badges.push(`<span class="badge rebuys">${esc(t("web.pot.bought_in", { n: view.rebuys[s] }))}</span>`);
   if (view.drinks && (view.drinks[s] || opts.rubbers)) badges.push(`<span class="badge drinks">${esc(t("web.drinks_n", { n: view.drinks[s] }))}</span>`);
   // (the trick just taken, still on the felt, is not shown twice)
   const onFelt = view.trick.length || !opts.lastTrick ? view.trick : opts.lastTrick.cards;
@@ -89,6 +92,11 @@ function seatBox(view, table, s, me, opts) {
     `</div>`;
 }
 
+/** The pot's currency sign, from the table's rules (``rules_full.pot_unit``). */
+function potUnit(table) {
+  return (table && table.rules_full && table.rules_full.pot_unit) || "";
+}
+
 /**
  * Draw the board.
  * opts: {me: seat|null, table, hands (all hands, replay only), pending, hint, onAction, animate: {plays:Set, knock:seat},
@@ -112,6 +120,8 @@ export function renderBoard(root, view, opts) {
   }
   const centre = `<div class="centre"><div class="stake" aria-label="${esc(t("web.stake", { n: view.stake }))}">${esc(t("web.stake", { n: view.stake }))}</div>` +
     `<div class="handno">${esc(t("web.hand_no", { n: view.hand_no }))}</div>` +
+    // pot toepen: the pot on the table (the server's sum of the stakes and the buy-ins)
+    (view.pot ? `<div class="pot" data-cents="${esc(String(view.pot))}">${esc(potText(view.pot, potUnit(opts.table)))}</div>` : "") +
     (opts.rubbers ? `<div class="rubberno">${esc(t("web.rubber_no", { n: view.rubber_no }))}</div>` : "") +
     // the suit led binds even when the card that led it left the table (its player folded)
     (view.led_suit ? `<div class="led-suit" data-suit="${esc(view.led_suit)}">${esc(t("screen.led_suit", { suit: `${t(`suit.${view.led_suit}`)} ${suitSymbol(`7${view.led_suit}`)}` }))}</div>` : "") +
@@ -133,9 +143,18 @@ export function renderBoard(root, view, opts) {
   const verbs = legal.filter((a) => !a.startsWith("play "));
   const buttons = verbs.map((a) => {
     const hinted = opts.hint === a ? " hinted" : "";
+    // a verb that means something else in this phase (rebuy: stay buys back in, pass stays out)
+    const label = has(`act.${view.phase}.${a}`) ? t(`act.${view.phase}.${a}`) : actionText(a);
     return `<button class="big act act-${a}${hinted}" data-action="${a}" ${opts.pending ? "disabled" : ""} aria-keyshortcuts="${verbKey(a)}">` +
-      `${esc(actionText(a))} <kbd>${verbKey(a).toUpperCase()}</kbd></button>`;
+      `${esc(label)} <kbd>${verbKey(a).toUpperCase()}</kbd></button>`;
   }).join("");
+  // the rebuy round, to the player who is out: what buying in means, the lives it brings back
+  // and the pot it plays for (the buttons are the view's legal actions, as everywhere)
+  const offer = myTurn && view.phase === "rebuy"
+    ? `<div class="rebuy-offer" role="note"><p class="rebuy-guide">${esc(t("web.guide.rebuy"))}</p>` +
+      `<p class="rebuy-lives">${esc(t("web.pot.rebuy_lives", { n: view.rebuy_lives }))}` +
+      (view.pot ? ` <span class="rebuy-pot">${esc(potText(view.pot, potUnit(opts.table)))}</span>` : "") + `</p></div>`
+    : "";
   const hand = me !== null && me !== undefined ? view.hand : [];
   const handHtml = hand.map((c, i) => {
     const ok = legalPlays.has(c);
@@ -149,7 +168,7 @@ export function renderBoard(root, view, opts) {
     `<div class="felt" role="region" aria-label="${esc(t("web.table"))}">${seats}<div class="trick">${trick}</div>${centre}</div>` +
     `<div class="prompt${myTurn ? " mine" : ""}" role="status" aria-live="polite"><span class="prompt-text">${esc(prompt)}</span>` +
     `<span class="subline">${esc(opts.subline || "")}</span></div>` +
-    `<div class="actions">${buttons}${hintBtn}</div>` +
+    offer + `<div class="actions">${buttons}${hintBtn}</div>` +
     // always there for a player (empty when you hold no cards), so that nothing moves between clicks
     (me !== null && me !== undefined ? `<div class="hand" role="group" aria-label="${esc(t("web.your_hand"))}">${handHtml}</div>` : "");
   placeSeats(root);

@@ -5,8 +5,10 @@
 import { t } from "./i18n.js";
 import { esc } from "./util.js";
 
-/** One rule option as a form field: a number, or a choice (yes/no for a switch); empty
- * means "as the preset says" ({@link showPresetValues} writes the preset's value in). */
+/** One rule option as a form field: a whole number, a decimal (pot toepen's stake, ``number``
+ * with its ``step``), a short text (the pot's currency sign, ``text``), or a choice (yes/no
+ * for a switch); empty means "as the preset says" ({@link showPresetValues} writes the
+ * preset's value in). */
 export function optionField(o) {
   const id = `opt_${o.name}`;
   const label = `<span data-i18n="${esc(o.about)}"></span>`;
@@ -15,6 +17,14 @@ export function optionField(o) {
     const list = o.suggested != null ? ` list="${id}_suggested"` : "";
     const sugg = o.suggested != null ? `<datalist id="${id}_suggested"><option value="${esc(String(o.suggested))}"></option></datalist>` : "";
     return `<label>${label} <input type="number" min="${esc(String(o.min))}" max="${esc(String(o.max))}" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="int"${list}>${sugg}</label>`;
+  }
+  if (o.type === "number") {
+    const step = o.step != null ? String(o.step) : "any";
+    return `<label>${label} <input type="number" inputmode="decimal" min="${esc(String(o.min))}" max="${esc(String(o.max))}" step="${esc(step)}" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="number"></label>`;
+  }
+  if (o.type === "text") {
+    const max = o.max_length != null ? ` maxlength="${esc(String(o.max_length))}"` : "";
+    return `<label>${label} <input type="text"${max} autocomplete="off" name="${id}" id="${id}" data-option="${esc(o.name)}" data-type="text"></label>`;
   }
   if ((o.type === "choice" || o.type === "bool") && Array.isArray(o.choices)) {
     const opts = o.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" data-i18n="${esc(choiceWords(o, c))}"></option>`).join("");
@@ -25,8 +35,9 @@ export function optionField(o) {
 
 function choiceWords(o, c) { return o.type === "bool" ? (c ? "web.yes" : "web.no") : `${o.about}.${c}`; }
 
-/** An option's value in words: yes/no, the choice's words, a number, or "none" (no cap). */
+/** An option's value in words: yes/no, the choice's words, a number, a text, or "none" (no cap). */
 function valueText(o, v) {
+  if (o.type === "text") return String(v ?? "");
   if (v === null || v === undefined) return t("web.option.none");
   if (o.type === "bool" || o.type === "choice") return t(choiceWords(o, v));
   return String(v);
@@ -62,4 +73,21 @@ export function followPresetLives(root, meta) {
     sel.addEventListener("change", show);
     show();
   }
+}
+
+/** A field's value as the request sends it (``data-type``: int and number as numbers, text
+ * as typed, a menu's entry as its JSON). */
+export function fieldValue(el) {
+  const type = el.dataset.type;
+  if (type === "int" || type === "number") return Number(el.value);
+  if (type === "text") return el.value;
+  return JSON.parse(el.value);
+}
+
+/** A value as a field of ``data-type`` shows it (the inverse of {@link fieldValue}). */
+export function fieldText(el, v) {
+  if (v === undefined) return "";
+  const type = el.dataset.type;
+  if (type === "int" || type === "number" || type === "text") return String(v);
+  return JSON.stringify(v);
 }

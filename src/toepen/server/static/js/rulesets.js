@@ -3,6 +3,7 @@
 // the server's: a saved set is only what the form sends, and the server validates it.
 import { t } from "./i18n.js";
 import { esc } from "./util.js";
+import { fieldValue, fieldText } from "./options.js";
 
 const KEY = "toepen.rulesets";
 
@@ -19,7 +20,7 @@ export function formOptions(form) {
   const options = {};
   for (const el of form.querySelectorAll("[data-option]")) {
     if (el.value === "") continue;
-    options[el.dataset.option] = el.dataset.type === "int" ? Number(el.value) : JSON.parse(el.value);
+    options[el.dataset.option] = fieldValue(el);
   }
   return options;
 }
@@ -52,7 +53,7 @@ export function attachRuleSets(form, onPreset, notify) {
     }
     for (const el of form.querySelectorAll("[data-option]")) {
       const v = (set.options || {})[el.dataset.option];
-      el.value = v === undefined ? "" : el.dataset.type === "int" ? String(v) : JSON.stringify(v);
+      el.value = fieldText(el, v);
     }
     form.querySelector("#ruleset-name").value = menu.value;
   });

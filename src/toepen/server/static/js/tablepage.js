@@ -7,6 +7,7 @@ import { rulesList } from "./rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
 import { esc } from "./util.js";
+import { money } from "./pot.js";
 import { reviewButton } from "./review.js";
 import { tableLine, botMark } from "./tableinfo.js";
 import { botKind, botMenu } from "./levels.js";
@@ -403,7 +404,7 @@ export async function showTable(app, tableId, setConn) {
     if (st.hintText && st.hint && mine) {
       const names = st.view.players;
       subline = t("web.hint_why", { action: say(st.hintText.say, names) || st.hint, why: say(st.hintText.reason, names) || "" });
-    } else if (st.guide && mine) {
+    } else if (st.guide && mine && st.view.phase !== "rebuy") { // (the rebuy offer says it itself)
       const id = `web.guide.${st.view.phase}`;
       if (has(id)) subline = t(id);
     }
@@ -499,6 +500,8 @@ export async function showTable(app, tableId, setConn) {
     els.result.innerHTML = `<section class="panel result-panel" role="dialog" aria-modal="false" aria-labelledby="h-result">` +
       `<h1 id="h-result">${esc(winner ? t("web.game_over_winner", { name: winner }) : t("phase.over"))}</h1>` +
       standingsHTML() +
+      // pot toepen: the pot (the server's sum) and who takes it
+      (v.pot && winner ? `<p class="result-pot">${esc(t("web.pot.takes", { name: winner, amount: money(v.pot, st.table.rules_full.pot_unit || "") }))}</p>` : "") +
       scoreSheetHTML(v, points) +
       rematchHTML() +
       `<p class="result-buttons"><a class="button big" href="/?replay=${esc(tableId)}">${esc(t("web.replay"))}</a> ` +

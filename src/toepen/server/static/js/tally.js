@@ -1,11 +1,16 @@
 // The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
 // everyone else follows it live (?sheet=ID). The server says what may be entered next
 // (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
-import { t, say } from "./i18n.js";
+import { t, say, translateStatic } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
 import { toast } from "./lobby.js";
 import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "./pwa.js";
+import { optionField, fieldValue, showPresetValues } from "./options.js";
+import { potText, settlementHTML } from "./pot.js";
+
+/** The rule options of pot toepen the new sheet's form offers (GET /api/presets' fields). */
+const POT_OPTIONS = ["rebuy", "pot", "pot_unit"];
 
 async function call(method, path, body, key) {
   const headers = {};
@@ -75,6 +80,9 @@ export async function showSheet(app, sheetId) {
       extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.rubbers_won"))}</th>${s.seats.map((x) => `<td>${esc(String(x.rubbers_won))}${x.toepkoning ? " 👑" : ""}</td>`).join("")}</tr>`;
       extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.drinks"))}</th>${s.seats.map((x) => `<td>${esc(String(x.drinks))}</td>`).join("")}</tr>`;
     }
+    if (s.rebuys && s.rebuys.some((r) => r)) {
+      extra += `<tr class="tally-rebuys"><th scope="row" colspan="3">${esc(t("web.pot.rebuys"))}</th>${s.rebuys.map((r) => `<td>${esc(String(r))}</td>`).join("")}</tr>`;
+    }
     if (s.seats.some((x) => x.beers)) {
       extra += `<tr><th scope="row" colspan="3">${esc(t("web.tally.beers"))}</th>${s.seats.map((x) => `<td>${esc(String(x.beers))}</td>`).join("")}</tr>`;
     }
@@ -88,13 +96,14 @@ export async function showSheet(app, sheetId) {
     s.legal.forEach((e, i) => bySeat[Number(e.split(" ")[0])].push([e, s.legal_say[i]]));
     const controls = keeper && !s.over ? `<div class="tally-entry" aria-label="${esc(t("web.tally.enter"))}">` +
       bySeat.map((entries, seat) => entries.length ? `<div class="tally-seat"><span class="who">${esc(s.players[seat])}</span>` +
-        entries.map(([e, label]) => `<button type="button" data-entry="${esc(e)}">${esc(say(label, s.players))}</button>`).join("") + "</div>" : "").join("") +
+        entries.map(([e, label]) => `<button type="button" data-entry="${esc(e)}"${e.endsWith(" rebuy") ? ' class="tally-rebuy"' : ""}>${esc(say(label, s.players))}</button>`).join("") + "</div>" : "").join("") +
       "</div>" : "";
     const follow = `${location.origin}/?sheet=${encodeURIComponent(state.id)}`;
     const log = state.log.slice(-12).map((item) => `<li>${esc(say(item.say, names()) || "")}</li>`).join("");
     app.innerHTML = `<section class="panel tally" data-version="${esc(String(state.version))}" data-keeper="${keeper ? 1 : 0}">
       <h1>${esc(t("web.tally.title"))}</h1>
       <p class="tally-status" role="status" aria-live="polite">${esc(status)}</p>
+      ${s.pot ? `<p class="tally-pot pot" data-cents="${esc(String(s.pot))}">${esc(potText(s.pot, s.pot_unit || ""))}</p>` : ""}
       ${controls}
       <div class="tally-tools no-print">
         ${keeper ? `<button type="button" id="tally-undo" ${s.entries.length ? "" : "disabled"}>${esc(t("web.tally.undo"))}</button>` : ""}
@@ -109,6 +118,8 @@ export async function showSheet(app, sheetId) {
       </table></div>
       ${s.over && s.standings_say ? `<section class="standings tally-standings"><h2>${esc(say(s.standings_say[0], names()))}</h2><ol>` +
         s.standings_say.slice(1).map((m) => `<li>${esc(say(m, names()))}</li>`).join("") + "</ol></section>" : ""}
+      ${s.over && s.pot && s.pot_balances ? settlementHTML(s.pot_balances.map((c, i) => [s.players[i], c]),
+        (s.settlement || []).map((x) => ({ payer: s.players[x.payer], payee: s.players[x.payee], cents: x.cents })), s.pot_unit || "", "tally-settlement") : ""}
       <ol class="tally-log" aria-label="${esc(t("web.tally.log"))}">${log}</ol>
       <p class="tally-follow no-print">${esc(t("web.tally.follow"))} <a id="tally-follow" href="${esc(follow)}">${esc(follow)}</a></p>
       ${keeper ? `<details class="tally-follow no-print"><summary>${esc(t("web.tally.hand_over"))}</summary><a id="tally-keep" href="${esc(`${follow}#key=${encodeURIComponent(key)}`)}">${esc(`${follow}#key=${key}`)}</a></details>` : ""}
@@ -187,6 +198,8 @@ export async function showSheet(app, sheetId) {
 async function showNewSheet(app) {
   const meta = await presets();
   const options = meta.presets.map((p) => `<option value="${esc(p.name)}">${esc(t(p.label))}</option>`).join("");
+  // pot toepen on the sheet: the same fields as the lobby's options (empty: as the preset says)
+  const potFields = (meta.options || []).filter((o) => POT_OPTIONS.includes(o.name));
   function draw() {
     app.innerHTML = `<section class="panel tally-new"><h1>${esc(t("web.tally.title"))}</h1>
       <p>${esc(t("web.tally.about"))}</p>
@@ -196,17 +209,24 @@ async function showNewSheet(app) {
         <label>${esc(t("web.tally.display"))} <select name="display">
           <option value="strokes">${esc(t("web.tally.display.strokes"))}</option>
           <option value="points">${esc(t("web.tally.display.points"))}</option></select></label></div>
+        ${potFields.length ? `<fieldset class="tally-pot-options"><legend>${esc(t("web.pot.title"))}</legend>${potFields.map(optionField).join("")}</fieldset>` : ""}
         <fieldset><legend>${esc(t("web.tally.players"))}</legend>
           ${Array.from({ length: 8 }, (_, i) => `<input name="player" maxlength="24" aria-label="${esc(t("web.tally.player", { n: i + 1 }))}" placeholder="${esc(t("web.tally.player", { n: i + 1 }))}">`).join("")}
         </fieldset>
         <button type="submit" class="primary">${esc(t("web.tally.start"))}</button>
       </form></section>`;
+    translateStatic(app);
+    const form = app.querySelector("#tally-form");
+    const presetValues = () => showPresetValues(form, meta.presets.find((p) => p.name === form.preset.value), potFields);
+    form.preset.addEventListener("change", presetValues);
+    presetValues();
     app.querySelector("#tally-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const f = new FormData(ev.target);
       const players = f.getAll("player").map((p) => String(p).trim()).filter(Boolean);
       const opts = {};
       if (f.get("lives")) opts.lives = Number(f.get("lives"));
+      for (const el of ev.target.querySelectorAll("[data-option]")) if (el.value !== "") opts[el.dataset.option] = fieldValue(el);
       try {
         const made = await call("POST", "/api/sheets", { preset: f.get("preset"), options: opts, players, display: f.get("display") });
         localStorage.setItem(`toepen.sheet.${made.id}`, made.key);

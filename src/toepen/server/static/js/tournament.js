@@ -9,6 +9,7 @@ import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./clu
 import { clubMembers, membersHTML, attachMembers } from "./members.js";
 import { account } from "./account.js";
 import { esc } from "./util.js";
+import { money, settlementHTML } from "./pot.js";
 
 const POLL_MS = 3000;
 
@@ -24,6 +25,18 @@ function notFound(app, message) {
 function openRound(tn) {
   const last = tn.rounds[tn.rounds.length - 1];
   return last && !last.complete ? last : null;
+}
+
+/** Pot toepen over the evening (the server's ``pot``): each player's balance over the tables
+ * played so far and who pays whom; nothing without a pot or before a table has a result. */
+function potHTML(tn) {
+  const pot = tn.pot;
+  if (!pot) return "";
+  const balances = Object.entries(pot.balances || {});
+  const stake = `<p class="note pot-stake">${esc(t("web.pot.stake", { amount: money(pot.stake, pot.unit || "") }))}</p>`;
+  if (!balances.length) return `<section class="panel pot-evening"><h2>${esc(t("web.pot.title"))}</h2>${stake}</section>`;
+  return `<section class="panel pot-evening"><h2>${esc(t("web.pot.title"))}</h2>${stake}` +
+    settlementHTML(balances, pot.settlement || [], pot.unit || "", "tourney-settlement") + "</section>";
 }
 
 function rulesLine(tn, schemes) {
@@ -157,6 +170,7 @@ export async function showTournament(app, id) {
       <section class="panel"><h2>${esc(t("web.club.standings"))}</h2><div id="standings">${standingsHTML(tn.standings)}</div>
         <p class="note">${esc(t("web.club.tie_breaks"))}</p>
         ${tn.rounds.length ? `<p class="note" id="spread">${esc(t("web.club.spread", { distinct: tn.spread.distinct, best: tn.spread.best }))}</p>` : ""}</section>
+      ${potHTML(tn)}
       <section class="panel"><h2>${esc(t("web.club.players_n", { n: tn.players.filter((p) => p.active).length }))}</h2>
         <ul class="tables" id="players">${tn.players.map((p) => `<li><span>${esc(p.name)}</span>` +
           (p.from_round > 1 ? ` <span class="badge">${esc(t("web.club.from_round", { round: p.from_round }))}</span>` : "") +
@@ -245,7 +259,7 @@ export async function showProjector(app, id) {
       : `<h2>${esc(t(tn.finished ? "web.club.final" : "web.club.round_n", { round: tn.rounds.length + 1 }))}</h2><p class="note">${esc(t(tn.finished ? "web.club.thanks" : "web.club.not_drawn"))}</p>`;
     app.innerHTML = `<div class="projector-view"><h1>${esc(tn.name)}</h1>
       <section class="proj-standings"><h2>${esc(t("web.club.standings"))}</h2>${standingsHTML(shown, "big")}</section>
-      <section class="proj-tables" id="proj-tables">${tables}</section></div>`;
+      <section class="proj-tables" id="proj-tables">${tables}</section>${potHTML(tn)}</div>`;
   };
   const tick = async () => {
     try { last = await load(id); draw(last); } catch (e) { if (!last) notFound(app, e.message); }
