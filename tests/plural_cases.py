@@ -234,6 +234,16 @@ PO: dict[str, tuple[Params, Texts]] = {
 """The shared catalogs' messages (the terminal's and the browser's) whose count can be 1."""
 
 WEB: dict[str, tuple[Params, Texts]] = {
+    "web.pub.speech.lives": (lambda n: {"name": "Ann", "n": n}, {
+        "en": ("Ann, 1 life", "Ann, 2 lives"), "nl": ("Ann, 1 leven", "Ann, 2 levens"),
+        "de": ("Ann, 1 Leben", "Ann, 2 Leben"), "it": ("Ann, 1 vita", "Ann, 2 vite"),
+        "nb": ("Ann, 1 liv", "Ann, 2 liv"),
+    }),
+    "web.pub.speech.points": (lambda n: {"name": "Ann", "n": n}, {
+        "en": ("Ann, 1 point", "Ann, 2 points"), "nl": ("Ann, 1 punt", "Ann, 2 punten"),
+        "de": ("Ann, 1 Punkt", "Ann, 2 Punkte"), "it": ("Ann, 1 punto", "Ann, 2 punti"),
+        "nb": ("Ann, 1 poeng", "Ann, 2 poeng"),
+    }),
     "web.cards_n": (_n, {
         "en": ("1 card", "2 cards"), "nl": ("1 kaart", "2 kaarten"), "de": ("1 Karte", "2 Karten"),
         "it": ("1 carta", "2 carte"), "nb": ("1 kort", "2 kort"),

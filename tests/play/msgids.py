@@ -58,6 +58,13 @@ def used_ids() -> dict[str, str]:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and ID.match(node.value) and node.value.startswith(SERVER_PREFIXES)):
                 found.setdefault(node.value, f"{path.name}:{node.lineno}")
+            # limited(..., area="hint") says <area>.error.rate_limited (playnow.limited)
+            if isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if (kw.arg == "area" and isinstance(kw.value, ast.Constant)
+                            and isinstance(kw.value.value, str)):
+                        found.setdefault(f"{kw.value.value}.error.rate_limited",
+                                         f"{path.name}:{node.lineno}")
     for path in REFUSERS:  # refused("code", ...) says <area>.error.<code>
         area = REFUSERS[path]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -294,7 +294,10 @@ def test_armoede_always_pass_answers_at_once_from_the_deal_it_was_switched_on(
         page.wait_for_function(f"() => ({READY})() || !!document.querySelector('#summary-close')",
                                timeout=40000)
         if page.locator("#summary-close").is_visible():
-            page.click("#summary-close")
+            # (the dialog may still be moving in: a click by script does not wait for it)
+            page.evaluate("() => document.querySelector('#summary-close').click()")
+            page.wait_for_function("() => !document.querySelector('#summary-close')"
+                                   " || !document.querySelector('#summary-close').offsetParent")
             continue
         view = page.evaluate("() => window.toepenState.view")
         assert view["phase"] != "claim", view["legal"]
