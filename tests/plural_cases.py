@@ -234,6 +234,17 @@ PO: dict[str, tuple[Params, Texts]] = {
 """The shared catalogs' messages (the terminal's and the browser's) whose count can be 1."""
 
 WEB: dict[str, tuple[Params, Texts]] = {
+    "web.pot.rebuy_lives": (_n, {
+        "en": ("Buy back in and you come back with 1 life.",
+               "Buy back in and you come back with 2 lives."),
+        "nl": ("Koop je je in, dan kom je terug met 1 leven.",
+               "Koop je je in, dan kom je terug met 2 levens."),
+        "de": ("Kaufst du dich ein, kommst du mit 1 Leben zurück.",
+               "Kaufst du dich ein, kommst du mit 2 Leben zurück."),
+        "it": ("Se ti ricompri, torni con 1 vita.", "Se ti ricompri, torni con 2 vite."),
+        "nb": ("Kjøper du deg inn, kommer du tilbake med 1 liv.",
+               "Kjøper du deg inn, kommer du tilbake med 2 liv."),
+    }),
     "web.pub.speech.lives": (lambda n: {"name": "Ann", "n": n}, {
         "en": ("Ann, 1 life", "Ann, 2 lives"), "nl": ("Ann, 1 leven", "Ann, 2 levens"),
         "de": ("Ann, 1 Leben", "Ann, 2 Leben"), "it": ("Ann, 1 vita", "Ann, 2 vite"),

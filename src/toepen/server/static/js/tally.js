@@ -209,7 +209,7 @@ async function showNewSheet(app) {
         <label>${esc(t("web.tally.display"))} <select name="display">
           <option value="strokes">${esc(t("web.tally.display.strokes"))}</option>
           <option value="points">${esc(t("web.tally.display.points"))}</option></select></label></div>
-        ${potFields.length ? `<fieldset class="tally-pot-options"><legend>${esc(t("web.pot.title"))}</legend>${potFields.map(optionField).join("")}</fieldset>` : ""}
+        ${potFields.length ? `<details class="tally-pot-options"><summary>${esc(t("web.pot.title"))}</summary>${potFields.map(optionField).join("")}</details>` : ""}
         <fieldset><legend>${esc(t("web.tally.players"))}</legend>
           ${Array.from({ length: 8 }, (_, i) => `<input name="player" maxlength="24" aria-label="${esc(t("web.tally.player", { n: i + 1 }))}" placeholder="${esc(t("web.tally.player", { n: i + 1 }))}">`).join("")}
         </fieldset>
