@@ -40,27 +40,34 @@ PAGE_BYTES = 600 * 1024
 VIEWS = ("seat=all", "", "seat=3", "seat=6")
 
 
-def store_long_game(url: str) -> int:
-    """Play the audit's game with the engine, store it finished; its number of actions."""
-    rules = Rules.preset("rulebook", **RULES)
-    names = [f"Bot {i}" for i in range(8)]
-    game = Game(rules, names, seed=37, dealer=37 % 8)
-    play_game(game, [make_bot("random", seed=i) for i in range(8)])
+def store_finished(url: str, game: Game, table: str, code: str, seed: int) -> int:
+    """Store ``game`` (played to its end) as a server would, under ``table`` and ``code``
+    (every seat a random bot); its number of actions."""
     assert game.is_over
+    rules, names = game.rules, list(game.players)
     store = Store.open(url)
     try:
         store.create_table(
-            TableRow(id=TABLE, code="LONGGM", preset=rules.name, rules=rules.to_json(), size=8,
-                     seed=37, dealer=37 % 8, idle_seconds=60.0, autostart=True, creator="test",
-                     host_hash="h" * 64, status="playing", players=names),
-            [SeatRow(i, "bot", names[i], "random") for i in range(8)])
+            TableRow(id=table, code=code, preset=rules.name, rules=rules.to_json(),
+                     size=game.n, seed=seed, dealer=game.first_dealer, idle_seconds=60.0,
+                     autostart=True, creator="test", host_hash="h" * 64, status="playing",
+                     players=names),
+            [SeatRow(i, "bot", names[i], "random") for i in range(game.n)])
         n = len(game.actions)
-        store.append_actions([ActionRow(TABLE, i, s, str(a), "bot",
+        store.append_actions([ActionRow(table, i, s, str(a), "bot",
                                         game.winner if i == n - 1 else None)
                               for i, (s, a) in enumerate(game.actions)])
     finally:
         store.close()
     return n
+
+
+def store_long_game(url: str) -> int:
+    """Play the audit's game with the engine, store it finished; its number of actions."""
+    rules = Rules.preset("rulebook", **RULES)
+    game = Game(rules, [f"Bot {i}" for i in range(8)], seed=37, dealer=37 % 8)
+    play_game(game, [make_bot("random", seed=i) for i in range(8)])
+    return store_finished(url, game, TABLE, "LONGGM", 37)
 
 
 @pytest.fixture(scope="module")

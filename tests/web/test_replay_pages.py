@@ -14,12 +14,12 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
+from server.test_replay_budget import store_finished
 
 from toepen.bots.base import make_bot
 from toepen.engine import Game
 from toepen.match import play_game
 from toepen.rules import Rules
-from toepen.server.store import ActionRow, SeatRow, Store, TableRow
 
 from .conftest import Server
 
@@ -29,23 +29,9 @@ TABLE = "feedbeef0042"
 def store_game(url: str) -> int:
     """A finished game of four random bots stored as a server would; its actions."""
     rules = Rules.preset("rulebook", lives=10, max_stake=1, armoede=False)
-    names = ["Ada", "Bas", "Cor", "Dirk"]
-    game = Game(rules, names, seed=7, dealer=3)
+    game = Game(rules, ["Ada", "Bas", "Cor", "Dirk"], seed=7, dealer=3)
     play_game(game, [make_bot("random", seed=i) for i in range(4)])
-    store = Store.open(url)
-    try:
-        store.create_table(
-            TableRow(id=TABLE, code="PAGESX", preset=rules.name, rules=rules.to_json(), size=4,
-                     seed=7, dealer=3, idle_seconds=60.0, autostart=True, creator="test",
-                     host_hash="h" * 64, status="playing", players=names),
-            [SeatRow(i, "bot", names[i], "random") for i in range(4)])
-        n = len(game.actions)
-        store.append_actions([ActionRow(TABLE, i, s, str(a), "bot",
-                                        game.winner if i == n - 1 else None)
-                              for i, (s, a) in enumerate(game.actions)])
-    finally:
-        store.close()
-    return n
+    return store_finished(url, game, TABLE, "PAGESX", 7)
 
 
 @pytest.fixture(scope="module")
