@@ -32,8 +32,10 @@ WHERE = {
 }
 """Where in src/toepen each extra may be imported (a distribution in two extras, numpy or
 openskill, may be imported where either allows)."""
-LOCAL = {p.stem for p in (ROOT / "tests").glob("*.py")}
-"""The tests' own helper modules at the top of tests/ (imported by plain name)."""
+LOCAL = ({p.stem for p in (ROOT / "tests").glob("*.py")}
+         | {p.parent.name for p in (ROOT / "tests").glob("*/__init__.py")})
+"""The tests' own helper modules and packages at the top of tests/ (imported by plain name:
+``from server.test_replay_budget import ...``)."""
 
 
 def _name(requirement: str) -> str:
