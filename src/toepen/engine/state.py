@@ -135,7 +135,7 @@ class Game(Declarations, Settlement, Refusals):
     <Game rulebook 4 players: hand 1, claim, seat 1 to act, stake 1>
     >>> print(g)
     rulebook: 4 players, 10 lives, session elimination, last trick loses
-    hand 1, phase claim, stake 1, seat 1 to act
+    hand 1, phase claim, stake 1, Bas (seat 1) to act
       0 Ann   lives 10  Ad Th 9h 8h  dealer
       1 Bas   lives 10  9d Jd Ah Qh  to act
       2 Cor   lives 10  Td 7h Jh Qs
@@ -1154,8 +1154,14 @@ class Game(Declarations, Settlement, Refusals):
             f"{self._phase}, {to_act}, stake {self._stake}>"
         )
 
+    def _seat_name(self, seat: int) -> str:
+        """A seat as :meth:`__str__` names it: the player's name, then the seat number of
+        the rows below (seat numbers start at 0; a player's name may be "Player 2")."""
+        return f"{self._players[seat]} (seat {seat})"
+
     def __str__(self) -> str:
-        """The position, every hand shown (like a board print)."""
+        """The position, every hand shown (like a board print); a seat named in the
+        header is named by its player, with the seat number the rows start with."""
         rules = self._rules
         lines = [
             f"{rules.name}: {self._n} players, {rules.lives} lives, session {rules.session}, "
@@ -1163,8 +1169,8 @@ class Game(Declarations, Settlement, Refusals):
             f"hand {self._hand_no}, "
             + (f"trick {self._trick_no + 1}, " if self._phase in _PLAYING else "")
             + f"phase {self._phase}, stake {self._stake}, "
-            + (f"seat {self._turn} to act" if self._turn >= 0 else "nobody to act")
-            + (f", winner seat {self._winner}" if self._winner is not None else ""),
+            + (f"{self._seat_name(self._turn)} to act" if self._turn >= 0 else "nobody to act")
+            + (f", winner {self._seat_name(self._winner)}" if self._winner is not None else ""),
         ]
         width = max(len(p) for p in self._players)
         for s in range(self._n):
