@@ -20,7 +20,23 @@ def _lives(n: int) -> dict[str, Any]:
     return {"lives": n}
 
 
+def _rubber_lives(n: int) -> dict[str, Any]:
+    return {"rubber": 2, "lives": n}
+
+
 PO: dict[str, tuple[Params, Texts]] = {
+    "summary.rubber_next": (_rubber_lives, {
+        "en": ("Rubber 2 begins: everyone is back to 1 life.",
+               "Rubber 2 begins: everyone is back to 2 lives."),
+        "nl": ("Partij 2 begint: iedereen heeft weer 1 leven.",
+               "Partij 2 begint: iedereen heeft weer 2 levens."),
+        "de": ("Robber 2 beginnt: alle haben wieder 1 Leben.",
+               "Robber 2 beginnt: alle haben wieder 2 Leben."),
+        "it": ("Comincia la partita 2: tutti tornano a 1 vita.",
+               "Comincia la partita 2: tutti tornano a 2 vite."),
+        "nb": ("Parti 2 begynner: alle har 1 liv igjen.",
+               "Parti 2 begynner: alle har 2 liv igjen."),
+    }),
     "standings.fig.in": (_lives, {
         "en": ("still in, 1 life left", "still in, 2 lives left"),
         "nl": ("nog in het spel, 1 leven over", "nog in het spel, 2 levens over"),

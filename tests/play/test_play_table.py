@@ -58,7 +58,7 @@ async def test_the_prompt_offers_knocking_only_when_it_is_legal(tmp_path: Path,
 async def test_the_suit_led_is_always_shown_and_the_last_trick_names_its_players(
     tmp_path: Path,
 ) -> None:
-    session = make_session(tmp_path, "rulebook", lives=6, seed=5, lang="de")
+    session = make_session(tmp_path, "rulebook", lives=10, seed=5, lang="de")
     app = PlayApp(session, lang="de", delay=0.0, strict=True)
     t = app.t
     counts = {"led": 0, "last": 0}

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
@@ -20,7 +21,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
 from ..bots.base import DEFAULT
@@ -28,7 +29,15 @@ from ..bots.reasons import forced, reason
 from ..cards import SUIT_SYMBOLS, SUITS, local_card_str
 from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
-from ..narration import Message, hand_summary, money, standings
+from ..narration import (
+    Message,
+    Seats,
+    describe,
+    hand_summary,
+    in_second_person,
+    money,
+    standings,
+)
 from ..review import evaluate
 from ..rules import TELL_WORDS
 from ..view import View
@@ -50,6 +59,12 @@ _RED = (1, 2)  # diamonds, hearts
 BOT_MARK = "\U0001f916"
 """The mark beside a bot's name in the seat list (as in the browser: a person may carry
 any first name a bot might)."""
+
+_STATUS_WORDS = (N_("status.out"), N_("status.folded"), N_("status.dealer"),
+                 N_("status.knocked"), N_("status.claimed"), N_("status.exchanged"),
+                 N_("status.toepkoning"), N_("status.winner"))
+"""The statuses of a seat in the players' table (the longest word sets the column's
+narrowest width)."""
 
 _TOLD = (EventKind.HAND_RESULT, EventKind.ELIMINATED)
 """Events whose line a hand's summary repeats (the log has it once, from the event)."""
@@ -85,21 +100,58 @@ class TrickTracker:
             self.current = [(s, c) for s, c in self.current if s != e.seat]
         elif e.kind in (EventKind.DEAL, EventKind.REDEAL):
             self.current = []
+            # The last trick of an earlier hand (by a player who may be out since) is no
+            # fact of the hand dealt now.
+            self.last, self.last_winner = [], -1
             self.claims.clear()  # a redeal ends the armoede that caused it
 
 
+class RubberTracker:
+    """The lives of the rubber being played, followed from events, to name who shares a
+    rubber that ends level (the engine's ``RUBBER`` event says only that it is shared:
+    the sides with the most lives left win it)."""
+
+    def __init__(self, lives: int, team_of: Sequence[int]) -> None:
+        self.start = lives
+        self.team_of = list(team_of)
+        self.pools = [lives] * len(self.team_of)
+        """Each seat's lives (a pair shares its side's)."""
+        self.sharers: dict[int, tuple[int, ...]] = {}
+        """Rubber number -> the seats that shared it."""
+
+    def feed(self, e: Event) -> None:
+        if e.kind in (EventKind.LIVES, EventKind.LIFE_BACK):
+            side = self.team_of[e.seat]
+            change = -e.value if e.kind is EventKind.LIVES else e.value
+            for s, team in enumerate(self.team_of):
+                if team == side:
+                    self.pools[s] += change
+        elif e.kind is EventKind.RUBBER:
+            best = max(self.pools)
+            self.sharers[e.value] = tuple(s for s, n in enumerate(self.pools) if n == best)
+            self.pools = [self.start] * len(self.pools)
+
+
 class RulesScreen(ModalScreen[None]):
-    """The rules in play, over the game; any of r, Escape or q closes it."""
+    """The rules in play, over the game; any of r, Escape or q closes it. Taller than the
+    window, they scroll (arrows, PgUp, PgDn, Home, End, the mouse wheel)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("r", "close", show=False),
         Binding("q", "close", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-1000)", show=False),
+        Binding("pagedown", "scroll(1000)", show=False),
+        Binding("home", "scroll(-100000)", show=False),
+        Binding("end", "scroll(100000)", show=False),
     ]
     DEFAULT_CSS = """
     RulesScreen { align: center middle; }
-    #rules { width: 80%; max-width: 100; height: auto; border: round $accent;
-             background: $panel; padding: 1 2; }
+    #rules { width: 100%; max-width: 100; height: auto; max-height: 100%;
+             border: round $accent; background: $panel; padding: 0 2; }
+    #rules-text { height: auto; padding: 1 0; }
     """
 
     def __init__(self, lines: Sequence[str]) -> None:
@@ -112,7 +164,15 @@ class RulesScreen(ModalScreen[None]):
         for line in self.lines[1:-1]:
             text.append("• " + line + "\n")
         text.append("\n" + self.lines[-1], style="italic")
-        yield Static(text, id="rules")
+        with VerticalScroll(id="rules"):
+            yield Static(text, id="rules-text")
+
+    def action_scroll(self, rows: int) -> None:
+        """Scroll by ``rows`` (±1000: a page; ±100000: to the top or the end)."""
+        box = self.query_one("#rules", VerticalScroll)
+        if abs(rows) == 1000:
+            rows = (1 if rows > 0 else -1) * max(1, box.scrollable_content_region.height - 1)
+        box.scroll_to(y=box.scroll_y + rows, animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -154,7 +214,10 @@ class SummaryScreen(ModalScreen[None]):
 class GameLog(RichLog):
     """The narrated log: every line kept, and drawn again at the log's own width whenever
     that width changes or the log is shown again (a line written while the log is hidden
-    or narrower would otherwise keep the width it was wrapped at)."""
+    or narrower would otherwise keep the width it was wrapped at).
+
+    It follows its newest line (:attr:`follow`) until the player scrolls back (PgUp,
+    Home), also when its height changes (a hint, a summary closed, the window resized)."""
 
     can_focus = False
     """The game's keys (PgUp, PgDn, Home, End among them) are the app's, never the log's."""
@@ -163,6 +226,8 @@ class GameLog(RichLog):
         super().__init__(id=id, wrap=True, max_lines=max_lines, min_width=1)
         self.entries: list[Text] = []
         self._drawn_width = 0
+        self.follow = True
+        """True while the newest line is kept in sight (a new line brings it back)."""
 
     def _width(self) -> int:
         return self.scrollable_content_region.width if self.display else 0
@@ -170,6 +235,7 @@ class GameLog(RichLog):
     def add(self, line: Text) -> None:
         """Keep ``line`` and draw it now if the log is on screen at the width it was drawn."""
         self.entries.append(line)
+        self.follow = True  # a new line is shown (RichLog's auto_scroll)
         if len(self.entries) > (self.max_lines or len(self.entries)):
             del self.entries[0]
         width = self._width()
@@ -181,15 +247,27 @@ class GameLog(RichLog):
     def redraw(self) -> None:
         """Draw every kept line again at the log's width (nothing while it is hidden)."""
         width = self._width()
-        if width <= 0 or width == self._drawn_width:
+        if width <= 0:
             return
-        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
-        self.clear()
-        self._drawn_width = width
-        for line in self.entries:
-            self.write(line, width=width, scroll_end=False)
-        if at_end:
+        if width != self._drawn_width:
+            self.clear()
+            self._drawn_width = width
+            for line in self.entries:
+                self.write(line, width=width, scroll_end=False)
+        if self.follow:
             self.scroll_end(animate=False, immediate=True)
+
+    def scroll_pages(self, pages: int) -> None:
+        """PgUp, PgDn (one page each), Home (-1000), End (1000); the log follows its
+        newest line again once it is scrolled to the end."""
+        page = self.scrollable_content_region.height
+        if pages <= -1000:
+            self.scroll_home(animate=False, immediate=True)
+        elif pages >= 1000:
+            self.scroll_end(animate=False, immediate=True)
+        else:
+            self.scroll_to(y=self.scroll_y + pages * page, animate=False, immediate=True)
+        self.follow = self.scroll_y >= self.max_scroll_y
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
@@ -202,7 +280,7 @@ class PlayApp(App[None]):
     TITLE = "Toepen"
     CSS = """
     Screen { layout: vertical; }
-    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #title { height: auto; background: $primary; color: $text; padding: 0 1; }
     #top { height: auto; }
     #players { width: 1fr; height: auto; padding: 0 1; }
     #table { width: 46; height: auto; border: round $secondary; padding: 0 1; }
@@ -266,6 +344,7 @@ class PlayApp(App[None]):
         self.human = session.human
         self.names = session.game.players
         self.tricks = TrickTracker()
+        self.rubbers = self._rubber_tracker(session)
         self.message = ""
         """The last feedback line (a refusal, a hint, a notice)."""
         self._transient = False
@@ -304,6 +383,11 @@ class PlayApp(App[None]):
         self._incidents_seen = len(session.incidents)
         """How many of the session's bot incidents have had their notice."""
 
+    @staticmethod
+    def _rubber_tracker(session: PlaySession) -> RubberTracker:
+        view = session.view()
+        return RubberTracker(view.rules.lives, view.teams or range(len(view.players)))
+
     # -- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -320,6 +404,12 @@ class PlayApp(App[None]):
         yield Static(id="summary")
         yield GameLog(id="log")
 
+    @property
+    def _game_screen(self) -> Screen[Any]:
+        """The game's own screen (the bottom of the stack): a summary or the rules may be
+        on top of it when the window changes size, and the layout classes are its own."""
+        return self.screen_stack[0]
+
     def on_mount(self) -> None:
         self._mounted = True
         self.title = self.t("app.title")
@@ -334,6 +424,11 @@ class PlayApp(App[None]):
         if self.session.game.actions:
             self._write_log(self.t("log.resumed", n=len(self.session.game.actions)), style="cyan")
         self._feed(self._history)
+        if self.session.game.actions and not self.over:
+            # Resumed: the last hand's summary was read before the game was left (the log
+            # holds it); the hand dealt since is what the screen is about.
+            self.summary = []
+            self._summaries_shown = self._summaries
         self.session.save()
         self._set_narrow(self.size.width)
         self._set_compact(self.size.height)
@@ -347,9 +442,15 @@ class PlayApp(App[None]):
         compact = height < self.COMPACT
         if compact != self.compact:
             self.compact = compact
-            self.screen.set_class(compact, "compact")
+            self._game_screen.set_class(compact, "compact")
             if self._mounted:
-                self._render()
+                screen = self.screen
+                if not compact and isinstance(screen, SummaryScreen):
+                    # The window has room for the summary beside the table again: it goes
+                    # there (the game goes on, as on a large screen).
+                    screen.dismiss(None)
+                else:
+                    self._render()
                 if compact and self.summary:
                     self._show_summary()
         self.call_after_refresh(self._fit)
@@ -393,7 +494,7 @@ class PlayApp(App[None]):
                          lambda _: self._summary_closed())
 
     def _summary_closed(self) -> None:
-        if self.over:
+        if self.over and self.compact:  # read: the log takes its place back
             self.summary = []
         self._render()
         self._advance()
@@ -404,7 +505,7 @@ class PlayApp(App[None]):
         narrow = width < self.NARROW + 10 * extra
         if narrow != self.narrow:
             self.narrow = narrow
-            self.screen.set_class(narrow, "narrow")
+            self._game_screen.set_class(narrow, "narrow")
             if self._mounted:
                 self._render()
 
@@ -576,15 +677,7 @@ class PlayApp(App[None]):
         if self.summary and not self.compact:
             self.summary = []
             self._render()
-        log = self.query_one("#log", GameLog)
-        if pages <= -1000:
-            log.scroll_home(animate=False)
-        elif pages >= 1000:
-            log.scroll_end(animate=False)
-        elif pages < 0:
-            log.scroll_page_up(animate=False)
-        else:
-            log.scroll_page_down(animate=False)
+        self.query_one("#log", GameLog).scroll_pages(pages)
 
     @property
     def out(self) -> bool:
@@ -619,6 +712,7 @@ class PlayApp(App[None]):
         self.human = fresh.human
         self.names = fresh.game.players
         self.tricks = TrickTracker()
+        self.rubbers = self._rubber_tracker(fresh)
         self.summary = []
         self._events = []
         self._hand_start = 0
@@ -668,8 +762,14 @@ class PlayApp(App[None]):
         self.message = text
         self._transient = True
         if self._mounted:
-            self.query_one("#message", Static).update(Text(text))
+            self._show_message()
             self._fit()
+
+    def _show_message(self) -> None:
+        """The feedback line, taking no row while there is nothing to say."""
+        message = self.query_one("#message", Static)
+        message.update(Text(self.message))
+        message.display = bool(self.message)
 
     def _write_log(self, line: str, style: str = "") -> None:
         self.log_lines.append(line)
@@ -679,8 +779,11 @@ class PlayApp(App[None]):
         """Narrate redacted events and follow the tricks."""
         for e in events:
             self.tricks.feed(e)
+            self.rubbers.feed(e)
             self._follow_hands(e)
             line = narrate(self.t, e, self.names, self.human)
+            if e.kind is EventKind.RUBBER and e.seat < 0:
+                line = self._rubber_shared(e).render(self.t, self.names)
             if line is None:
                 continue
             style = ""
@@ -718,17 +821,56 @@ class PlayApp(App[None]):
         if over or (e.kind is EventKind.DEAL and settled):
             self._summaries += 1
             self.summary = hand_summary(hand, self.human)
+            # The end of a rubber before who deals next, and the next rubber's lives last
+            # (the log told the end of the rubber when it happened).
+            rubber = self._rubber_lines(hand, over)
+            ended = [m for m in rubber if not m.id.startswith("summary.rubber_next")]
+            nxt = self.summary[-1].id.endswith("next_dealer")
+            at = len(self.summary) - nxt
+            self.summary[at:at] = ended
+            self.summary += rubber[len(ended):]
             if over:
                 final = self.session.view()
                 self.summary += standings(final.places, final.rules, rebuys=final.rebuys)
             told = {line for x in hand if x.kind in _TOLD
                     and (line := narrate(self.t, x, self.names, self.human)) is not None}
+            told.update(m.render(self.t, self.names) for m in ended)
             for m in self.summary:
                 line = m.render(self.t, self.names)
                 if line not in told:
                     self._write_log(line, "green")
         if e.kind is EventKind.DEAL:
             self._hand_start = len(self._events) - 1
+
+    def _rubber_shared(self, e: Event) -> Message:
+        """A rubber that ended level, with who shared it."""
+        return Message("log.rubber_shared_by",
+                       {"n": e.value, "names": Seats(self.rubbers.sharers.get(e.value, ()))})
+
+    def _rubber_lines(self, hand: Sequence[Event], over: bool) -> list[Message]:
+        """The end of a rubber in a hand's summary: who won it (or shared it), who owes a
+        round, a toepkoning, and, unless the session ends with it, that the next rubber
+        begins with every life back (the last line)."""
+        out: list[Message] = []
+        ended = 0
+        for e in hand:
+            if e.kind is EventKind.RUBBER:
+                ended = e.value
+                if e.seat < 0:
+                    out.append(self._rubber_shared(e))
+                    continue
+            if e.kind in (EventKind.RUBBER, EventKind.DRINKS, EventKind.TOEPKONING):
+                message = describe(e, self.human)
+                if message is not None:
+                    out.append(in_second_person(message, self.human))
+        if ended and not over:
+            rules = self.session.game.rules
+            if rules.count == "points_up":
+                out.append(Message(N_("summary.rubber_next_points"), {"rubber": ended + 1}))
+            else:
+                out.append(Message(N_("summary.rubber_next"),
+                                   {"rubber": ended + 1, "lives": rules.lives}))
+        return out
 
     def summary_lines(self) -> list[str]:
         """The summary shown now, one line per message (empty while none is shown)."""
@@ -761,7 +903,7 @@ class PlayApp(App[None]):
         self.query_one("#status", Static).update(self._status_text(view))
         self.query_one("#hand", Static).update(self._hand_text(view))
         self.query_one("#keys", Static).update(self._keys_text(view))
-        self.query_one("#message", Static).update(Text(self.message))
+        self._show_message()
         self._fit()
 
     def _summary_text(self) -> Text:
@@ -782,23 +924,37 @@ class PlayApp(App[None]):
     def _players_table(self, view: View) -> Table:
         t = self.t
         rules = view.rules
-        table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
-        table.add_column("")
-        table.add_column(t("col.player"))
+        # A narrow window: one space between the columns, none at the edges. A name (with
+        # its mark) never wraps, a heading is never cut inside a word; the statuses wrap.
+        table = Table(box=None, padding=(0, 1), expand=False, show_edge=False,
+                      collapse_padding=self.narrow, pad_edge=not self.narrow)
+
+        def column(heading: str, **options: Any) -> None:
+            longest = max((cell_len(w) for w in heading.split()), default=0)
+            table.add_column(heading, min_width=longest, **options)
+
+        table.add_column("", no_wrap=True)
+        you = " " + t("screen.you")
+        names = [n + (you if s == self.human else " " + BOT_MARK)
+                 for s, n in enumerate(view.players)]
+        table.add_column(t("col.player"), no_wrap=True,
+                         min_width=max(cell_len(n) for n in names))
         if view.teams:
-            table.add_column(t("col.team"))
+            column(t("col.team"))
         points = rules.count == "points_up"  # the sheet counts penalty points up
-        table.add_column(t("col.points") if points else t("col.lives"), justify="right")
-        table.add_column(t("col.cards"), justify="right")
-        table.add_column(t("col.stake"), justify="right")
+        column(t("col.points") if points else t("col.lives"), justify="right")
+        column(t("col.cards"), justify="right")
+        column(t("col.stake"), justify="right")
         if rules.session == "rubber":
-            table.add_column(t("col.rubbers"), justify="right")
-            table.add_column(t("col.drinks"), justify="right")
+            column(t("col.rubbers"), justify="right")
+            column(t("col.drinks"), justify="right")
         if rules.beer_tally:
-            table.add_column(t("col.beers"), justify="right")
+            column(t("col.beers"), justify="right")
         if rules.rebuy != "off":  # pot toepen: how often each bought back in
-            table.add_column(t("col.rebuys"), justify="right")
-        table.add_column(t("col.status"))
+            column(t("col.rebuys"), justify="right")
+        words = [w for key in _STATUS_WORDS for w in t(key, rank="").split()]
+        table.add_column(t("col.status"), min_width=max(cell_len(w) for w in words),
+                         overflow="fold")
         tells: dict[int, list[str]] = {}
         for seat, count, rank in view.tells:
             word = t(f"rank.{TELL_WORDS[rank]}")
@@ -957,33 +1113,42 @@ class PlayApp(App[None]):
         return keys
 
     def _keys_text(self, view: View) -> Text:
+        """The key bar: each key with its label, never split over two lines (a line
+        breaks between them, at the width of the window)."""
         t = self.t
-        text = Text()
+        items: list[tuple[str, str]] = []
         if self.awaiting_human:
             plays = [a for a in view.legal if a.is_play]
             if plays:
                 hand = sorted(view.hand)
-                keys = ",".join(CARD_KEYS[hand.index(a.card)] for a in plays)
-                text.append(f"[{keys}] ", style="bold cyan")
-                text.append(t("keys.play") + "   ")
-            for act in view.legal:
-                if not act.is_play:
-                    text.append(f"[{self.key_for(act)}] ", style="bold cyan")
-                    text.append(action_label(t, act, view.phase) + "   ")
-        text.append("[?] ", style="bold cyan")
-        text.append(t("keys.hint") + "   ")
-        text.append("[r] ", style="bold cyan")
-        text.append(t("keys.rules") + "   ")
+                items.append((",".join(CARD_KEYS[hand.index(a.card)] for a in plays),
+                              t("keys.play")))
+            items.extend((self.key_for(act), action_label(t, act, view.phase))
+                         for act in view.legal if not act.is_play)
+        if not self.over:  # nothing is left to decide
+            items.append(("?", t("keys.hint")))
+        items.append(("r", t("keys.rules")))
         if self.over:
-            text.append("[n] ", style="bold cyan")
-            text.append(t("keys.rematch") + "   ")
+            items.append(("n", t("keys.rematch")))
         elif self.out and self.delay:
-            text.append(f"[{t('keys.space')}] ", style="bold cyan")
-            text.append(t("keys.fast_forward") + "   ")
-        text.append("[PgUp PgDn] ", style="bold cyan")
-        text.append(t("keys.log") + "   ")
-        text.append("[q] ", style="bold cyan")
-        text.append(t("keys.quit"))
+            items.append((t("keys.space"), t("keys.fast_forward")))
+        items.append(("PgUp PgDn", t("keys.log")))
+        items.append(("q", t("keys.quit")))
+        width = max(1, self.size.width - 2)  # the bar's padding
+        text = Text()
+        line = 0
+        for key, label in items:
+            item = Text()
+            item.append(f"[{key}] ", style="bold cyan")
+            item.append(label)
+            if line and line + 3 + item.cell_len > width:
+                text.append("\n")
+                line = 0
+            elif line:
+                text.append("   ")
+                line += 3
+            text.append_text(item)
+            line += item.cell_len
         return text
 
 
