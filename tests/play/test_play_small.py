@@ -28,7 +28,9 @@ pytestmark = pytest.mark.asyncio
 def out_early(tmp_path: Path, lang: str = "en") -> PlaySession:
     """A game (lives 2, seed 3) played up to where the human, folding whenever offered,
     has just gone out in hand 2 while three bots play on (deterministic: played here,
-    then handed to the app with its history)."""
+    then handed to the app with its history). Few moves are left: an app on it paces the
+    bots (0.25 s a move) so that the session is still on when the test looks, also on a
+    loaded machine."""
     session = make_session(tmp_path, "rulebook", lives=2, bots="random", seed=3, lang=lang)
     while session.view().in_session[session.human]:
         seat, window = session.asked()
@@ -190,7 +192,7 @@ async def test_the_log_wraps_at_its_width_also_for_lines_written_while_hidden(
     """Out early, fast-forward (space) to the end while the summaries cover the log; then
     every line of the log is wrapped at its width, and again after the window changes size."""
     session = out_early(tmp_path)
-    app = PlayApp(session, delay=0.05, strict=True, history=session.history())
+    app = PlayApp(session, delay=0.25, strict=True, history=session.history())
 
     def check_wrap(log: GameLog) -> None:
         width = log.scrollable_content_region.width
@@ -222,7 +224,7 @@ async def test_the_log_wraps_at_its_width_also_for_lines_written_while_hidden(
 
 async def test_a_refusal_leaves_the_message_line_with_its_trick(tmp_path: Path) -> None:
     session = out_early(tmp_path)
-    app = PlayApp(session, delay=0.05, strict=True, history=session.history())
+    app = PlayApp(session, delay=0.25, strict=True, history=session.history())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         assert app.out, "the test needs the human out while the session goes on"
@@ -293,7 +295,7 @@ async def test_the_suit_led_is_apart_from_no_cards_yet_on_a_narrow_table(
 
 async def test_the_fast_forward_key_is_named_in_the_language(tmp_path: Path) -> None:
     session = out_early(tmp_path, "nl")
-    app = PlayApp(session, lang="nl", delay=0.05, strict=True, history=session.history())
+    app = PlayApp(session, lang="nl", delay=0.25, strict=True, history=session.history())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         assert app.out

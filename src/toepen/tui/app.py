@@ -844,7 +844,7 @@ class PlayApp(App[None]):
 
     def _rubber_shared(self, e: Event) -> Message:
         """A rubber that ended level, with who shared it."""
-        return Message("log.rubber_shared_by",
+        return Message(N_("log.rubber_shared_by"),
                        {"n": e.value, "names": Seats(self.rubbers.sharers.get(e.value, ()))})
 
     def _rubber_lines(self, hand: Sequence[Event], over: bool) -> list[Message]:
