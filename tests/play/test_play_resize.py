@@ -16,6 +16,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from toepen.i18n import LANGUAGES
 from toepen.tui.app import GameLog, PlayApp
 from toepen.tui.session import PlaySession
 
@@ -251,14 +252,15 @@ async def test_the_rules_scroll_to_their_last_line(tmp_path: Path, size: tuple[i
         assert len(app.screen_stack) == 1
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_at_60x20_nothing_is_cut_and_a_knock_is_answered_in_sight(
-    tmp_path: Path,
+    tmp_path: Path, lang: str,
 ) -> None:
     """Point 17: the players' table shows every name with its mark on one line, no
-    heading or status cut short; the key bar never splits a key; while a knock is
-    answered the trick and the knocker's row are on screen."""
-    session = make_session(tmp_path, "classic", lives=6, seed=3, rubbers=1)
-    app = PlayApp(session, delay=0.0, strict=True)
+    heading or status cut short; the title bar and the key bar never split a part or a
+    key; while a knock is answered the trick and the knocker's row are on screen."""
+    session = make_session(tmp_path, "classic", lives=6, seed=3, rubbers=1, lang=lang)
+    app = PlayApp(session, lang=lang, delay=0.0, strict=True)
     t = app.t
     answers = 0
 
@@ -278,6 +280,9 @@ async def test_at_60x20_nothing_is_cut_and_a_knock_is_answered_in_sight(
                 assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", text), (word, text)
         for row in shown(app.query_one("#keys", Static)):
             assert row.count("[") == row.count("]"), ("a key split", row)
+        title = shown(app.query_one("#title", Static))
+        parts = [p for row in title for p in row.split("  ·  ")]
+        assert {p.strip() for p in parts} >= {t("screen.rubber", n=view.rubber_no)}, title
         keys_and_prompt_visible(app)
         if view.phase == "answer":
             answers += 1

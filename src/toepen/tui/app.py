@@ -437,6 +437,8 @@ class PlayApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._set_narrow(event.size.width)
         self._set_compact(event.size.height)
+        if self._mounted:  # the title and the key bar break at the window's width
+            self._render()
 
     def _set_compact(self, height: int) -> None:
         compact = height < self.COMPACT
@@ -886,7 +888,8 @@ class PlayApp(App[None]):
                   dealer=view.players[view.dealer])
         if rules.session == "rubber":
             title += "  ·  " + t("screen.rubber", n=view.rubber_no)
-        self.query_one("#title", Static).update(Text(title, style="bold"))
+        parts = [Text(part, style="bold") for part in title.split("  ·  ")]
+        self.query_one("#title", Static).update(self._flow(parts, "  ·  "))
         self.query_one("#players", Static).update(self._players_table(view))
         self.query_one("#trick", Static).update(self._trick_text(view))
         self.query_one("#last", Static).update(self._last_text(view))
@@ -1073,8 +1076,13 @@ class PlayApp(App[None]):
         if view.rules.pot:  # pot toepen: the stakes put in so far
             amount = money(view.pot).render(t, ())
             parts.append(t("screen.pot", unit=view.rules.pot_unit, amount=amount))
-        text = Text("  ·  ".join(parts), style="bold")
-        text.append("\n")
+        text = Text()
+        # Answering a knock in a small window, the line of the stake gives its row to the
+        # trick: the answer's costs name the new stake, the prompt names the knocker.
+        if not (self.compact and self.awaiting_human and view.phase == "answer"
+                and not view.rules.pot):
+            text.append("  ·  ".join(parts), style="bold")
+            text.append("\n")
         if self.awaiting_human:
             text.append(t("screen.your_turn") + " ", style="bold green")
             text.append(phase_text(t, view))
@@ -1134,19 +1142,27 @@ class PlayApp(App[None]):
             items.append((t("keys.space"), t("keys.fast_forward")))
         items.append(("PgUp PgDn", t("keys.log")))
         items.append(("q", t("keys.quit")))
-        width = max(1, self.size.width - 2)  # the bar's padding
-        text = Text()
-        line = 0
+        texts = []
         for key, label in items:
             item = Text()
             item.append(f"[{key}] ", style="bold cyan")
             item.append(label)
-            if line and line + 3 + item.cell_len > width:
+            texts.append(item)
+        return self._flow(texts, "   ")
+
+    def _flow(self, items: Sequence[Text], gap: str) -> Text:
+        """``items`` on lines as wide as the window (less a bar's padding), a line broken
+        between two items, never inside one that fits a line."""
+        width = max(1, self.size.width - 2)
+        text = Text()
+        line = 0
+        for item in items:
+            if line and line + len(gap) + item.cell_len > width:
                 text.append("\n")
                 line = 0
             elif line:
-                text.append("   ")
-                line += 3
+                text.append(gap)
+                line += len(gap)
             text.append_text(item)
             line += item.cell_len
         return text
