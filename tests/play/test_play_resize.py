@@ -363,3 +363,24 @@ async def test_no_stale_last_trick_and_no_hint_after_the_end(tmp_path: Path) -> 
         assert "[?]" not in app.panel_text("keys")
         assert app.t("keys.hint") not in app.panel_text("keys")
     assert firsts >= 1
+
+
+async def test_a_resize_under_the_rules_lays_the_game_out_for_the_new_size(
+    tmp_path: Path,
+) -> None:
+    """Point 13, any screen over the game: the rules open at 60x20, the window made
+    120x36 and back; closed, the game is laid out for the size it has."""
+    session = make_session(tmp_path, "classic", lives=6, seed=3, rubbers=1)
+    app = PlayApp(session, delay=0.0, strict=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        for size in ((120, 36), (60, 20), (120, 36)):
+            await pilot.press("r")
+            await pilot.pause()
+            assert len(app.screen_stack) == 2
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.press("r")
+            await steady(pilot, app)
+            assert len(app.screen_stack) == 1
+            laid_out_for(app, size)
