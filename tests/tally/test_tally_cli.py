@@ -97,7 +97,7 @@ def test_the_screen_takes_typed_entries_undo_and_saves(tmp_path: Path) -> None:
             await say("Bas knock")
             await say("Dirk stay")  # Cor is to answer
             message = str(app.query_one("#message").render())
-            assert message == "Not your turn: Cor is to act."
+            assert message == "It is not Dirk's turn: Cor is to act."  # named: a shared sheet
             assert len(sheet.entries) == 3
             await say("Cor s")
             await say("nobody fold")

@@ -102,7 +102,7 @@ def tally_cmd(
             reason = t(e.key, **e.values)
             raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None
         except IllegalEntry as e:
-            reason = refusal_message(e.refusal).render(t, sheet.players)
+            reason = refusal_message(e.refusal, sheet).render(t, sheet.players)
             raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None
     if entry or print_:
         if entry and path is not None:
