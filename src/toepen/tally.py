@@ -62,7 +62,7 @@ from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.settle import Place, pot_balances
 from .engine.state import Game
 from .narration import Message
-from .record import FORMAT, RecordError
+from .record import FORMAT, RecordError, check_format
 from .rules import Rules, RulesError
 from .settle import transfers
 
@@ -998,8 +998,10 @@ class Sheet:
         """The sheet a record describes (RecordError naming the field or entry at fault)."""
         if not isinstance(record, dict):
             raise RecordError("file: a record is a JSON object")
-        if record.get("format") != FORMAT:
-            raise RecordError(f"format: must be {FORMAT!r}, not {record.get('format')!r}")
+        check_format(record)
+        if record.get("kind", "game") == "game":
+            raise RecordError("kind: this is the record of a game, not a score sheet "
+                              f"(kind {KIND!r}): toepen replay and toepen review read it")
         if record.get("kind") != KIND:
             raise RecordError(f"kind: must be {KIND!r} for a score sheet, "
                               f"not {record.get('kind')!r}")

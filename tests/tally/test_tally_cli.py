@@ -68,7 +68,8 @@ def test_bad_options_name_the_fault(tmp_path: Path) -> None:
         (["--players", "Ann,Bas,Cor,Dirk,Eva", "--preset", "teams"], "option teams"),
         (["--players", "Ann,Bas", "--display", "stars"], "display: must be one of"),
         (["--players", "Ann,Bas", "--dealer", "5"], "dealer: must be a seat"),
-        (["--open", str(game)], "kind: must be 'sheet'"),
+        (["--open", str(game)], "kind: this is the record of a game, not a score sheet "
+         "(kind 'sheet'): toepen replay and toepen review read it"),
         (["--open", str(tmp_path / "none.json")], "cannot read"),
         (["--players", "Ann,Bas", "-e", "0 toep"], "toep is not something the sheet knows"),
     ]
