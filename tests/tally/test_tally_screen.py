@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from toepen.i18n import Translator
 from toepen.tally import Sheet, refusal_message
-from toepen.tui.tally import TallyApp, sheet_table
+from toepen.tui.tally import TallyApp, sheet_legend, sheet_table
 
 NAMES = ["Ann", "Bas", "Cor", "Dirk", "Eef", "Fay", "Gus", "Hans"]
 SIZES = [(60, 20), (80, 24), (120, 36)]
@@ -52,6 +52,7 @@ def inside(app: TallyApp, widget: Widget) -> None:
 def hand_numbers(lines: list[str]) -> list[int]:
     """The numbers of the hands shown (the rows under the header's rule)."""
     body = lines[next(i for i, line in enumerate(lines) if "───" in line) + 1:]
+    body = body[:next((i for i, line in enumerate(body) if not line.strip()), len(body))]
     return [int(m.group(1)) for line in body if (m := re.match(r"\s*(\d+)\s+\S", line))]
 
 
@@ -138,6 +139,7 @@ def test_the_sheet_shows_the_seat_numbers_entries_use() -> None:
     sheet.add("2 last")
     console = Console(width=100, record=True)
     console.print(sheet_table(Translator("en"), sheet))
+    console.print(sheet_legend(Translator("en"), sheet))
     out = console.export_text()
     header = out.splitlines()[:2]
     assert re.search(r"0\s+1\s+2", header[0]) and re.search(r"Ann\s+Bas\s+Cor", header[1]), out

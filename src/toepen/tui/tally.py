@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich import box
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -132,23 +132,18 @@ def sheet_table(t: Translator, sheet: Sheet, rows: tuple[int, int] | None = None
     Under ``count: points_up`` the sheet counts penalty points only (no row of lives).
 
     Each player's column is headed by the seat number an entry may use for them (``2 fold``)
-    over the name; ``•`` marks who took the last trick (or was left in), which the caption
-    says. ``rows`` (first, end) shows only those hands (the screen's window onto a long
-    evening); the totals are always there, and the caption then says which hands are shown
-    and how to see the others. ``points`` True shows lives lost as numbers whatever the
+    over the name; ``•`` marks who took the last trick (or was left in), which
+    :func:`sheet_legend` says under the table. ``rows`` (first, end) shows only those hands
+    (the screen's window onto a long evening); the totals are always there. ``points`` True
+    shows lives lost as numbers whatever the
     sheet's display, ``dealer`` False leaves out the dealer's column (the screen, when
     strokes or the dealers do not fit its width; the status line names the dealer)."""
     up = sheet.rules.count == "points_up"
     points = sheet.display == "points" or up or bool(points)
     hands = sheet.hands()
     first, end = rows if rows is not None else (0, len(hands))
-    caption = t(N_("tally.legend"))
-    if end > first and (first, end) != (0, len(hands)):
-        caption = t(N_("tally.window"), first=first + 1, last=end, total=len(hands)) + \
-            " · " + caption
     table = Table(show_footer=False, expand=False, pad_edge=False, box=box.SIMPLE_HEAD,
-                  show_edge=False, padding=(0, 0), caption=caption, caption_justify="left",
-                  caption_style="dim")
+                  show_edge=False, padding=(0, 0))
     table.add_column("#")
     if dealer:
         table.add_column(t(N_("tally.dealer")))
@@ -186,12 +181,24 @@ def sheet_table(t: Translator, sheet: Sheet, rows: tuple[int, int] | None = None
     return table
 
 
+def sheet_legend(t: Translator, sheet: Sheet, rows: tuple[int, int] | None = None) -> Text:
+    """The line under the sheet: what ``•`` and the seat numbers mean, and, when ``rows``
+    (first, end) are not all the hands, which are shown and the keys for the others."""
+    total = len(sheet.hands())
+    first, end = rows if rows is not None else (0, total)
+    said = t(N_("tally.legend"))
+    if end > first and (first, end) != (0, total):
+        said = t(N_("tally.window"), first=first + 1, last=end, total=total) + " · " + said
+    return Text(said, style="dim")
+
+
 def fitted_table(t: Translator, sheet: Sheet, console: Console, width: int, height: int,
-                 back: int = 0) -> tuple[Table, int]:
+                 back: int = 0) -> tuple[Group, int]:
     """The sheet drawn into ``width`` x ``height`` cells: the totals always, and as many
     hands as fit above them, ending ``back`` hands before the newest (0: the newest shown).
     Where the sheet is wider than ``width``, lives lost are shown as numbers, then the
-    dealer's column is left out. Returns the table and how many hands it shows."""
+    dealer's column is left out. Returns the table with its legend under it, and how many
+    hands it shows."""
     total = len(sheet.hands())
     options = console.options.update(width=max(width, 1), height=None)
     natural = console.options.update(width=10_000)  # the table's own width, uncut
@@ -201,8 +208,10 @@ def fitted_table(t: Translator, sheet: Sheet, console: Console, width: int, heig
         if console.measure(wide, options=natural).maximum <= width:
             break
 
-    def drawn(shown: int) -> tuple[Table, int]:
-        table = sheet_table(t, sheet, (max(end - shown, 0), end), points, dealer)
+    def drawn(shown: int) -> tuple[Group, int]:
+        rows = (max(end - shown, 0), end)
+        table = Group(sheet_table(t, sheet, rows, points, dealer),
+                      sheet_legend(t, sheet, rows))
         return table, len(console.render_lines(table, options, pad=False))
 
     table, lines = drawn(0)
