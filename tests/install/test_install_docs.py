@@ -41,3 +41,14 @@ def test_the_readme_does_not_say_the_core_brings_nothing_else() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/install.md" in readme
     assert not re.search(r"platformdirs and babel,\s+nothing else", readme)
+
+
+def test_the_command_line_knows_each_extra_as_pyproject_lists_it() -> None:
+    """``toepen.cli.extras.EXTRAS`` (what a command checks and names when missing) is the
+    extras of ``pyproject.toml``, library for library."""
+    from toepen.cli.extras import EXTRAS
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    listed = {extra: sorted({_name(r) for r in requirements})
+              for extra, requirements in project["optional-dependencies"].items()}
+    assert {extra: sorted({_name(n) for n in names}) for extra, names in EXTRAS.items()} == listed

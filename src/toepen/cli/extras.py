@@ -18,7 +18,7 @@ from .rules_cmd import Refused
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "httpx",
                "pydantic", "starlette", "regex", "prometheus-client", "orjson",
-               "argon2-cffi", "openskill", "segno"),
+               "argon2-cffi", "openskill", "confusable-homoglyphs", "segno"),
     "tui": ("textual",),
     "postgres": ("psycopg",),
     "redis": ("redis",),
