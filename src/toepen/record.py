@@ -38,6 +38,26 @@ class RecordError(ValueError):
     """A record that is malformed or breaks the rules; the message names where."""
 
 
+def check_format(record: dict[str, Any]) -> None:
+    """RecordError unless ``record`` is of :data:`FORMAT`; a later version of it (written
+    by a newer toepen) says to upgrade.
+
+    >>> check_format({"format": "toepen-record/2"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    toepen.record.RecordError: format: 'toepen-record/2' is newer than ...: upgrade toepen ...
+    """
+    found = record.get("format")
+    if found == FORMAT:
+        return
+    name, _, version = str(found).rpartition("/")
+    if name == FORMAT.rpartition("/")[0] and version.isdigit() and int(version) > int(
+            FORMAT.rpartition("/")[2]):
+        raise RecordError(f"format: {found!r} is newer than this toepen reads ({FORMAT!r}): "
+                          "upgrade toepen (pip install --upgrade toepen) to open it")
+    raise RecordError(f"format: must be {FORMAT!r}, not {found!r}")
+
+
 def to_record(
     game: Game, *, meta: dict[str, Any] | None = None, use_seed: bool = False
 ) -> dict[str, Any]:
@@ -118,8 +138,7 @@ def start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, Action]]]:
     """Validate a record's fields; return the game before any action and the parsed actions."""
     if not isinstance(record, dict):
         raise RecordError("file: a record is a JSON object")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"format: must be {FORMAT!r}, not {record.get('format')!r}")
+    check_format(record)
     kind = record.get("kind", "game")
     if kind != "game":
         raise RecordError(

@@ -62,13 +62,13 @@ from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.settle import Place, pot_balances
 from .engine.state import Game
 from .narration import Message
-from .record import FORMAT, RecordError
+from .record import FORMAT, RecordError, check_format
 from .rules import Rules, RulesError
 from .settle import transfers
 
 __all__ = [
-    "DISPLAYS", "ENTRY_VERBS", "KIND", "SHEET_REFUSAL_CODES", "Entry", "EntryError",
-    "HandRow", "IllegalEntry", "Sheet", "Standing", "entries_from_events", "english",
+    "DISPLAYS", "ENTRY_VERBS", "KIND", "NAMED_REFUSALS", "SHEET_REFUSAL_CODES", "Entry",
+    "EntryError", "HandRow", "IllegalEntry", "Sheet", "Standing", "entries_from_events", "english",
     "refusal_message",
 ]
 
@@ -129,22 +129,42 @@ everything else is refused with the engine's :data:`~toepen.engine.REFUSAL_CODES
 _CARD_PHASES = {"phase.play": "tally.phase.play", "phase.play.card": "tally.phase.play"}
 """The phases whose words are about playing a card, and what a sheet says instead."""
 
+NAMED_REFUSALS: tuple[str, ...] = (
+    "folded", "out_of_session", "not_your_turn", "knock_own_latest", "knock_stake_capped",
+    "knock_lives_below_stake", "knock_exceeds_lives", "knock_before_first_card", "not_now",
+)
+"""The engine's refusals that a sheet says about the player by name (``tally.said.<code>``:
+"Dirk has folded this hand."), where a seat at the table is told "You have folded". The
+reason is the engine's (the same code and parameters); only the words differ, because a
+shared sheet is read by the whole table. The engine's other refusals name the seat already
+or are about no one (``session_over``); those about cards never reach a sheet."""
 
-def refusal_message(refusal: Refusal) -> Message:
-    """A sheet's refusal in the player's words: the engine's ``refusal.<code>``, or
+
+def refusal_message(refusal: Refusal, sheet: Sheet | None = None) -> Message:
+    """A sheet's refusal in the table's words: the engine's reason said about the player by
+    name (``tally.said.<code>`` for :data:`NAMED_REFUSALS`, else ``refusal.<code>``), or
     ``tally.refusal.<name>`` for a sheet's own (``sheet_passed`` -> ``tally.refusal.passed``).
+    With the ``sheet`` that refused it, a phase that names a player (``{name} claims
+    armoede``) names the one it is about: the declarer awaiting a challenge, or the last
+    knocker.
 
     >>> refusal_message(Refusal("sheet_passed", {"seat": 1, "declaration": "armoede"}))
     Message('tally.refusal.passed', seat=Seat(1), declaration=Message('tally.declaration.armoede'))
+    >>> refusal_message(Refusal("folded", {"seat": 3}))
+    Message('tally.said.folded', seat=Seat(3))
     """
     if refusal.code not in _SHEET_TEXT:
         message = narration.refusal_message(refusal)
-        phase = message.params.get("phase")
+        said = dict(message.params)
+        phase = said.get("phase")
         if isinstance(phase, Message) and phase.id in _CARD_PHASES:
             # a sheet takes no cards: the hand's play is said in the sheet's words
-            return Message(message.id, {**message.params, "phase": Message(_CARD_PHASES[
-                phase.id])})
-        return message
+            said["phase"] = Message(_CARD_PHASES[phase.id])
+        elif isinstance(phase, Message) and sheet is not None:
+            about = sheet.target if sheet.target >= 0 else sheet.last_knocker
+            said["phase"] = Message(phase.id, {**phase.params, "name": narration.Seat(about)})
+        ident = f"tally.said.{refusal.code}" if refusal.code in NAMED_REFUSALS else message.id
+        return Message(ident, said)
     params: dict[str, narration.Param] = {}
     for key, value in refusal.params.items():
         if key in ("seat", "target") and isinstance(value, int):
@@ -978,8 +998,10 @@ class Sheet:
         """The sheet a record describes (RecordError naming the field or entry at fault)."""
         if not isinstance(record, dict):
             raise RecordError("file: a record is a JSON object")
-        if record.get("format") != FORMAT:
-            raise RecordError(f"format: must be {FORMAT!r}, not {record.get('format')!r}")
+        check_format(record)
+        if record.get("kind", "game") == "game":
+            raise RecordError("kind: this is the record of a game, not a score sheet "
+                              f"(kind {KIND!r}): toepen replay and toepen review read it")
         if record.get("kind") != KIND:
             raise RecordError(f"kind: must be {KIND!r} for a score sheet, "
                               f"not {record.get('kind')!r}")

@@ -77,12 +77,14 @@ def test_keep_follow_refuse_undo_and_download(server: Server) -> None:
     assert r.status_code == 409
     body = r.json()
     assert body["code"] == "illegal_entry" and "not to act" in body["detail"]
-    assert body["say"]["id"] == "refusal.not_your_turn"
+    assert body["say"]["id"] == "tally.said.not_your_turn"
     assert body["say"]["params"]["seat"] == {"seat": 0}
     assert server.get(f"/api/sheets/{sid}").json() == before
     assert enter(server, made, "3 knock").status_code == 200
     r = enter(server, made, "1 claim")
-    assert r.status_code == 409 and r.json()["say"]["id"] == "refusal.not_now"
+    assert r.status_code == 409 and r.json()["say"]["id"] == "tally.said.not_now"
+    # the phase refused names the player it is about (the knocker): "Bas knocked: ..."
+    assert r.json()["say"]["params"]["phase"]["params"]["name"] == {"seat": 3}
     # a stale version, a wrong key, no key: refused, nothing changes
     now = server.get(f"/api/sheets/{sid}").json()
     assert enter(server, made, "0 stay", version=2).status_code == 409
@@ -176,7 +178,7 @@ def test_a_buy_in_is_entered_over_http(server: Server) -> None:
     sheet = server.get(f"/api/sheets/{made['id']}").json()["sheet"]
     assert sheet["phase"] == "rebuy" and sheet["rebuyers"] == [1] and "1 rebuy" in sheet["legal"]
     r = enter(server, made, "2 rebuy")
-    assert r.status_code == 409 and r.json()["say"]["id"] == "refusal.not_now"
+    assert r.status_code == 409 and r.json()["say"]["id"] == "tally.said.not_now"
     r = enter(server, made, "1 rebuy")
     assert r.status_code == 200, r.text
     sheet = r.json()["sheet"]

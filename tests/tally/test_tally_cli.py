@@ -68,7 +68,8 @@ def test_bad_options_name_the_fault(tmp_path: Path) -> None:
         (["--players", "Ann,Bas,Cor,Dirk,Eva", "--preset", "teams"], "option teams"),
         (["--players", "Ann,Bas", "--display", "stars"], "display: must be one of"),
         (["--players", "Ann,Bas", "--dealer", "5"], "dealer: must be a seat"),
-        (["--open", str(game)], "kind: must be 'sheet'"),
+        (["--open", str(game)], "kind: this is the record of a game, not a score sheet "
+         "(kind 'sheet'): toepen replay and toepen review read it"),
         (["--open", str(tmp_path / "none.json")], "cannot read"),
         (["--players", "Ann,Bas", "-e", "0 toep"], "toep is not something the sheet knows"),
     ]
@@ -97,7 +98,7 @@ def test_the_screen_takes_typed_entries_undo_and_saves(tmp_path: Path) -> None:
             await say("Bas knock")
             await say("Dirk stay")  # Cor is to answer
             message = str(app.query_one("#message").render())
-            assert message == "Not your turn: Cor is to act."
+            assert message == "It is not Dirk's turn: Cor is to act."  # named: a shared sheet
             assert len(sheet.entries) == 3
             await say("Cor s")
             await say("nobody fold")

@@ -203,7 +203,8 @@ def test_records_round_trip_and_bad_ones_name_the_fault() -> None:
         replay(doc)
     bad = [
         ({**doc, "format": "pgn"}, "format:"),
-        ({**doc, "kind": "game"}, "kind: must be 'sheet'"),
+        ({**doc, "kind": "game"}, "kind: this is the record of a game, not a score sheet"),
+        ({**doc, "kind": "tourney"}, "kind: must be 'sheet'"),
         ({**doc, "rules": {"preset": "classic", "lives": 0}}, "rules: option lives"),
         ({**doc, "players": ["A"]}, "players:"),
         ({**doc, "dealer": 7}, "dealer:"),

@@ -214,7 +214,7 @@ def bot_factory(name: str) -> BotFactory:
     ones."""
     bot = resolve_name(name)
     if bot not in BOTS:
-        known = ", ".join(["cmd:COMMAND", *level_names(), *bot_names()])
+        known = ", ".join(dict.fromkeys(["cmd:COMMAND", *level_names(), *bot_names()]))
         raise ValueError(f"unknown bot {name!r} (known: {known})")
     return BOTS[bot]
 

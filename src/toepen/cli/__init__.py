@@ -5,9 +5,11 @@ Each area registers its commands from its own module (``register(app)``).
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import typer
+from rich.markup import escape
 from typer.core import TyperOption
 
 from . import (
@@ -81,6 +83,41 @@ rules_cmd.register(app)
 tally_cmd.register(app)
 train_cmds.register(app)
 review_cmd.register(app)
+
+
+def prose(text: str | None) -> str | None:
+    """A command's help as ``--help`` should show it: each paragraph one flowing text (the
+    line breaks of a docstring are not the reader's: typer's rich help keeps them, which
+    broke sentences in the middle), a line that starts a list item kept on its own, and
+    square brackets shown as written (``[server]``, which Rich took for markup)."""
+    if not text:
+        return text
+    paragraphs = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            if lines and not line.lstrip().startswith(("- ", "* ")):
+                lines[-1] += " " + line.strip()
+            else:
+                lines.append(line.strip())
+        paragraphs.append("\n".join(escape(line) for line in lines))
+    return "\n\n".join(paragraphs)
+
+
+def _flow_help(typer_app: typer.Typer) -> None:
+    """Every command's and group's help of ``typer_app`` through :func:`prose`."""
+    for command in typer_app.registered_commands:
+        command.help = prose(command.help or inspect.getdoc(command.callback))
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if sub is not None:
+            group.help = prose(group.help or sub.info.help)
+            if isinstance(sub.info.help, str):
+                sub.info.help = prose(sub.info.help)
+            _flow_help(sub)
+
+
+_flow_help(app)
 
 
 def main() -> None:

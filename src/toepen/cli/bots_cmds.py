@@ -169,8 +169,8 @@ def bot_cmd(
     """Serve a built-in bot over the external-bot protocol: JSON lines on stdin/stdout
     (docs/bots.md), until stdin closes.
 
-    So that this checkout's bot can sit at another's table or arena:
-    `toepen arena --baseline tree:DIR:expert` runs DIR/.venv/bin/toepen bot expert.
+    Any program that speaks the protocol can then play it: toepen play --bots
+    'cmd:toepen bot expert' seats it as an external bot.
     """
     from ..bots.base import CMD_PREFIX, make_bot
     from ..bots.external import TREE_PREFIX

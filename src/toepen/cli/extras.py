@@ -1,7 +1,8 @@
 """The optional parts of toepen and what each needs (the extras of ``pyproject.toml``).
 
-The core package (engine, bots, records, ``toepen rules``/``replay``/``simulate``) needs
-only typer, rich, platformdirs and babel. A command that needs an extra which is not
+The core package (engine, bots, records, ``toepen rules``/``replay``/``simulate``) depends
+directly only on typer, rich, platformdirs and babel (and so on their own dependencies:
+``docs/install.md``). A command that needs an extra which is not
 installed says so in the user's language, naming the extra and how to install it
 (``error.extra``), instead of a traceback. Installed or not is asked of the installed
 distributions (``importlib.metadata``), so nothing is imported to find out.
@@ -17,7 +18,7 @@ from .rules_cmd import Refused
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "httpx",
                "pydantic", "starlette", "regex", "prometheus-client", "orjson",
-               "argon2-cffi", "openskill", "segno"),
+               "argon2-cffi", "openskill", "confusable-homoglyphs", "segno"),
     "tui": ("textual",),
     "postgres": ("psycopg",),
     "redis": ("redis",),

@@ -93,14 +93,13 @@ def play_cmd(
                      "(default 5, as toepen serve).")] = None,
 ) -> None:
     """Play Toepen in the terminal against bots; the game is saved as you play."""
-    require("tui", "toepen play")
-    from ..tui.session import PlayError, PlaySession, default_path
-
     try:
         language = check_lang(lang) if lang is not None else detect_lang()
     except I18nError as e:
         raise typer.BadParameter(str(e), param_hint="--lang") from None
     t = Translator(language)
+    require("tui", "toepen play", t)
+    from ..tui.session import PlayError, PlaySession, default_path
     try:
         if resume is not None:
             # A save never starts a program: only the external bots named again here.

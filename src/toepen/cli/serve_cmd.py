@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 
+from ..i18n import I18nError, Translator, check_lang
 from .extras import missing, require
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
@@ -26,13 +27,27 @@ def require_serve_extras(db: str | None, redis: str | None) -> None:
         require("redis", "toepen serve --redis")
 
 
+def _asked_lang(args: list[str]) -> Translator | None:
+    """The translator of a ``--lang`` among ``args`` (None: none, or not a language)."""
+    for i, arg in enumerate(args):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            args[i + 1] if arg == "--lang" and i + 1 < len(args) else None)
+        if value is not None:
+            try:
+                return Translator(check_lang(value))
+            except I18nError:
+                return None
+    return None
+
+
 def register(app: typer.Typer) -> None:
     if missing("server"):
         @app.command("serve", context_settings={"allow_extra_args": True,
                                                  "ignore_unknown_options": True})
         def serve_without_server(ctx: typer.Context) -> None:
-            """The multiplayer server (needs the [server] extra)."""
-            require("server", "toepen serve")
+            """The multiplayer server. It needs the [server] extra, which is not installed:
+            pip install 'toepen[server]'; then toepen serve --help lists its options."""
+            require("server", "toepen serve", _asked_lang(list(ctx.args)))
         return
     from ..server.command import serve_cmd
 

@@ -102,7 +102,7 @@ def tally_cmd(
             reason = t(e.key, **e.values)
             raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None
         except IllegalEntry as e:
-            reason = refusal_message(e.refusal).render(t, sheet.players)
+            reason = refusal_message(e.refusal, sheet).render(t, sheet.players)
             raise Refused(t("tally.cli.entry", n=i, entry=text, reason=reason)) from None
     if entry or print_:
         if entry and path is not None:
@@ -123,13 +123,14 @@ def tally_cmd(
 
 def _print(t: Translator, sheet: Sheet, as_json: bool) -> None:
     require("tui", "toepen tally", t)
-    from ..tui.tally import sheet_table, status_line
+    from ..tui.tally import sheet_legend, sheet_table, status_line
 
     if as_json:
         print(json.dumps(sheet.to_json(), ensure_ascii=False))
         return
     console = Console()
     console.print(sheet_table(t, sheet))
+    console.print(sheet_legend(t, sheet))
     console.print(status_line(t, sheet))
     for line in standings(sheet.places(), sheet.rules, over=sheet.is_over):
         console.print(line.render(t, sheet.players))

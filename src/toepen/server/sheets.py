@@ -402,7 +402,7 @@ async def _change(request: Request, sheet_id: str, authorization: str | None,
         except IllegalEntry as e:
             raise SheetRefused("illegal_entry", english(e.refusal), 409,
                                refusal=e.refusal.to_json(),
-                               say=sheet_refusal_message(e.refusal)) from None
+                               say=sheet_refusal_message(e.refusal, copy)) from None
         ok = await sheets.lobby.storage.run(save_sheet, sheets.engine, sheet_id, copy, before)
         if not ok:  # another server process changed it: read it again
             sheets.cache.pop(sheet_id, None)
