@@ -90,6 +90,16 @@ for _s in range(4):
     _HIGH |= 0x0F << (8 * _s)  # ranks ten, 9, 8, 7 (ids 0..3 of each suit)
 _SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
 _BITS32 = np.arange(32, dtype=np.int64)
+_BITS4 = np.arange(4, dtype=np.int64)
+(_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
+ _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
+"""The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks)."""
+
+
+def _unpack(masks: I64) -> npt.NDArray[np.uint8]:
+    """32-bit card masks ``(..., k)`` as their bits ``(..., 32 * k)``, card 0 first."""
+    b = np.ascontiguousarray(masks.astype("<u4")).view(np.uint8)
+    return np.unpackbits(b, axis=-1, bitorder="little")
 _POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -238,19 +248,27 @@ class ToepenBatch:
         ]
         N = num_games
         z = _zeros
+        self._rot = (self._seats[:, None] + self._seats[None, :]) % n
+        # The per-seat fields the observation shows, one block (views into it below), so
+        # that turning them all to the observer is one gather.
+        self._per_seat = z(N, _F_COUNT, n)
+        # _turned[me]: the flat indices (within a game's block) of its fields, turned to me
+        self._turned = (np.arange(_F_COUNT)[None, :, None] * n
+                        + self._rot[:, None, :]).reshape(n, _F_COUNT * n)
+        block = self._per_seat
         # the session
         self.keys = np.zeros(N, dtype=np.uint64)
         """Each game's current session key: its decks are ``decks(keys[g], k)``."""
         self.game_keys = np.zeros(N, dtype=np.uint64)
         self.episodes = z(N)
         self.deals = z(N)
-        self.pools = z(N, n)
+        self.pools = block[:, _F_POOLS]
         self.in_session = z(N)
         self.dealer = z(N)
         self.hand_no = z(N)
         self.lives_lost = z(N, n)
         self.lost_before = z(N, n)
-        self.drinks = z(N, n)
+        self.drinks = block[:, _F_DRINKS]
         self.rubbers_won = z(N, n)
         self.rubber_no = z(N)
         self.winner = z(N)
@@ -262,7 +280,7 @@ class ToepenBatch:
         self.deck = z(N, 32)
         self.stock_pos = z(N)
         self.stake = z(N)
-        self.accepted = z(N, n)
+        self.accepted = block[:, _F_ACCEPTED]
         self.last_knocker = z(N)
         self.knock_bar = z(N)
         self.leader = z(N)
@@ -274,14 +292,14 @@ class ToepenBatch:
         self.led = z(N)
         self.trick_no = z(N)
         self.any_card = z(N)
-        self.played = z(N, n)
-        self.voids = z(N, n)
-        self.tricks_won = z(N, n)
-        self.knocks = z(N, n)
+        self.played = block[:, _F_PLAYED]
+        self.voids = block[:, _F_VOIDS]
+        self.tricks_won = block[:, _F_WON]
+        self.knocks = block[:, _F_KNOCKS]
         self.claimed = z(N)
         self.exchanged = z(N)
-        self.revealed = z(N, n)
-        self.tells = z(N, n, 2)
+        self.revealed = block[:, _F_REVEALED]
+        self.tells = (block[:, _F_TELL_TEN], block[:, _F_TELL_JACK])
         self.discard = z(N)
         self.target = z(N)
         self.queue = z(N)  # seats still to be asked in the current round
@@ -349,7 +367,8 @@ class ToepenBatch:
         self.played[g] = 0
         self.voids[g] = 0
         self.revealed[g] = 0
-        self.tells[g] = 0
+        self.tells[0][g] = 0
+        self.tells[1][g] = 0
         self.target[g] = -1
         self.discard[g] = 0
         self.resume[g] = -1
@@ -381,7 +400,7 @@ class ToepenBatch:
                 rm = self._rank_masks[rank]
                 x = hands & rm
                 count = sum(((x >> (8 * su + rank)) & 1) for su in range(4))
-                self.tells[g, :, t] = np.where(count >= 3, count, 0)
+                self.tells[t][g] = np.where(count >= 3, count, 0)
         self._start_declarations(g, members)
 
     # -- declarations (armoede, exchange) -----------------------------------------------
@@ -749,7 +768,7 @@ class ToepenBatch:
             led = self.led[gi]
             follow = hand & _SUIT[np.maximum(led, 0)]
             hand = np.where((led >= 0) & (follow != 0), follow, hand)
-            mask[i, :32] = (hand[:, None] >> _BITS32) & 1
+            mask[i, :32] = _unpack(hand[:, None])
         for ph, acts in ((P_CLAIM, (A_CLAIM, A_PASS)), (P_EXCH, (A_EXCH, A_PASS)),
                          (P_CLAIM_CH, (A_CHAL, A_PASS)), (P_EXCH_CH, (A_CHAL, A_PASS))):
             i = rows[asked & (phase == ph)]
@@ -835,52 +854,39 @@ class ToepenBatch:
         sl = self.encoder.slices
         x = np.zeros((M, self.encoder.size), dtype=np.float32)
         rows = np.arange(M)
-        rel = (me[:, None] + self._seats[None, :]) % n  # rel[i, r]: the seat r to my left
-
-        def bits(masks: I64) -> F32:
-            return ((masks[..., None] >> _BITS32) & 1).astype(np.float32)
-
-        def per_seat(name: str, values: I64 | F32) -> None:
-            x[:, sl[name]] = np.take_along_axis(values, rel, axis=1)
-
-        def one_hot(name: str, seat: I64) -> None:
-            ok = seat >= 0
-            x[rows[ok], sl[name].start + (seat[ok] - me[ok]) % n] = 1.0
-
-        def seat_flags(name: str, mask: I64) -> None:
-            per_seat(name, (mask[:, None] >> self._seats) & 1)
-
-        x[:, sl["hand"]] = bits(self.hands[g, me])
-        x[:, sl["played"]] = bits(np.take_along_axis(self.played[g], rel, axis=1)).reshape(M, -1)
+        rel = self._rot[me]  # rel[i, r]: the seat r places to the left of me[i]
+        # every per-seat field, turned to the observer, in one gather
+        flat = (g * (_F_COUNT * n))[:, None] + self._turned[me]
+        per = np.take(self._per_seat, flat).reshape(M, _F_COUNT, n)
         tc = self.trick_card[g]
         trick = np.where(tc >= 0, np.int64(1) << np.maximum(tc, 0), 0).sum(axis=1)
-        x[:, sl["trick"]] = bits(trick)
+        words = np.concatenate(
+            [self.hands[g, me][:, None], per[:, _F_PLAYED], trick[:, None]], axis=1)
+        x[:, : 32 * (n + 2)] = _unpack(words)  # hand, played, trick
+        x[:, sl["revealed"]] = _unpack(per[:, _F_REVEALED])
+        x[:, sl["voids"]] = ((per[:, _F_VOIDS, :, None] >> _BITS4) & 1).reshape(M, -1)
+        tells = np.stack([per[:, _F_TELL_TEN], per[:, _F_TELL_JACK]], axis=2)
+        x[:, sl["tells"]] = tells.reshape(M, -1) / 4.0
+        x[:, sl["tricks_won"]] = per[:, _F_WON] * 0.25
+        x[:, sl["accepted"]] = per[:, _F_ACCEPTED]
+        x[:, sl["knocks"]] = per[:, _F_KNOCKS]
+        x[:, sl["lives"]] = per[:, _F_POOLS]
+        x[:, sl["drinks"]] = per[:, _F_DRINKS]
+        for name, flags in (("active", self.active), ("in_session", self.in_session),
+                            ("claimed", self.claimed), ("exchanged", self.exchanged)):
+            x[:, sl[name]] = (flags[g][:, None] >> rel) & 1
+        for name, seat in (("to_act", self.turn), ("dealer", self.dealer),
+                           ("leader", self.leader), ("last_knocker", self.last_knocker)):
+            who = seat[g]
+            ok = who >= 0
+            x[rows[ok], sl[name].start + (who[ok] - me[ok]) % n] = 1.0
         led = self.led[g]
         ok = led >= 0
         x[rows[ok], sl["led_suit"].start + led[ok]] = 1.0
         x[rows, sl["phase"].start + self.phase[g]] = 1.0
-        one_hot("to_act", self.turn[g])
-        one_hot("dealer", self.dealer[g])
-        one_hot("leader", self.leader[g])
-        one_hot("last_knocker", self.last_knocker[g])
-        seat_flags("active", self.active[g])
-        seat_flags("in_session", self.in_session[g])
-        seat_flags("claimed", self.claimed[g])
-        seat_flags("exchanged", self.exchanged[g])
-        voids = np.take_along_axis(self.voids[g], rel, axis=1)
-        x[:, sl["voids"]] = ((voids[..., None] >> np.arange(4)) & 1).reshape(M, -1)
-        x[:, sl["revealed"]] = bits(
-            np.take_along_axis(self.revealed[g], rel, axis=1)).reshape(M, -1)
-        tells = self.tells[g][rows[:, None], rel]  # (M, n, 2)
-        x[:, sl["tells"]] = (tells / 4.0).reshape(M, -1)
-        per_seat("tricks_won", self.tricks_won[g] * 0.25)
         x[:, sl["trick_no"].start] = self.trick_no[g] / 4.0
         x[:, sl["stock"].start] = (32 - self.stock_pos[g]) / 32.0
         x[:, sl["stake"].start] = self.stake[g]
-        per_seat("accepted", self.accepted[g])
-        per_seat("knocks", self.knocks[g])
-        per_seat("lives", self.pools[g])
-        per_seat("drinks", self.drinks[g])
         mask = np.zeros((M, NUM_ACTIONS), dtype=np.int8)
         self._fill_mask(g, me, mask)
         return x, mask
