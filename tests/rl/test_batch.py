@@ -142,3 +142,26 @@ def test_each_game_is_its_own_seed() -> None:
     b = ToepenBatch("rulebook", 4, num_games=8, seed=9)
     np.testing.assert_array_equal(a.hands, b.hands[:3])
     assert len({tuple(h) for h in b.hands.tolist()}) == 8
+
+
+def test_bench_measures_the_batch_beside_the_aec_env_and_the_engine() -> None:
+    from toepen.tools.bench import (
+        AEC_NAME,
+        BATCH_NAME,
+        batch_over_aec,
+        run_benchmarks,
+        steps,
+        table,
+        to_json,
+    )
+
+    calls: list[int] = []
+    ref, results = run_benchmarks(seconds=0.05, rounds=1, presets=("rulebook",), sizes=(4,),
+                                  progress=calls.append, rl=True)
+    by = {r.name: r for r in results}
+    assert AEC_NAME in by and BATCH_NAME in by and "rulebook 4 players: legal actions + apply" in by
+    assert sum(calls) == steps(1, ("rulebook",), (4,), rl=True) == len(results)
+    speedup = batch_over_aec(results)
+    assert speedup == by[BATCH_NAME].per_second / by[AEC_NAME].per_second
+    assert to_json(ref, results)["batch_over_aec"] == speedup
+    assert "batched env / AEC env" in str(table(ref, results).caption)

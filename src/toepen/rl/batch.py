@@ -91,6 +91,8 @@ for _s in range(4):
 _SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
 _BITS32 = np.arange(32, dtype=np.int64)
 _BITS4 = np.arange(4, dtype=np.int64)
+_CHUNK = 512
+"""Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
 (_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
  _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
 """The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks)."""
@@ -249,6 +251,9 @@ class ToepenBatch:
         N = num_games
         z = _zeros
         self._rot = (self._seats[:, None] + self._seats[None, :]) % n
+        self._one_hot_starts = np.array(
+            [self.encoder.slices[k].start for k in ("to_act", "dealer", "leader", "last_knocker")],
+            dtype=np.int64)
         # The per-seat fields the observation shows, one block (views into it below), so
         # that turning them all to the observer is one gather.
         self._per_seat = z(N, _F_COUNT, n)
@@ -307,6 +312,8 @@ class ToepenBatch:
         self.cursor = z(N)  # the seat asked last (the next is the first after it)
         self.round_cursor = z(N)
         self._hand_over = np.zeros(N, dtype=bool)
+        self._deals_due: list[tuple[I64, bool]] = []
+        self._mask: npt.NDArray[np.int8] | None = None
         self.reset(seed)
 
     # -- episodes ----------------------------------------------------------------------
@@ -319,7 +326,10 @@ class ToepenBatch:
         base = _mix(_u64([seed]))
         self.game_keys = _mix(base + _u64(np.arange(N)) * _C2)
         self.episodes[:] = 0
+        self._deals_due = []
+        self._mask = None
         self._new_session(np.arange(N, dtype=np.int64))
+        self._flush_deals()
 
     def _new_session(self, g: I64) -> None:
         n = self.n
@@ -349,14 +359,25 @@ class ToepenBatch:
         self._deal(g, False)
 
     def _deal(self, g: I64, redeal: bool) -> None:
-        if len(g) == 0:
-            return
+        """Deal to games ``g`` (a redeal: to those still in the hand), at the end of the
+        step (:meth:`_flush_deals`): one dealing for every game that needs one."""
+        if len(g):
+            self._deals_due.append((g, redeal))
+
+    def _flush_deals(self) -> None:
+        while self._deals_due:
+            due, self._deals_due = self._deals_due, []
+            g = np.concatenate([g for g, _ in due])
+            redeal = np.concatenate([np.full(len(g), r) for g, r in due])
+            self._deal_now(g, redeal)
+
+    def _deal_now(self, g: I64, redeal: Bool) -> None:
         n = self.n
-        if not redeal:
-            self.stake[g] = 1
-            self.accepted[g] = 1
-            self.last_knocker[g] = -1
-            self.knock_bar[g] = -1
+        fresh = g[~redeal]  # an armoede redeal keeps the hand's stake
+        self.stake[fresh] = 1
+        self.accepted[fresh] = 1
+        self.last_knocker[fresh] = -1
+        self.knock_bar[fresh] = -1
         self.trick_card[g] = -1
         self.trick_count[g] = 0
         self.played_mask[g] = 0
@@ -372,24 +393,21 @@ class ToepenBatch:
         self.target[g] = -1
         self.discard[g] = 0
         self.resume[g] = -1
-        self.hands[g] = 0
-        members = self.active[g] & self.in_session[g] if redeal else self.in_session[g]
+        members = np.where(redeal, self.active[g], -1) & self.in_session[g]
         deck = self.deck[g] = decks(self.keys[g], self.deals[g])
         self.deals[g] += 1
         m = _POP[members]
-        j = np.zeros(len(g), dtype=np.int64)
-        dealer = self.dealer[g]
-        hands = np.zeros((len(g), n), dtype=np.int64)
-        rows = np.arange(len(g))
-        for k in range(1, n + 1):
-            s = (dealer + k) % n
-            dealt = (members >> s & 1).astype(bool)
-            hand = np.zeros(len(g), dtype=np.int64)
-            for r in range(4):
-                pos = np.minimum(j + r * m, 31)
-                hand |= np.int64(1) << deck[rows, pos]
-            hands[rows[dealt], s[dealt]] = hand[dealt]
-            j += dealt
+        M = len(g)
+        rows = np.arange(M)[:, None]
+        dealt = (members[:, None] >> self._seats) & 1  # (M, n) by seat
+        order = (self.dealer[g][:, None] + 1 + self._seats) % n  # the k-th seat dealt to
+        in_order = np.take_along_axis(dealt, order, axis=1)
+        j = np.empty_like(in_order)
+        j[rows, order] = np.cumsum(in_order, axis=1) - in_order  # place among those dealt
+        # seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck
+        pos = np.minimum(j[:, :, None] + m[:, None, None] * _BITS4, 31).reshape(M, -1)
+        cards = np.take_along_axis(deck, pos, axis=1).reshape(M, n, 4)
+        hands = (np.int64(1) << cards).sum(axis=2) * dealt
         self.hands[g] = hands
         self.stock_pos[g] = 4 * m
         self.active[g] = members
@@ -790,7 +808,7 @@ class ToepenBatch:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"actions[{i}]: {int(a[i])} is not an action id (0..38)")
-        mask = self.legal_mask()
+        mask = self._mask if self._mask is not None else self.legal_mask()
         ok = mask[np.arange(N), a] == 1
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
@@ -798,6 +816,7 @@ class ToepenBatch:
                 f"actions[{i}]: action {int(a[i])} is not legal for seat {int(self.turn[i])} "
                 f"in phase {list(Phase)[int(self.phase[i])]}"
             )
+        self._mask = None
         self._hand_over[:] = False
         seat = self.turn.copy()
         phase = self.phase.copy()
@@ -817,6 +836,7 @@ class ToepenBatch:
         self._declare(g[sel], seat[sel], a[sel] != A_PASS)
         sel = (phase == P_CLAIM_CH) | (phase == P_EXCH_CH)
         self._challenge(g[sel], seat[sel], a[sel] == A_CHAL)
+        self._flush_deals()
 
         hand_over = self._hand_over.copy()
         rewards = np.zeros((N, n), dtype=np.float32)
@@ -833,6 +853,7 @@ class ToepenBatch:
             final_lives[d] = self.pools[d]
             final_in[d] = self.in_session[d]
             self._new_session(d)
+            self._flush_deals()
         return BatchResult(rewards, hand_over, done, winner, final_lives, final_in)
 
     # -- observing -----------------------------------------------------------------------------
@@ -845,14 +866,27 @@ class ToepenBatch:
         seat = self.turn if seats is None else np.asarray(seats, dtype=np.int64)
         if seat.shape != g.shape or ((seat < 0) | (seat >= self.n)).any():
             raise ValueError(f"seats: must be {self.num_games} seats from 0 to {self.n - 1}")
-        return self.encode(g, seat)
+        obs, mask = self.encode(g, seat)
+        if seats is None:
+            self._mask = mask.copy()  # step() checks the actions against it
+        return obs, mask
 
     def encode(self, g: I64, me: I64) -> tuple[F32, npt.NDArray[np.int8]]:
         """Observations and masks of seat ``me[i]`` in game ``g[i]``."""
+        M = len(g)
+        x = np.zeros((M, self.encoder.size), dtype=np.float32)
+        # a few hundred rows at a time: the block being written stays in the cache
+        for start in range(0, M, _CHUNK):
+            stop = min(start + _CHUNK, M)
+            self._encode_into(x[start:stop], g[start:stop], me[start:stop])
+        mask = np.zeros((M, NUM_ACTIONS), dtype=np.int8)
+        self._fill_mask(g, me, mask)
+        return x, mask
+
+    def _encode_into(self, x: F32, g: I64, me: I64) -> None:
         n = self.n
         M = len(g)
         sl = self.encoder.slices
-        x = np.zeros((M, self.encoder.size), dtype=np.float32)
         rows = np.arange(M)
         rel = self._rot[me]  # rel[i, r]: the seat r places to the left of me[i]
         # every per-seat field, turned to the observer, in one gather
@@ -875,11 +909,11 @@ class ToepenBatch:
         for name, flags in (("active", self.active), ("in_session", self.in_session),
                             ("claimed", self.claimed), ("exchanged", self.exchanged)):
             x[:, sl[name]] = (flags[g][:, None] >> rel) & 1
-        for name, seat in (("to_act", self.turn), ("dealer", self.dealer),
-                           ("leader", self.leader), ("last_knocker", self.last_knocker)):
-            who = seat[g]
-            ok = who >= 0
-            x[rows[ok], sl[name].start + (who[ok] - me[ok]) % n] = 1.0
+        who = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
+                       axis=1)
+        cols = self._one_hot_starts + (who - me[:, None]) % n
+        ok = who >= 0
+        x[np.broadcast_to(rows[:, None], who.shape)[ok], cols[ok]] = 1.0
         led = self.led[g]
         ok = led >= 0
         x[rows[ok], sl["led_suit"].start + led[ok]] = 1.0
@@ -887,9 +921,6 @@ class ToepenBatch:
         x[:, sl["trick_no"].start] = self.trick_no[g] / 4.0
         x[:, sl["stock"].start] = (32 - self.stock_pos[g]) / 32.0
         x[:, sl["stake"].start] = self.stake[g]
-        mask = np.zeros((M, NUM_ACTIONS), dtype=np.int8)
-        self._fill_mask(g, me, mask)
-        return x, mask
 
     def random_actions(self, rng: np.random.Generator) -> I64:
         """A uniformly random legal action for each game (for benchmarks and baselines)."""
