@@ -27,7 +27,7 @@ def _feed(batch: ToepenBatch, g: int, game: Game) -> None:
         game.deal([int(c) for c in decks(batch.keys[g : g + 1], [k])[0]])
 
 
-def play_both(batch: ToepenBatch, steps: int, seed: int) -> dict[str, int]:
+def play_both(batch: ToepenBatch, steps: int, seed: int, partial: bool = False) -> dict[str, int]:
     """Play ``steps`` random steps in the batch and in one engine per game, comparing
     everything; returns counts of what was seen."""
     n, N = batch.n, batch.num_games
@@ -51,9 +51,13 @@ def play_both(batch: ToepenBatch, steps: int, seed: int) -> dict[str, int]:
                 np.testing.assert_array_equal(masks[i], action_mask(v), err_msg=where)
                 np.testing.assert_array_equal(obs[i], enc.encode(v), err_msg=where)
         acts = batch.random_actions(rng)
-        res = batch.step(acts)
-        seen["steps"] += N
+        only = rng.random(N) < 0.5 if partial else np.ones(N, dtype=bool)
+        res = batch.step(acts, only=only if partial else None)
+        seen["steps"] += int(only.sum())
         for g, game in enumerate(games):
+            if not only[g]:
+                assert not res.hand_over[g] and not res.done[g] and not res.rewards[g].any()
+                continue
             a = ACTIONS[int(acts[g])]
             seen[{"knock": "knocks", "fold": "folds", "claim": "claims",
                   "challenge": "challenges", "exchange": "exchanges"}.get(str(a), "steps")] += (
@@ -114,6 +118,12 @@ def test_hand_episodes_match_the_engine() -> None:
     batch = ToepenBatch("rulebook", 4, num_games=64, seed=3, episode="hand")
     seen = play_both(batch, 120, seed=3)
     assert seen["sessions"] >= 200
+
+
+def test_stepping_some_games_leaves_the_others_as_they_were() -> None:
+    batch = ToepenBatch("rulebook", 4, num_games=24, seed=5, lives=2)
+    seen = play_both(batch, 120, seed=5, partial=True)
+    assert seen["sessions"] >= 20
 
 
 def test_refuses_unsupported_rules_clearly() -> None:

@@ -316,6 +316,11 @@ class ToepenBatch:
         self._mask: npt.NDArray[np.int8] | None = None
         self.reset(seed)
 
+    @staticmethod
+    def observation_bounds(players: int) -> tuple[F32, F32]:
+        """(low, high) of every entry of an observation at a table of ``players``."""
+        return ObservationEncoder(players).bounds()
+
     # -- episodes ----------------------------------------------------------------------
 
     def reset(self, seed: int = 0) -> None:
@@ -793,33 +798,55 @@ class ToepenBatch:
             for a in acts:
                 mask[i, a] = 1
 
-    def step(self, actions: npt.ArrayLike) -> BatchResult:
+    def step(self, actions: npt.ArrayLike, only: npt.ArrayLike | None = None) -> BatchResult:
         """Apply one action id per game (for the seat it awaits); start finished games over.
 
-        An action that is not legal raises ValueError naming the game, and changes nothing.
+        ``only`` (booleans by game): step those games alone; the others keep their
+        position and their actions are not read. An action that is not legal raises
+        ValueError naming the game, and changes nothing.
         """
         a = np.asarray(actions)
-        N, n = self.num_games, self.n
+        N = self.num_games
         if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions: must be {N} integer action ids, not shape {a.shape} "
                              f"of {a.dtype}")
-        a = a.astype(np.int64)
+        sel_games = np.ones(N, dtype=bool)
+        if only is not None:
+            sel_games = np.asarray(only)
+            if sel_games.shape != (N,) or sel_games.dtype != np.bool_:
+                raise ValueError(f"only: must be {N} booleans, not shape {sel_games.shape} "
+                                 f"of {sel_games.dtype}")
+        a = np.where(sel_games, a, 0).astype(np.int64)
         bad = (a < 0) | (a >= NUM_ACTIONS)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"actions[{i}]: {int(a[i])} is not an action id (0..38)")
         mask = self._mask if self._mask is not None else self.legal_mask()
-        ok = mask[np.arange(N), a] == 1
+        ok = (mask[np.arange(N), a] == 1) | ~sel_games
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise ValueError(
                 f"actions[{i}]: action {int(a[i])} is not legal for seat {int(self.turn[i])} "
                 f"in phase {list(Phase)[int(self.phase[i])]}"
             )
+        if only is not None:
+            return self._step(a, np.where(sel_games, self.phase, -1))
+        return self._step(a, self.phase.copy())
+
+    def restart(self, games: npt.ArrayLike) -> None:
+        """Start the sessions of ``games`` (booleans by game) over, as a finished one is."""
+        sel = np.asarray(games)
+        if sel.shape != (self.num_games,) or sel.dtype != np.bool_:
+            raise ValueError(f"games: must be {self.num_games} booleans")
+        self._mask = None
+        self._new_session(np.flatnonzero(sel).astype(np.int64))
+        self._flush_deals()
+
+    def _step(self, a: I64, phase: I64) -> BatchResult:
+        N, n = self.num_games, self.n
         self._mask = None
         self._hand_over[:] = False
         seat = self.turn.copy()
-        phase = self.phase.copy()
         g = np.arange(N, dtype=np.int64)
         playing = phase == P_PLAY
         sel = playing & (a < 32)
