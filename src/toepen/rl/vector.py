@@ -44,11 +44,13 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 from ..engine.actions import NUM_ACTIONS
 from ..rules import Rules
 from .batch import ToepenBatch
+from .encoding import ObservationEncoder
 
 __all__ = ["Opponent", "ToepenParallelEnv", "ToepenVectorEnv", "random_opponent"]
 
 Opponent = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.ArrayLike]
-"""``opponent(observations, masks) -> action ids``, one row per game."""
+"""``opponent(observations, masks) -> action ids``: one row per game waiting for an
+opponent (the seat to act's observation and mask), one action id per row."""
 
 
 def random_opponent(rng: np.random.Generator) -> Opponent:
@@ -98,6 +100,11 @@ class ToepenVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
+    @staticmethod
+    def observation_size(players: int) -> int:
+        """The length of an observation vector at a table of ``players``."""
+        return ObservationEncoder(players).size
+
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
@@ -127,8 +134,10 @@ class ToepenVectorEnv(VectorEnv):
             waiting = b.turn != seat
             if not waiting.any():
                 return
-            obs, mask = b.observe()
-            acts = np.asarray(self.opponent(obs, mask), dtype=np.int64)
+            g = np.flatnonzero(waiting).astype(np.int64)
+            obs, mask = b.encode(g, b.turn[g])  # only the games waiting for an opponent
+            acts = np.zeros(self.num_envs, dtype=np.int64)
+            acts[g] = np.asarray(self.opponent(obs, mask), dtype=np.int64)
             res = b.step(acts, only=waiting)
             reward += res.rewards[:, seat]
             done |= res.done

@@ -79,9 +79,9 @@ def aec_steps_job(seed: int = 1) -> Callable[[int], None]:
 
 
 def batch_steps_job(seed: int = 1, games: int = BATCH_GAMES) -> Callable[[int], None]:
-    """About ``k`` decisions of the batched environment (rulebook, 4 players): each step
-    observes every game's seat to act, draws a random legal action per game and applies
-    them all (a step counts one decision per game)."""
+    """``k`` decisions of the batched environment (rulebook, 4 players; ``k`` a multiple
+    of ``games``): each step observes every game's seat to act, draws a random legal
+    action per game and applies them all (a step counts one decision per game)."""
     import numpy as np
 
     from ..rl.batch import ToepenBatch
@@ -90,7 +90,9 @@ def batch_steps_job(seed: int = 1, games: int = BATCH_GAMES) -> Callable[[int], 
     gen = np.random.default_rng(seed)
 
     def run(k: int) -> None:
-        for _ in range(max(1, -(-k // games))):
+        if k % games:
+            raise ValueError(f"k: {k} is not a multiple of the {games} games")
+        for _ in range(k // games):
             _, mask = batch.observe()
             batch.step((mask * gen.random(mask.shape)).argmax(axis=1))
 
@@ -153,17 +155,21 @@ def run_benchmarks(
         jobs.append((AEC_NAME, "steps", aec_steps_job()))
         jobs.append((BATCH_NAME, "steps", batch_steps_job()))
 
-    def calibrate(fn: Callable[[int], None]) -> int:
-        k = 16
+    def calibrate(fn: Callable[[int], None], grain: int = 1) -> int:
+        """A count that takes about ``seconds``, a multiple of ``grain`` (the batched
+        environment decides ``grain`` games at a time)."""
+        k = max(16, grain)
         while True:
             t = time.perf_counter()
             fn(k)
             if time.perf_counter() - t > seconds / 4:
-                return max(1, int(k * seconds / (4 * (time.perf_counter() - t))) * 4)
+                k = max(1, int(k * seconds / (4 * (time.perf_counter() - t))) * 4)
+                return max(grain, k // grain * grain)
             k *= 4
 
     ref_fn: Callable[[int], None] = lambda k: reference_hands(k, rng)  # noqa: E731
-    sizes_of = {name: calibrate(fn) for name, _, fn in jobs}
+    sizes_of = {name: calibrate(fn, BATCH_GAMES if name == BATCH_NAME else 1)
+                for name, _, fn in jobs}
     ref_k = calibrate(ref_fn)
     best: dict[str, float] = {}
     ref_best = 0.0
