@@ -88,6 +88,33 @@ def test_vector_env_asks_only_the_learner() -> None:
     assert ends > 10 and rewards < 0
 
 
+@pytest.mark.parametrize("episode", ["session", "hand"])
+def test_vector_env_rewards_add_up_to_the_learners_lost_lives(episode: str) -> None:
+    """Per game, the learner's rewards are minus every life it lost, hand by hand (what
+    its unfinished hand has cost so far is still to come)."""
+    seat = 1
+    venv = ToepenVectorEnv("rulebook", 3, num_envs=32, seat=seat, episode=episode, lives=2)
+    batch = venv.batch
+    obs, _ = venv.reset(seed=8)
+    lost = np.zeros(32, dtype=np.int64)  # lives lost in the episodes already over
+    start_session = batch._new_session
+
+    def counting(g: np.ndarray) -> None:
+        lost[g] += batch.lives_lost[g, seat]
+        start_session(g)
+
+    batch._new_session = counting  # type: ignore[method-assign]
+    total = np.zeros(32)
+    ends = 0
+    for _ in range(200):
+        obs, reward, term, _, _ = venv.step(obs["action_mask"].argmax(axis=1))
+        total += reward
+        ends += int(term.sum())
+    pending = batch.lives_lost[:, seat] - batch.lost_before[:, seat]
+    np.testing.assert_array_equal(total, -(lost + batch.lives_lost[:, seat] - pending))
+    assert ends > 30 and total.sum() < 0
+
+
 def test_wrappers_refuse_bad_arguments() -> None:
     with pytest.raises(ValueError, match="seat: must be a seat from 0 to 3"):
         ToepenVectorEnv("rulebook", 4, seat=4)
