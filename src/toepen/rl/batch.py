@@ -7,9 +7,9 @@ or the cards of a trick, never over the games) and starts a finished game over o
 own. The action ids (0..38) and the observation vector are those of the PettingZoo
 environment (:class:`~toepen.rl.encoding.ObservationEncoder`,
 :func:`~toepen.rl.encoding.action_mask`), so an agent moves between the two unchanged,
-and the rules are the engine's own: ``tests/rl/test_batch.py`` plays thousands of
-random games in both from the same deals and compares every observation, mask,
-reward and ending.
+and the rules are the engine's own: ``tests/rl/test_batch.py`` plays over a thousand
+random sessions (two thousand hands) in both from the same deals and compares every
+observation, mask, reward and ending.
 
 Supported rules (anything else is refused with :class:`UnsupportedRules`): the presets
 ``rulebook``, ``classic``, ``kroegtoepen`` and ``no-knock`` at 2 to 8 players, and
@@ -23,8 +23,9 @@ supported: ``teams`` and every house rule that changes play (``knock_anytime``,
 
 Decks come from a counter-based generator (SplitMix64 over the game's seed, its episode
 and the deal's index, ranked into a permutation): each game's decks depend on its own
-seed only, not on the other games of the batch. :meth:`ToepenBatch.decks` gives the deck
-of any deal, so the engine can replay a game (``Game(...).deal(deck)``).
+seed only, not on the other games of the batch. :func:`decks` of a game's key
+(:attr:`ToepenBatch.keys`) gives the deck of any of its deals, so the engine can replay
+the game (``Game(...).deal(deck)``).
 
 >>> b = ToepenBatch("rulebook", 4, num_games=3, seed=7)
 >>> obs, mask = b.observe()
@@ -929,13 +930,13 @@ class ToepenBatch:
         tells = np.stack([per[:, _F_TELL_TEN], per[:, _F_TELL_JACK]], axis=2)
         x[:, sl["tells"]] = tells.reshape(M, -1) / 4.0
         x[:, sl["tricks_won"]] = per[:, _F_WON] * 0.25
-        x[:, sl["accepted"]] = per[:, _F_ACCEPTED]
-        x[:, sl["knocks"]] = per[:, _F_KNOCKS]
-        x[:, sl["lives"]] = per[:, _F_POOLS]
-        x[:, sl["drinks"]] = per[:, _F_DRINKS]
-        for name, flags in (("active", self.active), ("in_session", self.in_session),
-                            ("claimed", self.claimed), ("exchanged", self.exchanged)):
-            x[:, sl[name]] = (flags[g][:, None] >> rel) & 1
+        # accepted, knocks, lives, drinks: adjacent blocks, adjacent fields
+        x[:, sl["accepted"].start : sl["drinks"].stop] = per[:, _F_ACCEPTED:].reshape(M, -1)
+        # active, in_session, claimed, exchanged: adjacent blocks of seat flags
+        flags = np.stack([self.active[g], self.in_session[g], self.claimed[g],
+                          self.exchanged[g]], axis=1)
+        x[:, sl["active"].start : sl["exchanged"].stop] = (
+            (flags[:, :, None] >> rel[:, None, :]) & 1).reshape(M, -1)
         who = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
                        axis=1)
         cols = self._one_hot_starts + (who - me[:, None]) % n
