@@ -40,3 +40,23 @@ def test_docs_snippets_run() -> None:
     assert len(blocks) >= 3
     for block in blocks:
         exec(compile(block, "docs/research.md", "exec"), {"__name__": "docs"})
+
+
+def test_train_batch_pg_example_runs_and_measures_the_agent() -> None:
+    script = ROOT / "examples" / "rl" / "train_batch_pg.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--seconds", "1", "--checkpoints", "1", "--envs", "64",
+         "--random-hands", "64", "--heuristic-hands", "2"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert out.count("baseline:") == 3
+    rows = re.findall(r"([\d,]+) decisions\s+lives lost per hand: vs random ([\d.]+), "
+                      r"vs heuristic ([\d.]+)", out)
+    assert len(rows) == 2 and rows[0][0] == "0" and int(rows[1][0].replace(",", "")) > 0
+
+
+def test_train_batch_pg_example_refuses_a_bad_budget() -> None:
+    script = ROOT / "examples" / "rl" / "train_batch_pg.py"
+    run = subprocess.run([sys.executable, str(script), "--seconds", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--seconds" in run.stderr

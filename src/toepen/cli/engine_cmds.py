@@ -204,9 +204,12 @@ def bench_cmd(
     if against is not None:
         _bench_against(against, seconds, rounds, as_json)
         return
+    from .extras import missing
+
+    rl = not [d for d in missing("rl") if d != "open_spiel"]  # the environments' measures
     with progress_bar() as bar:
-        task = bar.add_task("benchmarks", total=bench.steps(rounds))
-        ref, results = bench.run_benchmarks(seconds, rounds,
+        task = bar.add_task("benchmarks", total=bench.steps(rounds, rl=rl))
+        ref, results = bench.run_benchmarks(seconds, rounds, rl=rl,
                                             progress=lambda k: bar.advance(task, k))
     if as_json:
         print(json.dumps(bench.to_json(ref, results)))

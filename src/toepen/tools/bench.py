@@ -45,6 +45,60 @@ def _hands_job(rng: random.Random, rules: Rules, players: int) -> Callable[[int]
     return lambda k: engine_hands(k, rng, rules, players)
 
 
+BATCH_GAMES = 4096
+"""Games the batched environment steps together in :func:`batch_steps_job`."""
+AEC_NAME = "rulebook 4 players: PettingZoo AEC env, random legal actions"
+BATCH_NAME = f"rulebook 4 players: batched env ({BATCH_GAMES} games), random legal actions"
+
+
+def aec_steps_job(seed: int = 1) -> Callable[[int], None]:
+    """``k`` steps of the PettingZoo AEC environment (rulebook, 4 players): observe the
+    agent to act (``last()``), a random action of its mask, ``step``; sessions restart."""
+    import numpy as np
+
+    from ..rl.pettingzoo import env
+
+    e = env("rulebook", 4)
+    e.reset(seed=seed)
+    gen = np.random.default_rng(seed)
+
+    def run(k: int) -> None:
+        done = 0
+        while done < k:
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                if not e.agents:
+                    e.reset()
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[gen.integers(len(legal))]))
+            done += 1
+
+    return run
+
+
+def batch_steps_job(seed: int = 1, games: int = BATCH_GAMES) -> Callable[[int], None]:
+    """``k`` decisions of the batched environment (rulebook, 4 players; ``k`` a multiple
+    of ``games``): each step observes every game's seat to act, draws a random legal
+    action per game and applies them all (a step counts one decision per game)."""
+    import numpy as np
+
+    from ..rl.batch import ToepenBatch
+
+    batch = ToepenBatch("rulebook", 4, num_games=games, seed=seed)
+    gen = np.random.default_rng(seed)
+
+    def run(k: int) -> None:
+        if k % games:
+            raise ValueError(f"k: {k} is not a multiple of the {games} games")
+        for _ in range(k // games):
+            _, mask = batch.observe()
+            batch.step((mask * gen.random(mask.shape)).argmax(axis=1))
+
+    return run
+
+
 @dataclass
 class BenchResult:
     name: str
@@ -59,13 +113,14 @@ SIZES = (3, 4, 6)
 """The presets and table sizes :func:`run_benchmarks` measures by default."""
 
 
-def steps(rounds: int, presets: tuple[str, ...] = PRESETS, sizes: tuple[int, ...] = SIZES) -> int:
+def steps(rounds: int, presets: tuple[str, ...] = PRESETS, sizes: tuple[int, ...] = SIZES,
+          rl: bool = False) -> int:
     """How many times :func:`run_benchmarks` calls ``progress``: once per benchmark and round.
 
-    >>> steps(5)
-    35
+    >>> steps(5), steps(5, rl=True)
+    (35, 45)
     """
-    return rounds * (len(presets) * len(sizes) + 1)
+    return rounds * (len(presets) * len(sizes) + 1 + (2 if rl else 0))
 
 
 def run_benchmarks(
@@ -74,11 +129,14 @@ def run_benchmarks(
     presets: tuple[str, ...] = PRESETS,
     sizes: tuple[int, ...] = SIZES,
     progress: Callable[[int], None] | None = None,
+    rl: bool = False,
 ) -> tuple[float, list[BenchResult]]:
     """Run every benchmark ``rounds`` times, interleaved with the reference, keeping the best.
 
     Returns the reference's hands per second and a result per benchmark. Interleaving
     and best-of-rounds keep a busy machine from skewing one figure against another.
+    ``rl`` (needs the ``rl`` extra) adds the PettingZoo AEC environment's and the batched
+    environment's steps a second (:data:`AEC_NAME`, :data:`BATCH_NAME`).
     """
     rng = random.Random(12345)
     jobs: list[tuple[str, str, Callable[[int], None]]] = []
@@ -93,18 +151,25 @@ def run_benchmarks(
         "actions",
         lambda k: engine_actions(k, rng, rules, 4),
     ))
+    if rl:
+        jobs.append((AEC_NAME, "steps", aec_steps_job()))
+        jobs.append((BATCH_NAME, "steps", batch_steps_job()))
 
-    def calibrate(fn: Callable[[int], None]) -> int:
-        k = 16
+    def calibrate(fn: Callable[[int], None], grain: int = 1) -> int:
+        """A count that takes about ``seconds``, a multiple of ``grain`` (the batched
+        environment decides ``grain`` games at a time)."""
+        k = max(16, grain)
         while True:
             t = time.perf_counter()
             fn(k)
             if time.perf_counter() - t > seconds / 4:
-                return max(1, int(k * seconds / (4 * (time.perf_counter() - t))) * 4)
+                k = max(1, int(k * seconds / (4 * (time.perf_counter() - t))) * 4)
+                return max(grain, k // grain * grain)
             k *= 4
 
     ref_fn: Callable[[int], None] = lambda k: reference_hands(k, rng)  # noqa: E731
-    sizes_of = {name: calibrate(fn) for name, _, fn in jobs}
+    sizes_of = {name: calibrate(fn, BATCH_GAMES if name == BATCH_NAME else 1)
+                for name, _, fn in jobs}
     ref_k = calibrate(ref_fn)
     best: dict[str, float] = {}
     ref_best = 0.0
@@ -125,15 +190,28 @@ def run_benchmarks(
     return ref_best, results
 
 
+def batch_over_aec(results: list[BenchResult]) -> float | None:
+    """The batched environment's steps a second over the AEC environment's (None when
+    the run measured neither)."""
+    by = {r.name: r.per_second for r in results}
+    if AEC_NAME in by and BATCH_NAME in by:
+        return by[BATCH_NAME] / by[AEC_NAME]
+    return None
+
+
 def to_json(reference: float, results: list[BenchResult]) -> dict[str, Any]:
     """The figures of :func:`run_benchmarks` as JSON."""
-    return {
+    out: dict[str, Any] = {
         "reference_hands_per_second": reference,
         "results": [
             {"name": r.name, "unit": r.unit, "per_second": r.per_second, "ratio": r.ratio}
             for r in results
         ],
     }
+    speedup = batch_over_aec(results)
+    if speedup is not None:
+        out["batch_over_aec"] = speedup
+    return out
 
 
 def table(reference: float, results: list[BenchResult]) -> Table:
@@ -146,6 +224,9 @@ def table(reference: float, results: list[BenchResult]) -> Table:
                 "1.000")
     for r in results:
         out.add_row(r.name, f"{r.per_second:,.0f} {r.unit}", f"{r.ratio:.3f}")
+    speedup = batch_over_aec(results)
+    if speedup is not None:
+        out.caption = f"batched env / AEC env: {speedup:,.0f} times the steps a second"
     return out
 
 

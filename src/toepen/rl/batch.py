@@ -1,0 +1,958 @@
+"""Many Toepen sessions stepped together in NumPy arrays, for learning at speed.
+
+:class:`ToepenBatch` holds ``num_games`` sessions of one rule set at one table size. Each
+game awaits one seat (its ``turn``); :meth:`ToepenBatch.step` takes one action id per
+game, applies them all at once with array operations (loops run over the seats of a table
+or the cards of a trick, never over the games) and starts a finished game over on its
+own. The action ids (0..38) and the observation vector are those of the PettingZoo
+environment (:class:`~toepen.rl.encoding.ObservationEncoder`,
+:func:`~toepen.rl.encoding.action_mask`), so an agent moves between the two unchanged,
+and the rules are the engine's own: ``tests/rl/test_batch.py`` plays over a thousand
+random sessions (two thousand hands) in both from the same deals and compares every
+observation, mask, reward and ending.
+
+Supported rules (anything else is refused with :class:`UnsupportedRules`): the presets
+``rulebook``, ``classic``, ``kroegtoepen`` and ``no-knock`` at 2 to 8 players, and
+``gezinstoepen`` at 3 or 4, with any of these options: ``lives``, ``last_trick``,
+``dealer``, ``knock_limit``, ``max_stake``, ``first_player_may_knock_early``,
+``armoede``, ``exchange``, ``tells``, ``pelt``, ``session``, ``rubbers``, and the
+options that change no decision (``count``, ``beer_tally``, ``pot``, ``pot_unit``). Not
+supported: ``teams`` and every house rule that changes play (``knock_anytime``,
+``blind_knock``, ``double_knock``, ``edge``, ``jack_last_trick``, ``four_of_a_kind``,
+``three_of_a_kind_draw``, ``witte_was``, ``vuile_was``) and ``rebuy``.
+
+Decks come from a counter-based generator (SplitMix64 over the game's seed, its episode
+and the deal's index, ranked into a permutation): each game's decks depend on its own
+seed only, not on the other games of the batch. :func:`decks` of a game's key
+(:attr:`ToepenBatch.keys`) gives the deck of any of its deals, so the engine can replay
+the game (``Game(...).deal(deck)``).
+
+>>> b = ToepenBatch("rulebook", 4, num_games=3, seed=7)
+>>> obs, mask = b.observe()
+>>> obs.shape, mask.shape, mask[0].nonzero()[0].tolist()  # claim, pass
+((3, 418), (3, 39), [35, 38])
+>>> r = b.step(np.full(3, 38))  # everyone passes the armoede claim
+>>> r.rewards.shape, bool(r.done.any())
+((3, 4), False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, NUM_ACTIONS, PASS, STAY
+from ..engine.state import Phase
+from ..rules import TELL_RANKS, Rules
+from .encoding import ObservationEncoder
+
+__all__ = ["BatchResult", "ToepenBatch", "UnsupportedRules", "SUPPORTED_PRESETS", "decks"]
+
+I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+Bool = npt.NDArray[np.bool_]
+
+SUPPORTED_PRESETS = ("rulebook", "classic", "gezinstoepen", "kroegtoepen", "no-knock")
+"""The presets :class:`ToepenBatch` plays (``teams`` and ``kroeg-huisregels`` are not)."""
+
+_UNSUPPORTED_OPTIONS: dict[str, Any] = {
+    "teams": False,
+    "knock_anytime": False,
+    "blind_knock": False,
+    "double_knock": False,
+    "edge": "normal",
+    "jack_last_trick": "off",
+    "four_of_a_kind": False,
+    "three_of_a_kind_draw": False,
+    "witte_was": False,
+    "vuile_was": False,
+    "rebuy": "off",
+}
+"""Options the batch does not play, with the one value it accepts."""
+
+
+class UnsupportedRules(ValueError):
+    """Rules the batched environment does not play (the engine and the AEC env do)."""
+
+
+# Phase ids: the index in Phase (the observation's one-hot).
+_PH = {p: i for i, p in enumerate(Phase)}
+P_CLAIM, P_CLAIM_CH = _PH[Phase.CLAIM], _PH[Phase.CLAIM_CHALLENGE]
+P_EXCH, P_EXCH_CH = _PH[Phase.EXCHANGE], _PH[Phase.EXCHANGE_CHALLENGE]
+P_ANSWER, P_PLAY, P_OVER = _PH[Phase.ANSWER], _PH[Phase.PLAY], _PH[Phase.OVER]
+A_KNOCK, A_STAY, A_FOLD = int(KNOCK), int(STAY), int(FOLD)
+A_CLAIM, A_EXCH, A_CHAL, A_PASS = int(CLAIM), int(EXCHANGE), int(CHALLENGE), int(PASS)
+
+_HIGH = 0
+for _s in range(4):
+    _HIGH |= 0x0F << (8 * _s)  # ranks ten, 9, 8, 7 (ids 0..3 of each suit)
+_SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
+_BITS32 = np.arange(32, dtype=np.int64)
+_BITS4 = np.arange(4, dtype=np.int64)
+_CHUNK = 512
+"""Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
+(_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
+ _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
+"""The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks)."""
+
+
+def _unpack(masks: I64) -> npt.NDArray[np.uint8]:
+    """32-bit card masks ``(..., k)`` as their bits ``(..., 32 * k)``, card 0 first."""
+    b = np.ascontiguousarray(masks.astype("<u4")).view(np.uint8)
+    return np.unpackbits(b, axis=-1, bitorder="little")
+_POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
+
+_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's finaliser over an array (wrapping uint64 arithmetic)."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _C1
+    z = (z ^ (z >> np.uint64(27))) * _C2
+    return z ^ (z >> np.uint64(31))
+
+
+def _u64(values: Any) -> npt.NDArray[np.uint64]:
+    return np.asarray(values, dtype=np.int64).astype(np.uint64) & _M64
+
+
+def decks(keys: npt.ArrayLike, index: npt.ArrayLike) -> I64:
+    """Deck number ``index`` of the sessions with ``keys`` (:attr:`ToepenBatch.keys`):
+    an array ``(len(keys), 32)`` of card ids, dealt from the front like the engine's.
+
+    >>> d = decks([5, 5, 6], [0, 1, 0])
+    >>> sorted(d[0].tolist()) == list(range(32))
+    True
+    >>> bool((d[0] != d[1]).any()), bool((d[0] != d[2]).any())
+    (True, True)
+    """
+    k = _u64(np.atleast_1d(keys))
+    i = _u64(np.atleast_1d(index))
+    base = _mix(k ^ _mix(i * _GOLDEN + np.uint64(1)))
+    draws = _mix(base[:, None] + _u64(np.arange(1, 33)) * _C1)
+    return np.argsort(draws, axis=1, kind="stable").astype(np.int64)
+
+
+def _zeros(*shape: int) -> I64:
+    return np.zeros(shape, dtype=np.int64)
+
+
+def _after_table(n: int) -> I64:
+    """Index ``mask << 3 | seat``: the first seat of ``mask`` clockwise after ``seat``."""
+    out = np.full((1 << n) << 3, -1, dtype=np.int64)
+    for mask in range(1 << n):
+        for seat in range(n):
+            for i in range(1, n + 1):
+                s = (seat + i) % n
+                if mask >> s & 1:
+                    out[mask << 3 | seat] = s
+                    break
+    return out
+
+
+def check_rules(rules: Rules, players: int) -> None:
+    """Refuse rules or a table the batch does not play (:class:`UnsupportedRules`)."""
+    if rules.name not in SUPPORTED_PRESETS:
+        raise UnsupportedRules(
+            f"preset {rules.name!r}: the batched environment plays "
+            f"{', '.join(SUPPORTED_PRESETS)} (use the PettingZoo environment for the rest)"
+        )
+    for name, value in _UNSUPPORTED_OPTIONS.items():
+        if getattr(rules, name) != value:
+            raise UnsupportedRules(
+                f"option {name}: the batched environment plays only {name}={value!r} "
+                "(use the PettingZoo environment for this rule)"
+            )
+    if rules.dealer not in ("rotate", "last_trick_winner", "highest_loser"):
+        raise UnsupportedRules(f"option dealer: {rules.dealer!r} is not supported")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players: must be an integer, not {players!r}")
+    rules.check_table(players)
+
+
+@dataclass
+class BatchResult:
+    """What one :meth:`ToepenBatch.step` did, by game.
+
+    ``rewards[g, s]``: minus the lives seat ``s`` lost in the hand that ended at this
+    step (0 when no hand ended). ``hand_over``: a hand ended. ``done``: the episode
+    ended (the game was then started over: its observation is the new episode's).
+    ``winner``: the session's winner for a game whose session ended, else -1.
+    ``final_lives`` and ``final_in_session``: lives and seats still in at the end of an
+    ended episode (the state the new episode replaced).
+    """
+
+    rewards: F32
+    hand_over: Bool
+    done: Bool
+    winner: I64
+    final_lives: I64
+    final_in_session: I64
+
+
+class ToepenBatch:
+    """``num_games`` sessions of ``rules`` at ``players`` seats, stepped together.
+
+    ``seed`` seeds every game (game ``g``'s key is derived from ``seed`` and ``g``);
+    ``episode`` is ``"session"`` (a game starts over when its session ends) or
+    ``"hand"`` (when its first hand ends), as in the PettingZoo environment;
+    ``first_dealer`` deals the first hand (``dealer`` is the rule option).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str = "rulebook",
+        players: int = 4,
+        *,
+        num_games: int = 256,
+        seed: int = 0,
+        episode: str = "session",
+        first_dealer: int = 0,
+        **options: Any,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = Rules.preset(rules, **options)
+        elif options:
+            rules = rules.replace(**options)
+        check_rules(rules, players)
+        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
+            raise ValueError(f"num_games: must be an integer >= 1, not {num_games!r}")
+        if episode not in ("session", "hand"):
+            raise ValueError(f"episode: must be one of session, hand, not {episode!r}")
+        if (isinstance(first_dealer, bool) or not isinstance(first_dealer, int)
+                or not 0 <= first_dealer < players):
+            raise ValueError(
+                f"first_dealer: must be a seat from 0 to {players - 1}, not {first_dealer!r}"
+            )
+        self.rules = rules
+        self.n = n = players
+        self.num_games = num_games
+        self.episode = episode
+        self.first_dealer = first_dealer
+        self.encoder = ObservationEncoder(n)
+        self._after = _after_table(n)
+        self._seats = np.arange(n, dtype=np.int64)
+        self._bit = np.int64(1) << self._seats
+        self._loses = rules.last_trick_loses
+        self._elim = rules.session == "elimination"
+        self._max_stake = rules.max_stake if rules.max_stake is not None else 1 << 30
+        self._limit = rules.knock_limit
+        self._decl = P_CLAIM if rules.armoede else P_EXCH if rules.exchange else -1
+        self._tell_ranks = TELL_RANKS[rules.tells]
+        self._rank_masks = [
+            sum(1 << (s * 8 + r) for s in range(4)) for r in range(8)
+        ]
+        N = num_games
+        z = _zeros
+        self._rot = (self._seats[:, None] + self._seats[None, :]) % n
+        self._one_hot_starts = np.array(
+            [self.encoder.slices[k].start for k in ("to_act", "dealer", "leader", "last_knocker")],
+            dtype=np.int64)
+        # The per-seat fields the observation shows, one block (views into it below), so
+        # that turning them all to the observer is one gather.
+        self._per_seat = z(N, _F_COUNT, n)
+        # _turned[me]: the flat indices (within a game's block) of its fields, turned to me
+        self._turned = (np.arange(_F_COUNT)[None, :, None] * n
+                        + self._rot[:, None, :]).reshape(n, _F_COUNT * n)
+        block = self._per_seat
+        # the session
+        self.keys = np.zeros(N, dtype=np.uint64)
+        """Each game's current session key: its decks are ``decks(keys[g], k)``."""
+        self.game_keys = np.zeros(N, dtype=np.uint64)
+        self.episodes = z(N)
+        self.deals = z(N)
+        self.pools = block[:, _F_POOLS]
+        self.in_session = z(N)
+        self.dealer = z(N)
+        self.hand_no = z(N)
+        self.lives_lost = z(N, n)
+        self.lost_before = z(N, n)
+        self.drinks = block[:, _F_DRINKS]
+        self.rubbers_won = z(N, n)
+        self.rubber_no = z(N)
+        self.winner = z(N)
+        # the hand
+        self.phase = z(N)
+        self.turn = z(N)
+        self.active = z(N)
+        self.hands = z(N, n)
+        self.deck = z(N, 32)
+        self.stock_pos = z(N)
+        self.stake = z(N)
+        self.accepted = block[:, _F_ACCEPTED]
+        self.last_knocker = z(N)
+        self.knock_bar = z(N)
+        self.leader = z(N)
+        self.resume = z(N)
+        self.trick_card = z(N, n)
+        self.trick_pos = z(N, n)
+        self.trick_count = z(N)
+        self.played_mask = z(N)
+        self.led = z(N)
+        self.trick_no = z(N)
+        self.any_card = z(N)
+        self.played = block[:, _F_PLAYED]
+        self.voids = block[:, _F_VOIDS]
+        self.tricks_won = block[:, _F_WON]
+        self.knocks = block[:, _F_KNOCKS]
+        self.claimed = z(N)
+        self.exchanged = z(N)
+        self.revealed = block[:, _F_REVEALED]
+        self.tells = (block[:, _F_TELL_TEN], block[:, _F_TELL_JACK])
+        self.discard = z(N)
+        self.target = z(N)
+        self.queue = z(N)  # seats still to be asked in the current round
+        self.round_queue = z(N)  # the declaration round's, kept during a challenge
+        self.cursor = z(N)  # the seat asked last (the next is the first after it)
+        self.round_cursor = z(N)
+        self._hand_over = np.zeros(N, dtype=bool)
+        self._deals_due: list[tuple[I64, bool]] = []
+        self._mask: npt.NDArray[np.int8] | None = None
+        self.reset(seed)
+
+    @staticmethod
+    def observation_bounds(players: int) -> tuple[F32, F32]:
+        """(low, high) of every entry of an observation at a table of ``players``."""
+        return ObservationEncoder(players).bounds()
+
+    # -- episodes ----------------------------------------------------------------------
+
+    def reset(self, seed: int = 0) -> None:
+        """Start every game over: game ``g`` keyed by ``seed`` and ``g``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed: must be an integer, not {seed!r}")
+        N = self.num_games
+        base = _mix(_u64([seed]))
+        self.game_keys = _mix(base + _u64(np.arange(N)) * _C2)
+        self.episodes[:] = 0
+        self._deals_due = []
+        self._mask = None
+        self._new_session(np.arange(N, dtype=np.int64))
+        self._flush_deals()
+
+    def _new_session(self, g: I64) -> None:
+        n = self.n
+        self.keys[g] = _mix(self.game_keys[g] ^ _mix(_u64(self.episodes[g]) + _C1))
+        self.episodes[g] += 1
+        self.deals[g] = 0
+        self.pools[g] = self.rules.lives
+        self.in_session[g] = (1 << n) - 1
+        self.active[g] = 0
+        self.dealer[g] = self.first_dealer
+        self.hand_no[g] = 0
+        self.lives_lost[g] = 0
+        self.lost_before[g] = 0
+        self.drinks[g] = 0
+        self.rubbers_won[g] = 0
+        self.rubber_no[g] = 1
+        self.winner[g] = -1
+        self.leader[g] = -1
+        self.turn[g] = -1
+        self._start_hand(g)
+
+    def _start_hand(self, g: I64) -> None:
+        self.hand_no[g] += 1
+        self.claimed[g] = 0
+        self.exchanged[g] = 0
+        self.knocks[g] = 0
+        self._deal(g, False)
+
+    def _deal(self, g: I64, redeal: bool) -> None:
+        """Deal to games ``g`` (a redeal: to those still in the hand), at the end of the
+        step (:meth:`_flush_deals`): one dealing for every game that needs one."""
+        if len(g):
+            self._deals_due.append((g, redeal))
+
+    def _flush_deals(self) -> None:
+        while self._deals_due:
+            due, self._deals_due = self._deals_due, []
+            g = np.concatenate([g for g, _ in due])
+            redeal = np.concatenate([np.full(len(g), r) for g, r in due])
+            self._deal_now(g, redeal)
+
+    def _deal_now(self, g: I64, redeal: Bool) -> None:
+        n = self.n
+        fresh = g[~redeal]  # an armoede redeal keeps the hand's stake
+        self.stake[fresh] = 1
+        self.accepted[fresh] = 1
+        self.last_knocker[fresh] = -1
+        self.knock_bar[fresh] = -1
+        self.trick_card[g] = -1
+        self.trick_count[g] = 0
+        self.played_mask[g] = 0
+        self.led[g] = -1
+        self.trick_no[g] = 0
+        self.any_card[g] = 0
+        self.tricks_won[g] = 0
+        self.played[g] = 0
+        self.voids[g] = 0
+        self.revealed[g] = 0
+        self.tells[0][g] = 0
+        self.tells[1][g] = 0
+        self.target[g] = -1
+        self.discard[g] = 0
+        self.resume[g] = -1
+        members = np.where(redeal, self.active[g], -1) & self.in_session[g]
+        deck = self.deck[g] = decks(self.keys[g], self.deals[g])
+        self.deals[g] += 1
+        m = _POP[members]
+        M = len(g)
+        rows = np.arange(M)[:, None]
+        dealt = (members[:, None] >> self._seats) & 1  # (M, n) by seat
+        order = (self.dealer[g][:, None] + 1 + self._seats) % n  # the k-th seat dealt to
+        in_order = np.take_along_axis(dealt, order, axis=1)
+        j = np.empty_like(in_order)
+        j[rows, order] = np.cumsum(in_order, axis=1) - in_order  # place among those dealt
+        # seat j of the order gets cards j, j + m, j + 2m and j + 3m of the deck
+        pos = np.minimum(j[:, :, None] + m[:, None, None] * _BITS4, 31).reshape(M, -1)
+        cards = np.take_along_axis(deck, pos, axis=1).reshape(M, n, 4)
+        hands = (np.int64(1) << cards).sum(axis=2) * dealt
+        self.hands[g] = hands
+        self.stock_pos[g] = 4 * m
+        self.active[g] = members
+        if self._tell_ranks:
+            for t, rank in enumerate((0, 7)):
+                if rank not in self._tell_ranks:
+                    continue
+                rm = self._rank_masks[rank]
+                x = hands & rm
+                count = sum(((x >> (8 * su + rank)) & 1) for su in range(4))
+                self.tells[t][g] = np.where(count >= 3, count, 0)
+        self._start_declarations(g, members)
+
+    # -- declarations (armoede, exchange) -----------------------------------------------
+
+    def _start_declarations(self, g: I64, order: I64) -> None:
+        if self._decl < 0:
+            self._start_play(g)
+            return
+        self.queue[g] = order
+        self.cursor[g] = self.dealer[g]
+        self._next_declarer(g)
+
+    def _next_declarer(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        declared = self.claimed[g] if self._decl == P_CLAIM else self.exchanged[g]
+        cand = self.queue[g] & self.active[g] & ~declared
+        if self._decl == P_EXCH:
+            cand = np.where(self.stock_pos[g] + 4 > 32, 0, cand)
+        nxt = self._after[cand << 3 | self.cursor[g]]
+        ask = nxt >= 0
+        ga = g[ask]
+        self.phase[ga] = self._decl
+        self.turn[ga] = nxt[ask]
+        self._start_play(g[~ask])
+
+    def _declare(self, g: I64, seat: I64, declare: Bool) -> None:
+        bit = np.int64(1) << seat
+        self.queue[g] &= ~bit
+        self.cursor[g] = seat
+        self._next_declarer(g[~declare])
+        g, seat, bit = g[declare], seat[declare], bit[declare]
+        if len(g) == 0:
+            return
+        if self._decl == P_CLAIM:
+            self.claimed[g] |= bit
+        else:
+            self.exchanged[g] |= bit
+            old = self.hands[g, seat]
+            self.discard[g] = old
+            pos = self.stock_pos[g]
+            new = np.zeros(len(g), dtype=np.int64)
+            for r in range(4):
+                new |= np.int64(1) << self.deck[g, pos + r]
+            self.stock_pos[g] = pos + 4
+            self.hands[g, seat] = new
+        self.target[g] = seat
+        self.round_queue[g] = self.queue[g]
+        self.round_cursor[g] = seat
+        opp = self.active[g] & ~bit
+        self.queue[g] = opp
+        self.cursor[g] = seat
+        nxt = self._after[opp << 3 | seat]
+        ask = nxt >= 0
+        self.phase[g[ask]] = P_CLAIM_CH if self._decl == P_CLAIM else P_EXCH_CH
+        self.turn[g[ask]] = nxt[ask]
+        self._stands(g[~ask])
+
+    def _challenge(self, g: I64, seat: I64, challenge: Bool) -> None:
+        bit = np.int64(1) << seat
+        self.queue[g] &= ~bit
+        # a pass: the next opponent, or the declaration stands unchallenged
+        p = ~challenge
+        gp, sp = g[p], seat[p]
+        nxt = self._after[self.queue[gp] << 3 | sp]
+        more = nxt >= 0
+        self.turn[gp[more]] = nxt[more]
+        self._stands(gp[~more])
+        # a challenge: the declared cards are shown
+        g, seat = g[challenge], seat[challenge]
+        if len(g) == 0:
+            return
+        declarer = self.target[g]
+        shown = self.hands[g, declarer] if self._decl == P_CLAIM else self.discard[g]
+        self.revealed[g, declarer] |= shown
+        honest = (shown & _HIGH) == 0
+        gh = g[honest]
+        self._lose(gh, seat[honest], np.ones(len(gh), dtype=np.int64))
+        self._stands(gh[self.phase[gh] != P_OVER])
+        gd = g[~honest]
+        self._lose(gd, declarer[~honest], np.ones(len(gd), dtype=np.int64))
+        gd = gd[self.phase[gd] != P_OVER]
+        self.queue[gd] = self.round_queue[gd]
+        self.cursor[gd] = self.round_cursor[gd]
+        self._next_declarer(gd)
+
+    def _stands(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        if self._decl == P_CLAIM:
+            self._deal(g, True)
+        else:
+            self.queue[g] = self.round_queue[g]
+            self.cursor[g] = self.round_cursor[g]
+            self._next_declarer(g)
+
+    # -- play ----------------------------------------------------------------------------
+
+    def _start_play(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        n = self.n
+        active = self.active[g]
+        lone = _POP[active] <= 1
+        self._end_hand_by_folds(g[lone])
+        g, active = g[~lone], active[~lone]
+        if self.rules.pelt:
+            opener = np.full(len(g), -1, dtype=np.int64)
+            open_now = self.last_knocker[g] < 0
+            for k in range(n, 0, -1):  # the first seat in order wins: walk it backwards
+                s = (self.dealer[g] + k) % n
+                one = open_now & ((active >> s & 1) == 1) & (self.pools[g, s] == 1)
+                opener = np.where(one, s, opener)
+            pelt = opener >= 0
+            gp, sp = g[pelt], opener[pelt]
+            self.stake[gp] = 2
+            self.accepted[gp, sp] = 2
+            self.last_knocker[gp] = sp
+            self.knock_bar[gp] = sp
+            self.leader[gp] = sp
+            self.resume[gp] = sp
+            self._ask_answers(gp, sp)
+            g, active = g[~pelt], active[~pelt]
+        leader = self._after[active << 3 | self.dealer[g]]
+        self.leader[g] = leader
+        self.phase[g] = P_PLAY
+        self.turn[g] = leader
+
+    def _ask_answers(self, g: I64, seat: I64) -> None:
+        q = self.active[g] & ~(np.int64(1) << seat)
+        self.queue[g] = q
+        self.phase[g] = P_ANSWER
+        self.turn[g] = self._after[q << 3 | seat]
+
+    def _knock(self, g: I64, seat: I64) -> None:
+        stake = self.stake[g] + 1
+        self.stake[g] = stake
+        self.accepted[g, seat] = stake
+        self.last_knocker[g] = seat
+        self.knock_bar[g] = seat
+        self.knocks[g, seat] += 1
+        in_play = self.phase[g] == P_PLAY
+        self.resume[g[in_play]] = seat[in_play]
+        self._ask_answers(g, seat)
+
+    def _next_answer(self, g: I64, seat: I64) -> None:
+        self.queue[g] &= ~(np.int64(1) << seat)
+        cand = self.queue[g] & self.active[g]
+        nxt = self._after[cand << 3 | seat]
+        more = nxt >= 0
+        self.turn[g[more]] = nxt[more]
+        self._resume_play(g[~more])
+
+    def _resume_play(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        unplayed = self.active[g] & ~self.played_mask[g]
+        done = unplayed == 0
+        self._finish_trick(g[done])
+        g, unplayed = g[~done], unplayed[~done]
+        seat = self.resume[g]
+        off = (unplayed >> seat & 1) == 0
+        seat = np.where(off, self._after[unplayed << 3 | seat], seat)
+        empty = (self.trick_card[g] < 0).all(axis=1)
+        self.leader[g[empty]] = seat[empty]
+        self.phase[g] = P_PLAY
+        self.turn[g] = seat
+
+    def _leave_hand(self, g: I64, seat: I64) -> None:
+        bit = np.int64(1) << seat
+        self.active[g] &= ~bit
+        self.hands[g, seat] = 0
+        self.played_mask[g] &= ~bit
+        self.trick_card[g, seat] = -1
+
+    def _fold(self, g: I64, seat: I64) -> None:
+        paid = self.accepted[g, seat]
+        self._leave_hand(g, seat)
+        self._lose(g, seat, paid)
+        live = self.phase[g] != P_OVER
+        g, seat = g[live], seat[live]
+        lone = _POP[self.active[g]] <= 1
+        self._end_hand_by_folds(g[lone])
+        self._next_answer(g[~lone], seat[~lone])
+
+    def _play(self, g: I64, seat: I64, card: I64) -> None:
+        cbit = np.int64(1) << card
+        self.hands[g, seat] &= ~cbit
+        led = self.led[g]
+        led = np.where(led < 0, card >> 3, led)
+        self.led[g] = led
+        self.trick_card[g, seat] = card
+        self.trick_pos[g, seat] = self.trick_count[g]
+        self.trick_count[g] += 1
+        self.played[g, seat] |= cbit
+        off = (card >> 3) != led
+        self.voids[g[off], seat[off]] |= np.int64(1) << led[off]
+        played = self.played_mask[g] | (np.int64(1) << seat)
+        self.played_mask[g] = played
+        self.any_card[g] = 1
+        unplayed = self.active[g] & ~played
+        last = unplayed == 0
+        more = ~last
+        self.turn[g[more]] = self._after[unplayed[more] << 3 | seat[more]]
+        self._finish_trick(g[last])
+
+    def _finish_trick(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        cards = self.trick_card[g]
+        led = self.led[g]
+        follows = (cards >= 0) & ((cards >> 3) == led[:, None])
+        best = np.where(follows, cards, 99).argmin(axis=1)
+        anyf = follows.any(axis=1)
+        first = np.where(cards >= 0, self.trick_pos[g], 1 << 30).argmin(axis=1)
+        winner = np.where(anyf, best, first).astype(np.int64)
+        self.trick_no[g] += 1
+        self.tricks_won[g, winner] += 1
+        self.trick_card[g] = -1
+        self.trick_count[g] = 0
+        self.played_mask[g] = 0
+        self.led[g] = -1
+        final = self.trick_no[g] == 4
+        gm, wm = g[~final], winner[~final]
+        self.leader[gm] = wm
+        self.phase[gm] = P_PLAY
+        self.turn[gm] = wm
+        self._settle(g[final], winner[final])
+
+    # -- lives, hands, the session ---------------------------------------------------------
+
+    def _settle(self, g: I64, last: I64) -> None:
+        if len(g) == 0:
+            return
+        stake = self.stake[g]
+        if self._loses:
+            self._lose(g, last, stake)
+        else:
+            n = self.n
+            for k in range(1, n):
+                s = (last + k) % n
+                pays = (self.active[g] >> s & 1) == 1
+                self._lose(g[pays], s[pays], stake[pays])
+        live = self.phase[g] != P_OVER
+        self._end_hand(g[live], last[live])
+
+    def _end_hand_by_folds(self, g: I64) -> None:
+        if len(g) == 0:
+            return
+        lone = self._after[self.active[g] << 3 | self.dealer[g]]
+        self._end_hand(g, lone)
+
+    def _lose(self, g: I64, seat: I64, amount: I64) -> None:
+        if len(g) == 0:
+            return
+        self.pools[g, seat] -= amount
+        self.lives_lost[g, seat] += amount
+        if not self._elim:
+            return
+        out = (self.pools[g, seat] <= 0) & ((self.in_session[g] >> seat & 1) == 1)
+        go, so = g[out], seat[out]
+        if len(go) == 0:
+            return
+        self._leave_hand(go, so)
+        left = self.in_session[go] & ~(np.int64(1) << so)
+        self.in_session[go] = left
+        count = _POP[left]
+        if (count == 0).any():  # every side out at once: unreachable without teams
+            raise RuntimeError("sudden death is not supported by the batched environment")
+        fin = count == 1
+        gf = go[fin]
+        self.winner[gf] = self._after[left[fin] << 3]  # the one seat left
+        self.phase[gf] = P_OVER
+        self.turn[gf] = -1
+        self._hand_over[gf] = True
+
+    def _end_hand(self, g: I64, last: I64) -> None:
+        if len(g) == 0:
+            return
+        self._hand_over[g] = True
+        n = self.n
+        if self.rules.session == "rubber":
+            lives = self.pools[g]
+            out = lives.min(axis=1) <= 0
+            gr, lv = g[out], lives[out]
+            best = lv.max(axis=1, keepdims=True)
+            self.drinks[gr] += lv <= 0
+            self.rubbers_won[gr] += lv == best
+            self.pools[gr] = self.rules.lives
+            limit = self.rules.rubbers
+            if limit is not None:
+                over = self.rubber_no[gr] >= limit
+                gf = gr[over]
+                key = self.drinks[gf] * 1000 - self.rubbers_won[gf]
+                self.winner[gf] = key.argmin(axis=1)
+                self.phase[gf] = P_OVER
+                self.turn[gf] = -1
+                self.rubber_no[gr[~over]] += 1
+                keep = ~np.isin(g, gf)
+                g, last = g[keep], last[keep]
+            else:
+                self.rubber_no[gr] += 1
+        if self.episode == "hand":
+            self.phase[g] = P_OVER  # the episode ends here; the game is started over
+            self.turn[g] = -1
+            return
+        ins = self.in_session[g]
+        rule = self.rules.dealer
+        if rule == "rotate":
+            dealer = self._after[ins << 3 | self.dealer[g]]
+        elif rule == "last_trick_winner":
+            dealer = np.where(ins >> last & 1, last, self._after[ins << 3 | last])
+        else:  # highest_loser: the fewest lives, the first clockwise after the dealer
+            dealer = np.full(len(g), -1, dtype=np.int64)
+            fewest = np.full(len(g), 1 << 30, dtype=np.int64)
+            for k in range(1, n + 1):
+                s = (self.dealer[g] + k) % n
+                lives = self.pools[g, s]
+                better = ((ins >> s & 1) == 1) & (lives < fewest)
+                dealer = np.where(better, s, dealer)
+                fewest = np.where(better, lives, fewest)
+        self.dealer[g] = dealer
+        self._start_hand(g)
+
+    # -- stepping ----------------------------------------------------------------------------
+
+    def legal_mask(self) -> npt.NDArray[np.int8]:
+        """The 0/1 mask over the 39 action ids of the seat each game awaits."""
+        N = self.num_games
+        mask = np.zeros((N, NUM_ACTIONS), dtype=np.int8)
+        self._fill_mask(np.arange(N), self.turn, mask)
+        return mask
+
+    def _may_knock(self, g: I64, seat: I64) -> Bool:
+        stake = self.stake[g]
+        may: Bool = (seat != self.knock_bar[g]) & (stake < self._max_stake)
+        lives = self.pools[g, seat]
+        if self._limit == "lives_at_least_stake":
+            may &= lives >= stake
+        elif self._limit == "lives_cover_new_stake":
+            may &= stake < lives
+        if not self.rules.first_player_may_knock_early:
+            may &= (self.any_card[g] == 1) | (seat != self.leader[g])
+        return may
+
+    def _fill_mask(self, g: I64, seat: I64, mask: npt.NDArray[np.int8]) -> None:
+        """Set ``mask[i]`` to the legal actions of ``seat[i]`` in game ``g[i]``."""
+        phase = self.phase[g]
+        asked = (seat >= 0) & (seat == self.turn[g])
+        rows = np.arange(len(g))
+        play = asked & (phase == P_PLAY)
+        answer = asked & (phase == P_ANSWER)
+        knocking = play | answer
+        if knocking.any():
+            i = rows[knocking]
+            may = self._may_knock(g[i], seat[i])
+            mask[i[may], A_KNOCK] = 1
+        i = rows[answer]
+        mask[i, A_STAY] = 1
+        mask[i, A_FOLD] = 1
+        i = rows[play]
+        if len(i):
+            gi = g[i]
+            hand = self.hands[gi, seat[i]]
+            led = self.led[gi]
+            follow = hand & _SUIT[np.maximum(led, 0)]
+            hand = np.where((led >= 0) & (follow != 0), follow, hand)
+            mask[i, :32] = _unpack(hand[:, None])
+        for ph, acts in ((P_CLAIM, (A_CLAIM, A_PASS)), (P_EXCH, (A_EXCH, A_PASS)),
+                         (P_CLAIM_CH, (A_CHAL, A_PASS)), (P_EXCH_CH, (A_CHAL, A_PASS))):
+            i = rows[asked & (phase == ph)]
+            for a in acts:
+                mask[i, a] = 1
+
+    def step(self, actions: npt.ArrayLike, only: npt.ArrayLike | None = None) -> BatchResult:
+        """Apply one action id per game (for the seat it awaits); start finished games over.
+
+        ``only`` (booleans by game): step those games alone; the others keep their
+        position and their actions are not read. An action that is not legal raises
+        ValueError naming the game, and changes nothing.
+        """
+        a = np.asarray(actions)
+        N = self.num_games
+        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions: must be {N} integer action ids, not shape {a.shape} "
+                             f"of {a.dtype}")
+        sel_games = np.ones(N, dtype=bool)
+        if only is not None:
+            sel_games = np.asarray(only)
+            if sel_games.shape != (N,) or sel_games.dtype != np.bool_:
+                raise ValueError(f"only: must be {N} booleans, not shape {sel_games.shape} "
+                                 f"of {sel_games.dtype}")
+        a = np.where(sel_games, a, 0).astype(np.int64)
+        bad = (a < 0) | (a >= NUM_ACTIONS)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"actions[{i}]: {int(a[i])} is not an action id (0..38)")
+        mask = self._mask if self._mask is not None else self.legal_mask()
+        ok = (mask[np.arange(N), a] == 1) | ~sel_games
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(
+                f"actions[{i}]: action {int(a[i])} is not legal for seat {int(self.turn[i])} "
+                f"in phase {list(Phase)[int(self.phase[i])]}"
+            )
+        if only is not None:
+            return self._step(a, np.where(sel_games, self.phase, -1))
+        return self._step(a, self.phase.copy())
+
+    def restart(self, games: npt.ArrayLike) -> None:
+        """Start the sessions of ``games`` (booleans by game) over, as a finished one is."""
+        sel = np.asarray(games)
+        if sel.shape != (self.num_games,) or sel.dtype != np.bool_:
+            raise ValueError(f"games: must be {self.num_games} booleans")
+        self._mask = None
+        self._new_session(np.flatnonzero(sel).astype(np.int64))
+        self._flush_deals()
+
+    def _step(self, a: I64, phase: I64) -> BatchResult:
+        N, n = self.num_games, self.n
+        self._mask = None
+        self._hand_over[:] = False
+        seat = self.turn.copy()
+        g = np.arange(N, dtype=np.int64)
+        playing = phase == P_PLAY
+        sel = playing & (a < 32)
+        self._play(g[sel], seat[sel], a[sel])
+        sel = (playing | (phase == P_ANSWER)) & (a == A_KNOCK)
+        self._knock(g[sel], seat[sel])
+        sel = (phase == P_ANSWER) & (a == A_STAY)
+        gs, ss = g[sel], seat[sel]
+        self.accepted[gs, ss] = self.stake[gs]
+        self._next_answer(gs, ss)
+        sel = (phase == P_ANSWER) & (a == A_FOLD)
+        self._fold(g[sel], seat[sel])
+        sel = (phase == P_CLAIM) | (phase == P_EXCH)
+        self._declare(g[sel], seat[sel], a[sel] != A_PASS)
+        sel = (phase == P_CLAIM_CH) | (phase == P_EXCH_CH)
+        self._challenge(g[sel], seat[sel], a[sel] == A_CHAL)
+        self._flush_deals()
+
+        hand_over = self._hand_over.copy()
+        rewards = np.zeros((N, n), dtype=np.float32)
+        h = np.flatnonzero(hand_over)
+        rewards[h] = -(self.lives_lost[h] - self.lost_before[h])
+        self.lost_before[h] = self.lives_lost[h]
+        done = self.phase == P_OVER
+        d = np.flatnonzero(done)
+        winner = np.full(N, -1, dtype=np.int64)
+        final_lives = np.zeros((N, n), dtype=np.int64)
+        final_in = np.zeros(N, dtype=np.int64)
+        if len(d):
+            winner[d] = self.winner[d]
+            final_lives[d] = self.pools[d]
+            final_in[d] = self.in_session[d]
+            self._new_session(d)
+            self._flush_deals()
+        return BatchResult(rewards, hand_over, done, winner, final_lives, final_in)
+
+    # -- observing -----------------------------------------------------------------------------
+
+    def observe(self, seats: npt.ArrayLike | None = None) -> tuple[F32, npt.NDArray[np.int8]]:
+        """(observations, action masks) of ``seats`` (one per game; default: the seat each
+        game awaits), exactly the PettingZoo environment's ``observation`` and
+        ``action_mask`` of that seat."""
+        g = np.arange(self.num_games, dtype=np.int64)
+        seat = self.turn if seats is None else np.asarray(seats, dtype=np.int64)
+        if seat.shape != g.shape or ((seat < 0) | (seat >= self.n)).any():
+            raise ValueError(f"seats: must be {self.num_games} seats from 0 to {self.n - 1}")
+        obs, mask = self.encode(g, seat)
+        if seats is None:
+            self._mask = mask.copy()  # step() checks the actions against it
+        return obs, mask
+
+    def encode(self, g: I64, me: I64) -> tuple[F32, npt.NDArray[np.int8]]:
+        """Observations and masks of seat ``me[i]`` in game ``g[i]``."""
+        M = len(g)
+        x = np.zeros((M, self.encoder.size), dtype=np.float32)
+        # a few hundred rows at a time: the block being written stays in the cache
+        for start in range(0, M, _CHUNK):
+            stop = min(start + _CHUNK, M)
+            self._encode_into(x[start:stop], g[start:stop], me[start:stop])
+        mask = np.zeros((M, NUM_ACTIONS), dtype=np.int8)
+        self._fill_mask(g, me, mask)
+        return x, mask
+
+    def _encode_into(self, x: F32, g: I64, me: I64) -> None:
+        n = self.n
+        M = len(g)
+        sl = self.encoder.slices
+        rows = np.arange(M)
+        rel = self._rot[me]  # rel[i, r]: the seat r places to the left of me[i]
+        # every per-seat field, turned to the observer, in one gather
+        flat = (g * (_F_COUNT * n))[:, None] + self._turned[me]
+        per = np.take(self._per_seat, flat).reshape(M, _F_COUNT, n)
+        tc = self.trick_card[g]
+        trick = np.where(tc >= 0, np.int64(1) << np.maximum(tc, 0), 0).sum(axis=1)
+        words = np.concatenate(
+            [self.hands[g, me][:, None], per[:, _F_PLAYED], trick[:, None]], axis=1)
+        x[:, : 32 * (n + 2)] = _unpack(words)  # hand, played, trick
+        x[:, sl["revealed"]] = _unpack(per[:, _F_REVEALED])
+        x[:, sl["voids"]] = ((per[:, _F_VOIDS, :, None] >> _BITS4) & 1).reshape(M, -1)
+        tells = np.stack([per[:, _F_TELL_TEN], per[:, _F_TELL_JACK]], axis=2)
+        x[:, sl["tells"]] = tells.reshape(M, -1) / 4.0
+        x[:, sl["tricks_won"]] = per[:, _F_WON] * 0.25
+        # accepted, knocks, lives, drinks: adjacent blocks, adjacent fields
+        x[:, sl["accepted"].start : sl["drinks"].stop] = per[:, _F_ACCEPTED:].reshape(M, -1)
+        # active, in_session, claimed, exchanged: adjacent blocks of seat flags
+        flags = np.stack([self.active[g], self.in_session[g], self.claimed[g],
+                          self.exchanged[g]], axis=1)
+        x[:, sl["active"].start : sl["exchanged"].stop] = (
+            (flags[:, :, None] >> rel[:, None, :]) & 1).reshape(M, -1)
+        who = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
+                       axis=1)
+        cols = self._one_hot_starts + (who - me[:, None]) % n
+        ok = who >= 0
+        x[np.broadcast_to(rows[:, None], who.shape)[ok], cols[ok]] = 1.0
+        led = self.led[g]
+        ok = led >= 0
+        x[rows[ok], sl["led_suit"].start + led[ok]] = 1.0
+        x[rows, sl["phase"].start + self.phase[g]] = 1.0
+        x[:, sl["trick_no"].start] = self.trick_no[g] / 4.0
+        x[:, sl["stock"].start] = (32 - self.stock_pos[g]) / 32.0
+        x[:, sl["stake"].start] = self.stake[g]
+
+    def random_actions(self, rng: np.random.Generator) -> I64:
+        """A uniformly random legal action for each game (for benchmarks and baselines)."""
+        mask = self.legal_mask()
+        r = rng.random(mask.shape) * mask
+        out: I64 = r.argmax(axis=1).astype(np.int64)
+        return out
