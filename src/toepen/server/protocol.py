@@ -134,6 +134,11 @@ class Limits:
     close, ``hello`` said or not: one more is refused (``limit``, close code 4029)."""
     hello_timeout: float = 10.0
     """Seconds a new WebSocket has to say ``hello`` (else closed, code 4000)."""
+    away_grace: float = 10.0
+    """Seconds a seat whose player closed their last socket cleanly (a closed tab, a page
+    left: close code 1000 or 1001) waits before a stand-in plays it, if none of the seat's
+    sockets came back meanwhile (a reload reconnects within a second or two). A socket
+    lost without a close (a dropped network) keeps the table's idle clock."""
 
 
 def _emoji_part(ch: str) -> bool:
