@@ -186,6 +186,9 @@ class Connection:
             self._unseat()
             self.master.detach(self.table, self.client)
             self._gone(self.client)
+            if self.client.seat is not None and not self.table.connected(self.client.seat):
+                with contextlib.suppress(RuntimeError):
+                    self.social.left(self.table)
             self.client.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
