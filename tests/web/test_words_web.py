@@ -44,3 +44,18 @@ def test_a_clubs_unnamed_house_rules_are_said_in_the_readers_language(
         wait_ready(page)
         expect(page.locator("#club-name ~ p b").first).to_have_text(word)
         page.context.close()
+
+
+def test_a_percentage_is_written_as_the_language_writes_it(page: Page, server: Server) -> None:
+    """The profile's share of bluffs: CLDR's percent format of each language (as Babel's
+    format_percent), never a sign of the page's own ("49 %" in English, once)."""
+    from babel.numbers import format_percent
+
+    page.goto(server.url + "/?rules")
+    wait_ready(page)
+    got = page.evaluate("""async () => {
+      const { percent } = await import("/js/profile.js");
+      return Object.fromEntries(["en", "nl", "de", "it", "nb"].map((l) => [l, percent(0.49, l)]));
+    }""")
+    assert got == {lang: format_percent(0.49, locale=lang) for lang in got}, got
+    assert got["en"] == "49%" and got["de"] == "49\u00a0%"

@@ -21,8 +21,8 @@ function num(x, digits = 2) {
 
 /** A share (0..1) as the page's language writes a percentage (CLDR, as Babel's format_percent:
  * "49 %" in German, "49%" in English), never a sign of its own. */
-function percent(x) {
-  return Number(x).toLocaleString(lang(), { style: "percent", maximumFractionDigits: 0 });
+export function percent(x, language = lang()) {
+  return Number(x).toLocaleString(language, { style: "percent", maximumFractionDigits: 0 });
 }
 
 /** The rating graph: one line per preset and table size, rating after each rated game. */
