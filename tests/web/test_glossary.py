@@ -60,3 +60,14 @@ def test_every_message_says_the_glossary_word_not_a_synonym(lang: str) -> None:
             wrong += [f"{key}: {text!r} says {phrase!r}, not {entry['term']!r} ({idea})"
                       for key, text in texts.items() if pattern.search(spoken(text, phrase))]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_sheets_sum_of_strokes_is_not_called_lives(lang: str) -> None:
+    """The score sheet's sum row (terminal and browser) and the result's column count the
+    stakes paid over the session, which pass the lives a player began with (11 for a
+    player of 10 lives, one left, who lost a knock to 2): their label is not "lives"."""
+    texts = messages(lang)
+    lives = words(GLOSSARY["lives"][lang]["term"])
+    for key in ("po:tally.lost", "web:web.tally.lost", "web:web.lives_lost"):
+        assert not lives.search(texts[key]), (key, texts[key])
