@@ -38,18 +38,24 @@ def finished(server: Server, idle: float) -> tuple[str, Player, Player]:
     bob_seat = server.post(f"/api/tables/{tid}/join", {"name": "Bob"}).json()
     ann, bob = Player(server, tid, t["token"]), Player(server, tid, bob_seat["token"])
     ann.send({"v": 1, "type": "host", "command": "start"})
+    play_out(server, [ann, bob])
+    return tid, ann, bob
+
+
+def play_out(server: Server, players: list[Player]) -> None:
+    """The people play their own cards (their first legal action) until the game is over."""
     sent: dict[int, int] = {}
     end = time.monotonic() + 120
     while time.monotonic() < end:
-        for i, p in enumerate((ann, bob)):
+        for i, p in enumerate(players):
             p.poll(0.02)
             if p.state is None:
                 continue
             if p.view["phase"] == "over":
-                for q in (ann, bob):
+                for q in players:
                     if q.state is None or q.view["phase"] != "over":
                         q.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "over")
-                return tid, ann, bob
+                return
             state = p.state["state"]
             if p.view["legal"] and sent.get(i) != state:
                 sent[i] = state
@@ -138,3 +144,27 @@ def test_an_offer_lapses_when_everyone_who_accepted_left(server: Server) -> None
     assert msg["table"]["rematch"] is None
     assert server.get(f"/api/tables/{tid}").json()["rematch"] is None
     bob.close()
+
+
+def test_a_hosts_offer_with_nobody_at_the_table_lapses(server: Server) -> None:
+    """A host without a seat offers after the only person, Bob, went home: no game of
+    stand-ins alone is dealt."""
+    t = create(server, size=3, bots={"1": "random", "2": "random"}, idle_seconds=60,
+               options={"lives": 1})
+    tid = t["table"]["id"]
+    joined = server.post(f"/api/tables/{tid}/join", {"name": "Bob"}).json()
+    host, bob = Player(server, tid, t["token"]), Player(server, tid, joined["token"])
+    host.send({"v": 1, "type": "host", "command": "start"})
+    play_out(server, [bob])
+    bob.close()
+    host.wait(lambda m: m["type"] == "table" and not m["table"]["seats"][0]["connected"])
+    host.drain(1.0)  # what the game said before
+    seen = len(host.messages)
+    host.send({"v": 1, "type": "rematch"})
+    host.drain(2.0)
+    told = [m for m in host.messages[seen:] if m["type"] in ("table", "error")]
+    assert told and all(m["type"] == "table" and m["table"]["rematch"] is None
+                        and m["table"]["offer"] is None for m in told), told
+    table = server.get(f"/api/tables/{tid}").json()
+    assert table["rematch"] is None and table["offer"] is None
+    host.close()

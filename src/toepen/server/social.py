@@ -210,8 +210,9 @@ class Social:
                 return self.lobby.tables.get(table.rematch or "")
             people = [s.seat for s in table.seats if s.kind == "human"]
             here = [p for p in people if p in offer.ready and table.connected(p)]
-            if people and not here and offer.by is not None:
-                # everyone who accepted has gone: the offer lapses
+            if people and not here and (offer.by is not None or not table.waited_for(offer)):
+                # everyone who accepted has gone (or, offered by a host without a seat,
+                # nobody is at the table to play): the offer lapses
                 if offer.timer is not None:
                     offer.timer.cancel()
                 table.offer = None
