@@ -33,7 +33,7 @@ def test_entries_from_the_command_line_are_saved_and_reopened(tmp_path: Path) ->
         "--lang", "en", "-e", "1 claim", "-e", "2 challenge false", "-e", "1 knock",
         "-e", "2 stay", "-e", "0 fold"])
     assert result.exit_code == 0, result.output
-    assert "Lives lost" in result.output and "Cor answers" not in result.output
+    assert "Strokes" in result.output and "Cor answers" not in result.output
     record = load(path)
     assert record["kind"] == "sheet" and record["entries"][-1] == "0 fold"
     # a refused entry: the reason in Dutch, exit 2, the file unchanged

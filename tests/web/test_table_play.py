@@ -199,8 +199,8 @@ def test_hint_in_words_with_a_reason_dutch_turn_and_sound(browser: Browser,
 def test_chat_reactions_and_rematch_between_two_browsers(browser: Browser,
                                                         server: Server) -> None:
     """Two people: a chat line arrives escaped, a reaction in the reader's language; the
-    game ends (bots stand in for both), one click on Play again takes both to a new game
-    with the same seats."""
+    game ends (bots stand in for both); Play again is Ann's offer, which Bob accepts, and
+    both go to a new game with the same seats."""
     made = server.post("/api/tables", {"preset": "rulebook", "size": 4,
                                        "bots": {"2": "random", "3": "random"}, "name": "Ann",
                                        "idle_seconds": 0.2, "options": {"lives": 1}})
@@ -229,6 +229,12 @@ def test_chat_reactions_and_rematch_between_two_browsers(browser: Browser,
     screenshot(ann, "result")
     old_players = view(ann)["players"]  # type: ignore[index]
     ann.click("#rematch")
+    # an offer: Bob is asked (in Dutch), Ann waits for him; no new game before he agrees
+    expect(bob.locator(".rematch-offer")).to_have_text("Ann wil nog een keer spelen.")
+    expect(ann.locator(".rematch-offer")).to_have_text("Still to answer: Bob.")
+    expect(ann.locator("#rematch")).to_be_disabled()
+    assert ann.url.endswith(tid)
+    bob.click("#rematch")
     for p, seat in ((ann, 0), (bob, 1)):
         p.wait_for_url(re.compile(r"\?table=(?!" + tid + r")[0-9a-f]{12}$"))
         wait_ready(p)

@@ -47,6 +47,14 @@ def serve_cmd(
     hello_timeout: Annotated[float, typer.Option(
         "--hello-timeout", min=0.5, max=600.0,
         help="Seconds a new WebSocket has to say hello before it is closed.")] = 10.0,
+    away_grace: Annotated[float, typer.Option(
+        "--away-grace", min=0.1, max=3600.0,
+        help="Seconds after a player closed their last tab of a table before a stand-in "
+        "plays their seat (a dropped network keeps the table's idle clock).")] = 10.0,
+    offer_wait: Annotated[float, typer.Option(
+        "--offer-wait", min=0.1, max=3600.0,
+        help="Seconds an offer to play again waits for the players who have not "
+        "answered; then the next game starts, a bot playing for them until they come.")] = 60.0,
     finished_grace: Annotated[float, typer.Option(
         "--finished-grace", min=0.1, max=86400.0,
         help="Seconds a finished table with nobody connected stays in memory (then it "
@@ -113,7 +121,9 @@ def serve_cmd(
                     messages_per_second=rate, name_length=name_length,
                     abandoned_after=abandoned_after, sockets_per_seat=sockets_per_seat,
                     sockets_per_address=sockets_per_address, hello_timeout=hello_timeout,
-                    finished_grace=finished_grace, finished_kept=finished_kept)
+                    away_grace=away_grace, offer_wait=offer_wait,
+                    finished_grace=finished_grace,
+                    finished_kept=finished_kept)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,
                           bot_delay=bot_delay, limits=limits, public_url=public_url,
                           ws_deflate=ws_deflate, external_bots=external,

@@ -131,6 +131,9 @@ class Connection:
         self.sockets = sockets or Sockets(lobby.limits)
         self.closing: tuple[int, str | None] = (1000, None)
         """The close code and reason the writer closes the socket with."""
+        self.closed_by: int | None = None
+        """The close code the client's own close frame gave (None: no close frame came,
+        or the server closed first)."""
         self.master = lobby.master
         self.table = table
         self.ws = websocket
@@ -146,12 +149,22 @@ class Connection:
     async def receive(self) -> str | None:
         """The next text frame (None when the socket closed)."""
         if self.wire is not None:
-            return await self.wire.receive()
+            text = await self.wire.receive()
+            if text is None:  # uvicorn's disconnect event, with the code, is queued
+                with contextlib.suppress(Exception):
+                    self._closed(await asyncio.wait_for(self.ws.receive(), 1.0))
+            return text
         msg = await self.ws.receive()
         if msg["type"] == "websocket.disconnect":
+            self._closed(msg)
             return None
         text = msg.get("text")
         return str(text) if text is not None else wire.text_of(msg.get("bytes"))
+
+    def _closed(self, msg: Any) -> None:
+        if isinstance(msg, dict) and msg.get("type") == "websocket.disconnect":
+            code = msg.get("code")
+            self.closed_by = code if isinstance(code, int) else None
 
     async def run(self) -> None:
         try:
@@ -167,15 +180,32 @@ class Connection:
         writer = asyncio.get_running_loop().create_task(self._writer(self.client))
         try:
             await self._loop(self.client)
-        except WebSocketDisconnect:
-            pass
+        except WebSocketDisconnect as e:
+            self.closed_by = e.code
         finally:
             self._unseat()
             self.master.detach(self.table, self.client)
+            self._gone(self.client)
+            if self.client.seat is not None and not self.table.connected(self.client.seat):
+                with contextlib.suppress(RuntimeError):
+                    self.social.left(self.table)
             self.client.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
             writer.cancel()
+
+    def _gone(self, client: Client) -> None:
+        """A seat's player closed this socket themselves (close code 1000 or 1001: a tab
+        closed, the page left) and it was the seat's last one: its short grace begins
+        (:meth:`~toepen.server.scheduler.Scheduler.gone`). A socket lost without a close
+        frame (a dropped network, close code 1005 or 1006) or closed by the server
+        (replaced, left) keeps the idle clock."""
+        seat = client.seat
+        if (seat is None or client.dropped or self.closed_by not in (1000, 1001)
+                or self.table.connected(seat)):
+            return
+        with contextlib.suppress(RuntimeError):  # no loop: the server stops
+            self.lobby.bots.gone(self.table, seat, self.limits.away_grace)
 
     def _unseat(self) -> None:
         if self.client is not None and self.client.seat is not None:

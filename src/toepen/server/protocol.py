@@ -120,6 +120,9 @@ class Limits:
     """At most ``chat_burst`` chat messages and reactions per client in ``chat_window`` s."""
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
+    offer_wait: float = 60.0
+    """Seconds an offer to play again waits for the people at the table who have not
+    answered (then the next game starts; a stand-in plays their seats until they come)."""
     finished_grace: float = 60.0
     """Seconds a finished table with nobody connected stays in memory (then it is read
     from storage when asked for)."""
@@ -134,6 +137,11 @@ class Limits:
     close, ``hello`` said or not: one more is refused (``limit``, close code 4029)."""
     hello_timeout: float = 10.0
     """Seconds a new WebSocket has to say ``hello`` (else closed, code 4000)."""
+    away_grace: float = 10.0
+    """Seconds a seat whose player closed their last socket cleanly (a closed tab, a page
+    left: close code 1000 or 1001) waits before a stand-in plays it, if none of the seat's
+    sockets came back meanwhile (a reload reconnects within a second or two). A socket
+    lost without a close (a dropped network) keeps the table's idle clock."""
 
 
 def _emoji_part(ch: str) -> bool:

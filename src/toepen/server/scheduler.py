@@ -61,6 +61,8 @@ class Scheduler:
         """The idle clock of each table whose person is to act."""
         self.owns: Callable[[str], bool] | None = None
         """In a cluster: whether this server holds a table's lease (runs its bots)."""
+        self.away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        """The grace of each seat whose player closed their last socket (:meth:`gone`)."""
 
     # -- bot names -------------------------------------------------------------------
 
@@ -156,6 +158,35 @@ class Scheduler:
         else:  # a timer, not a task: a person's every action re-arms it
             self.timers[table.id] = asyncio.get_running_loop().call_later(
                 table.row.idle_seconds, self._idle_fired, table, seat.seat, state)
+
+    def gone(self, table: Table, seat: int, grace: float) -> None:
+        """The player of ``seat`` closed their last socket of the table cleanly (a tab
+        closed, the page left): unless one of the seat's sockets is back within ``grace``
+        seconds (a reload), a stand-in plays the seat from then on, without waiting for
+        the idle clock. Their next action (or ``back``, or a new socket) ends it."""
+        key = (table.id, seat)
+        old = self.away_timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+        self.away_timers[key] = asyncio.get_running_loop().call_later(
+            grace, self._away_fired, table, seat)
+
+    def _away_fired(self, table: Table, seat: int) -> None:
+        self.away_timers.pop((table.id, seat), None)
+        game = table.game
+        if (game is None or game.is_over or table.connected(seat)
+                or table.seats[seat].kind != "human" or table.seats[seat].standin):
+            return
+        self.spawn(self._away(table, seat, game))
+
+    async def _away(self, table: Table, seat: int, game: Game) -> None:
+        async with table.lock:
+            if (table.game is not game or game.is_over or table.connected(seat)
+                    or table.seats[seat].standin):
+                return
+            table.seats[seat].standin = True
+            self.master.flags_changed(table)
+        self.kick(table)
 
     def _idle_fired(self, table: Table, seat: int, state: int) -> None:
         self.timers.pop(table.id, None)
@@ -294,9 +325,10 @@ class Scheduler:
         for table in tables:
             if table.pending is not None:
                 table.pending.cancel()
-        for timer in self.timers.values():
+        for timer in [*self.timers.values(), *self.away_timers.values()]:
             timer.cancel()
         self.timers.clear()
+        self.away_timers.clear()
         for task in list(self.background):
             task.cancel()
         await self.stop_external(tables)

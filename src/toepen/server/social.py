@@ -9,15 +9,23 @@
   :attr:`Limits.chat_burst` in :attr:`Limits.chat_window` seconds. Spectators neither
   chat nor react. Both go to every client of the table through the
   table master's one broadcast path (:meth:`~toepen.server.master.Master.broadcast`).
-- **rematch** (``{"type": "rematch"}``, once the game is over): a new table with the
-  same seats (the same people, their seat tokens valid there too; the same bots, by name
-  and kind) and the same rules, dealt at once; the host may send ``preset`` and
-  ``options`` to change the rules. A second request gets the same new table. Every client
-  of the old table is told by its ``table`` message (``rematch``: the new table's id).
+- **rematch** (``{"type": "rematch"}``, once the game is over): play again, a new table
+  with the same seats (the same people, their seat tokens valid there too; the same bots,
+  by name and kind) and the same rules. The first request offers it (the table's
+  ``offer``: who offered, who accepted, who is waited for), each other person's request
+  accepts it; bots accept at once. It is made and dealt when every person at the table
+  has accepted, so nobody's clock runs before they agreed; a person who has left the table
+  (no socket) is not waited for, nor one who has not answered within ``--offer-wait``
+  seconds (60): a stand-in plays their seat at the new table until they come. The host
+  may send ``preset`` and ``options`` to change the rules (a new offer). A request after
+  it is made gets the same new table. Every client of the old table is told by its
+  ``table`` message (``rematch``: the new table's id).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 import time
 import unicodedata
@@ -28,10 +36,12 @@ from ..rules import Rules, RulesError
 from . import protocol
 from .protocol import REACTIONS, Limits, Refused, name_length
 from .store import TableRow
-from .table import Client, Seat, Table
+from .table import Client, Offer, Seat, Table
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+
+log = logging.getLogger("toepen.server")
 
 class ChatBudget:
     """At most ``burst`` messages in ``window`` seconds, per seat of a table (a sliding
@@ -134,8 +144,11 @@ class Social:
         self.lobby.master.broadcast(table, protocol.dumps(msg))
 
     async def rematch(self, table: Table, client: Client, preset: Any = None,
-                      options: Any = None) -> Table:
-        """The table of the rematch of a finished game (made and dealt once)."""
+                      options: Any = None) -> Table | None:
+        """Play again: the first request offers the next game (same seats; the host may
+        send other rules), each other person's accepts it. The new table is made and dealt
+        once every person at the table has accepted (:meth:`ready`); until then nobody's
+        clock runs. Returns the new table once it is made."""
         if client.seat is None and not client.host:
             raise Refused("forbidden", "rematch: only a player at the table", 403,
                           say=Message("error.rematch.seat"))
@@ -144,19 +157,74 @@ class Social:
         if game is None or not game.is_over:
             raise Refused("bad_command", "rematch: the game is not over", 409,
                           say=Message("error.rematch.not_over"))
-        rules = table.rules
+        rules = None
         if preset is not None or options:
             if not client.host:
                 raise Refused("forbidden", "rematch: only the host may change the rules", 403,
                               say=Message("error.rematch.host"))
             rules = self.rules(preset if preset is not None else table.rules.name, options,
                                table.row.size)
-        async with table.lock:  # two clicks at once make one table
+        async with table.lock:  # two clicks at once make one offer, one table
             done = self.lobby.tables.get(table.rematch or "")
             if done is not None:  # it is made: tell this client again
                 client.send(protocol.table(table.info()))
                 return done
-            new = await self._create(table, rules)
+            offer = table.offer
+            if offer is None or rules is not None:  # an offer (the host's rules: a new one)
+                if offer is not None and offer.timer is not None:
+                    offer.timer.cancel()
+                bots = {s.seat for s in table.seats if s.kind == "bot"}
+                offer = table.offer = Offer(client.seat, rules or table.rules, bots,
+                                            self.limits.offer_wait)
+                offer.timer = asyncio.get_running_loop().call_later(
+                    offer.wait, self._wait_over, table, offer)
+            if client.seat is not None:
+                offer.ready.add(client.seat)
+        return await self.ready(table)
+
+    def left(self, table: Table) -> None:
+        """A person left the table (their last socket closed): an offer to play again
+        waits for them no longer."""
+        if table.offer is not None and table.rematch is None:
+            self.lobby.bots.spawn(self._ready_quietly(table))
+
+    def _wait_over(self, table: Table, offer: Offer) -> None:
+        """The offer's wait is over: the next game starts for those who accepted."""
+        if table.offer is offer and table.rematch is None:
+            offer.timer = None
+            self.lobby.bots.spawn(self._ready_quietly(table, everyone=True))
+
+    async def _ready_quietly(self, table: Table, everyone: bool = False) -> None:
+        try:
+            await self.ready(table, everyone)
+        except Exception:  # the old table stays as it is: a click offers again
+            log.exception("table %s: the rematch could not be made", table.id)
+
+    async def ready(self, table: Table, everyone: bool = False) -> Table | None:
+        """Make and deal the rematch if nobody is waited for any more (``everyone``: the
+        wait is over); else tell every client who has accepted. The seats of the people
+        who did not accept are played by a stand-in until they come."""
+        async with table.lock:
+            offer = table.offer
+            if offer is None or table.rematch is not None:
+                return self.lobby.tables.get(table.rematch or "")
+            people = [s.seat for s in table.seats if s.kind == "human"]
+            here = [p for p in people if p in offer.ready and table.connected(p)]
+            if people and not here and (offer.by is not None or not table.waited_for(offer)):
+                # everyone who accepted has gone (or, offered by a host without a seat,
+                # nobody is at the table to play): the offer lapses
+                if offer.timer is not None:
+                    offer.timer.cancel()
+                table.offer = None
+                self.lobby.master.broadcast_table(table, local=False)
+                return None
+            if table.waited_for(offer) and not everyone:
+                self.lobby.master.broadcast_table(table, local=False)
+                return None
+            if offer.timer is not None:
+                offer.timer.cancel()
+                offer.timer = None
+            new = await self._create(table, offer.rules, offer.ready)
             table.rematch = new.id
         await self.lobby.start(new)
         # every client of the old table learns the new one's id (at every server of a cluster)
@@ -177,10 +245,12 @@ class Social:
                           say=Message("error.rematch.rules")) from None
         return rules
 
-    async def _create(self, old: Table, rules: Rules) -> Table:
-        """A new table with the seats of ``old`` (not yet dealt)."""
+    async def _create(self, old: Table, rules: Rules, ready: set[int]) -> Table:
+        """A new table with the seats of ``old`` (not yet dealt); a person who did not
+        accept (``ready``) has a stand-in until they come."""
         lobby = self.lobby
-        seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
+        seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash,
+                      standin=s.kind == "human" and s.seat not in ready) for s in old.seats]
         seed = secrets.randbits(62)
         table_id, code = await lobby.new_ids()
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),

@@ -205,6 +205,30 @@ class Client:
 
 
 @dataclass
+class Offer:
+    """Play again, offered (:mod:`toepen.server.social`): the next game starts when every
+    person at the table has accepted (bots accept at once); one who has left the table, or
+    not answered within ``wait`` seconds, is not waited for (a stand-in plays
+    their seat until they come)."""
+
+    by: int | None
+    """The seat that offered (None: the host without a seat)."""
+    rules: Rules
+    ready: set[int]
+    """The seats that accepted (the bots, the offerer's)."""
+    wait: float = 60.0
+    """Seconds the people who have not answered are waited for (``--offer-wait``)."""
+    timer: asyncio.TimerHandle | None = None
+    """The end of the wait."""
+
+    def info(self, table: Table) -> dict[str, Any]:
+        """The ``offer`` of the protocol's ``Table``: who offered, the preset, who
+        accepted, who is still waited for (a person at the table who has not)."""
+        return {"by": self.by, "preset": self.rules.name, "ready": sorted(self.ready),
+                "waiting": table.waited_for(self), "seconds": self.wait}
+
+
+@dataclass
 class Table:
     """One table: its stored row, rules and seats, its game once started, its clients.
 
@@ -241,6 +265,8 @@ class Table:
     """Clients at the cluster's other processes: (seats, spectators, host) by process."""
     rematch: str | None = None
     """The id of this finished game's rematch table, once one is made."""
+    offer: Offer | None = None
+    """Play again, offered and not yet made (then kept: who accepted), in memory only."""
     heard: int = 0
     """In a cluster, at a process that does not own the table: the latest state number
     its owner relayed (this copy of the game is brought up to it from the database only
@@ -312,6 +338,11 @@ class Table:
         return (any(c.seat == seat for c in self.clients)
                 or any(seat in seats for seats, _, _ in self.elsewhere.values()))
 
+    def waited_for(self, offer: Offer) -> list[int]:
+        """The people at the table (connected) who have not accepted ``offer``."""
+        return [s.seat for s in self.seats if s.kind == "human" and s.seat not in offer.ready
+                and self.connected(s.seat)]
+
     def spectators(self) -> int:
         return (sum(1 for c in self.clients if c.seat is None)
                 + sum(n for _, n, _ in self.elsewhere.values()))
@@ -343,4 +374,5 @@ class Table:
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
             "rated": self.rated,
             "rematch": self.rematch,
+            "offer": self.offer.info(self) if self.offer is not None else None,
         }

@@ -140,7 +140,9 @@ def no_key() -> ClubRefused:
 class HouseRules(BaseModel):
     """A named house-rule set: a preset and its options, checked by ``toepen.rules``."""
 
-    name: str = "house rules"
+    name: str = ""
+    """Empty: the set has no name of its own; every page says "house rules" in its
+    reader's language."""
     preset: str = "rulebook"
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -178,7 +180,7 @@ async def account_of(request: Request, name: str) -> str:
 
 def house_json(h: HouseRules) -> dict[str, Any]:
     rules = check_rules(h.preset, h.options)
-    name = checked_title(h.name, NAME_LENGTH)
+    name = checked_title(h.name, NAME_LENGTH) if h.name != "" else ""
     return {"name": name, "rules": rules.to_json()}
 
 

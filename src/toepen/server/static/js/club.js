@@ -77,12 +77,19 @@ function schemeSelect(meta, id) {
   return `<select id="${id}">` + (meta.schemes || []).map((s) => `<option value="${esc(s.name)}">${esc(t(s.label))}</option>`).join("") + "</select>";
 }
 
+/** A house-rule set's name as this page says it: one of its own, else "house rules" in the
+ * page's language (also for clubs stored with the server's former English default). */
+export function houseName(name) {
+  return name && name !== "house rules" ? name : t("web.club.house_rules_default");
+}
+
 /** The house-rule fields of a form as the API's {name, preset, options}. */
 function houseRules(form, prefix) {
   const options = {};
   const lives = form.querySelector(`#${prefix}-lives`).value;
   if (lives !== "") options.lives = Number(lives);
-  return { name: form.querySelector(`#${prefix}-rules-name`).value.trim() || t("web.club.house_rules_default"),
+  // left empty: no name of its own, each page says "house rules" in its reader's language
+  return { name: form.querySelector(`#${prefix}-rules-name`).value.trim(),
     preset: form.querySelector(`#${prefix}-preset`).value, options };
 }
 
@@ -180,7 +187,7 @@ export async function showClub(app, clubId) {
     app.innerHTML = `<div class="clubpage">
       <section class="panel"><h1 id="club-name">${esc(club.name)}</h1>
         ${fresh ? showKey(fresh) : ""}
-        <p>${esc(t("web.club.house_rules"))}: <b>${esc(club.house_rules.name)}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme, meta.schemes))}</p>
+        <p>${esc(t("web.club.house_rules"))}: <b>${esc(houseName(club.house_rules.name))}</b> (${esc(preset)}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(club.scheme, meta.schemes))}</p>
         <label>${esc(t("web.club.season"))} <select id="season">${club.seasons.map((s) => `<option${s === club.season ? " selected" : ""}>${esc(s)}</option>`).join("")}</select></label>
         <h2>${esc(t("web.club.season_standings", { season: club.season }))}</h2>
         ${standingsHTML(club.standings)}
@@ -224,7 +231,7 @@ export async function showClub(app, clubId) {
     }
     if (q("#club-rules")) {
       const form = q("#club-rules");
-      form.querySelector("#cr-rules-name").value = club.house_rules.name;
+      form.querySelector("#cr-rules-name").value = houseName(club.house_rules.name) === club.house_rules.name ? club.house_rules.name : "";
       form.querySelector("#cr-preset").value = club.house_rules.preset;
       form.querySelector("#cr-preset").dispatchEvent(new Event("change")); // its lives shown
       if (lives) form.querySelector("#cr-lives").value = lives;

@@ -24,6 +24,9 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
     if (!d) return;
     const online = [...d.online.map((o) => o.name),
       ...d.guests.map((g) => t("web.here.guest_name", { name: g.name }))];
+    // the guests counted but not named, this page's own guest not among them (it is counted
+    // too, unless it is a named one, listed, or logged in): "Nobody else yet." when alone
+    const unnamed = Math.max(0, d.counts.guests - d.guests.length - (me.user || visible ? 0 : 1));
     const friendState = (f) => f.table ? t("web.here.at_table") : f.online ? t("web.here.is_online") : t("web.here.is_offline");
     const mine = d.my_tables || [];
     const typing = box.querySelector("#here-follow-name");
@@ -31,8 +34,8 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
     box.innerHTML = `
       <h2 id="h-here" data-i18n="web.here.title"></h2>
       <h3 data-i18n="web.here.online"></h3>
-      <p id="here-online">${online.length ? online.map(esc).join(", ") : esc(t("web.here.nobody"))}
-        ${d.counts.guests ? esc(t("web.here.guests", { n: d.counts.guests })) : ""}</p>
+      <p id="here-online">${online.length ? online.map(esc).join(", ") + (unnamed ? " " + esc(t("web.here.guests", { n: unnamed })) : "")
+        : esc(t(unnamed ? "web.here.only_guests" : "web.here.nobody", { n: unnamed }))}</p>
       ${me.user ? "" : `<label class="check"><input type="checkbox" id="here-visible"${visible ? " checked" : ""}> <span data-i18n="web.here.show_me"></span></label>`}
       <h3 data-i18n="web.here.tables"></h3>
       <ul class="here-list" id="here-tables">${d.tables.map((tb) => `<li><span>${esc(presetName(tb.preset))}: ${esc(tb.players.join(", "))}</span>

@@ -19,6 +19,12 @@ function num(x, digits = 2) {
   return x === null || x === undefined ? "–" : Number(x).toLocaleString(lang(), { maximumFractionDigits: digits });
 }
 
+/** A share (0..1) as the page's language writes a percentage (CLDR, as Babel's format_percent:
+ * "49 %" in German, "49%" in English), never a sign of its own. */
+export function percent(x, language = lang()) {
+  return Number(x).toLocaleString(language, { style: "percent", maximumFractionDigits: 0 });
+}
+
 /** The rating graph: one line per preset and table size, rating after each rated game. */
 export function ratingGraph(name, points) {
   const W = 640, H = 260, L = 48, R = 16, T = 16, B = 36;
@@ -78,7 +84,7 @@ export async function showProfile(app, name) {
   }
   const draw = () => {
     const st = p.stats;
-    const bluffs = st.knocks ? `${num(st.bluffs, 0)} / ${num(st.knocks, 0)} (${num(100 * st.bluff_rate, 0)} %)` : "–";
+    const bluffs = st.knocks ? `${num(st.bluffs, 0)} / ${num(st.knocks, 0)} (${percent(st.bluff_rate)})` : "–";
     const fig = [
       ["web.acct.sessions", num(st.sessions, 0)], ["web.acct.won", num(st.won, 0)],
       ["web.acct.hands", num(st.hands, 0)], ["web.acct.hands_won", num(st.hands_won, 0)],

@@ -140,8 +140,9 @@ export async function showTable(app, tableId, setConn) {
     } else if (msg.type === "table") {
       const before = st.table;
       st.table = msg.table;
-      if (msg.table.rematch && (!before || before.rematch !== msg.table.rematch)) { followRematch(msg.table.rematch); return; }
+      if (msg.table.rematch && (!before || before.rematch !== msg.table.rematch) && acceptedRematch(msg.table)) { followRematch(msg.table.rematch); return; }
       drawAll();
+      drawRematch();
     } else if (msg.type === "chat") {
       st.chat.push(msg);
       if (st.chat.length > CHAT_MAX) st.chat.shift();
@@ -231,6 +232,13 @@ export async function showTable(app, tableId, setConn) {
     setConn("");
     els.board.innerHTML = `<section class="panel notfound"><h1>${esc(t("web.no_such_table"))}</h1>` +
       `<p>${esc(t("web.no_such_table_id"))}</p><a class="button primary" id="back" href="/">${esc(t("web.back_to_lobby"))}</a></section>`;
+  }
+
+  /** Whether this page goes to the next game by itself: a spectator does, a player who
+   * accepted the offer does; one who did not is asked (a bot plays their seat meanwhile). */
+  function acceptedRematch(table) {
+    const seated = st.seat !== null && st.seat !== undefined;
+    return !seated || !table.offer || table.offer.ready.includes(st.seat);
   }
 
   function followRematch(newId) {
@@ -515,8 +523,7 @@ export async function showTable(app, tableId, setConn) {
       lines: [...els.result.querySelectorAll(".standings li")].map((li) => li.textContent.trim()),
       url: `${location.origin}/?replay=${encodeURIComponent(tableId)}`,
     }), toast), " ");
-    const rb = els.result.querySelector("#rematch");
-    if (rb) rb.addEventListener("click", () => { rb.disabled = true; if (!conn.send({ type: "rematch" })) { rb.disabled = false; toast(t("web.not_connected")); } });
+    drawRematch();
     const form = els.result.querySelector("#rematch-rules");
     if (form) {
       presets().then((m) => {
@@ -548,11 +555,12 @@ export async function showTable(app, tableId, setConn) {
       rows.map((m) => `<li>${esc(say(m, st.standings.names))}</li>`).join("") + `</ol></section>`;
   }
 
-  /** Play again: one click for a player (same seats and rules); the host may change the rules. */
+  /** Play again: one click for a player offers it (same seats and rules), the others
+   * accept; the host may change the rules. What the offer stands at is drawn by drawRematch. */
   function rematchHTML() {
     const seated = st.seat !== null && st.seat !== undefined;
     if (!seated && !st.host) return "";
-    let html = `<p class="result-buttons rematch-bar"><button class="big primary" id="rematch">${esc(t("web.rematch"))}</button></p>`;
+    let html = `<div class="rematch-bar" id="rematch-box"></div>`;
     if (st.host) {
       html += `<details class="rematch-rules"><summary>${esc(t("web.rematch_rules"))}</summary><form id="rematch-rules" class="row">` +
         `<label>${esc(t("web.preset"))} <select id="rematch-preset"></select></label>` +
@@ -560,6 +568,36 @@ export async function showTable(app, tableId, setConn) {
         `<button class="big" id="rematch-go">${esc(t("web.rematch"))}</button></form></details>`;
     }
     return html;
+  }
+
+  /** The offer to play again as the server has it (table.offer): who offered, who is
+   * still to answer; this player's button offers, accepts, or waits. */
+  function drawRematch() {
+    const box = els.result.querySelector("#rematch-box");
+    if (!box || !st.table || !st.view) return;
+    const table = st.table, offer = table.offer, players = st.view.players;
+    const seated = st.seat !== null && st.seat !== undefined;
+    const list = (seats) => new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" })
+      .format(seats.map((s) => players[s]));
+    let line = "", button = "";
+    if (table.rematch && !acceptedRematch(table)) {
+      line = t("web.rematch_started_without");
+      button = `<a class="button big primary" id="rematch-join" href="/?table=${esc(table.rematch)}">${esc(t("web.rematch_join"))}</a>`;
+    } else if (!offer) {
+      button = `<button class="big primary" id="rematch">${esc(t("web.rematch"))}</button>`;
+    } else {
+      const mine = seated && offer.ready.includes(st.seat);
+      if (offer.by !== null && offer.by !== st.seat) line = t("web.rematch_offered", { name: players[offer.by] });
+      const others = offer.waiting.filter((s) => s !== st.seat);  // this player is asked by the button
+      if (others.length) line += (line ? " " : "") + t("web.rematch_waiting", { names: list(others) });
+      button = mine || !seated
+        ? `<button class="big" id="rematch" disabled>${esc(t("web.rematch_ready"))}</button>`
+        : `<button class="big primary" id="rematch">${esc(t("web.rematch_accept"))}</button>`;
+    }
+    box.innerHTML = (line ? `<p class="rematch-offer" role="status">${esc(line)}</p>` : "") +
+      `<p class="result-buttons">${button}</p>`;
+    const rb = box.querySelector("button#rematch:not([disabled])");
+    if (rb) rb.addEventListener("click", () => { rb.disabled = true; if (!conn.send({ type: "rematch" })) { rb.disabled = false; toast(t("web.not_connected")); } });
   }
 
   document.addEventListener("keydown", (ev) => {

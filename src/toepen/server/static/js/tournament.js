@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { presets, saveSeat } from "./net.js";
 import { toast } from "./lobby.js";
-import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML } from "./club.js";
+import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML, houseName } from "./club.js";
 import { clubMembers, membersHTML, attachMembers } from "./members.js";
 import { account } from "./account.js";
 import { esc } from "./util.js";
@@ -41,7 +41,7 @@ function potHTML(tn) {
 
 function rulesLine(tn, schemes) {
   const lives = typeof tn.rules === "object" && tn.rules.lives;
-  return `${esc(tn.house_rules)} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme, schemes))}`;
+  return `${esc(houseName(tn.house_rules))} (${esc(t(`preset.${tn.preset}`))}${lives ? `, ${esc(t("web.lives", { n: lives }))}` : ""}) · ${esc(t("web.club.scheme"))}: ${esc(schemeName(tn.scheme, schemes))}`;
 }
 
 function resultLine(table) {
