@@ -70,7 +70,7 @@ async def test_forty_hands_keep_their_totals_and_scroll(width: int, height: int)
             inside(app, app.query_one(f"#{name}"))
         lines = text_of(view)
         shown = "\n".join(lines)
-        assert re.search(r"^\s*(Lives lost|Penalty points)\s", shown, re.M), shown
+        assert re.search(r"^\s*(Strokes|Penalty points)\s", shown, re.M), shown
         assert re.search(r"^\s*Lives\s+(\d+\s+){7}\d+\s*$", shown, re.M), shown
         assert "• took the last trick" in " ".join(shown.split()), shown
         numbers = hand_numbers(lines)
