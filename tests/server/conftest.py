@@ -2,7 +2,8 @@
 
 ``Server`` starts ``python -m toepen.server`` on a free port and can be SIGKILLed and
 started again on the same database. ``Player`` is a synchronous WebSocket client that
-keeps every message it receives and reconnects on its own, as docs/protocol.md asks.
+keeps every message it receives and reconnects on its own, as docs/protocol.md asks; every
+frame it receives is validated against docs/protocol.schema.json (``schema.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from toepen.tools.server_bench import free_port as free_port  # the tests import it here
 from toepen.tools.services import throwaway_postgres
+
+from .schema import check_server_message
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,6 +162,7 @@ class Player:
 
     def _take(self, text: str) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(text)
+        check_server_message(msg)  # every frame the suite receives: the strict schema
         self.raw.append(text)
         self.messages.append(msg)
         if msg["type"] == "state":

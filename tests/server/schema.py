@@ -1,8 +1,12 @@
 """A small validator for the JSON Schema subset docs/protocol.schema.json uses.
 
 (type, const, enum, required, properties, additionalProperties (false or a schema),
-items, oneOf, $ref, pattern, minimum, maximum, minLength, maxLength.) Unknown keywords fail
-loudly, so the schema cannot silently use something this does not check.
+items, prefixItems, minItems, maxItems, oneOf, $ref, pattern, minimum, maximum, minLength,
+maxLength.) Unknown keywords fail loudly, so the schema cannot silently use something this
+does not check.
+
+Every frame the suite's WebSocket helper (``conftest.Player``) receives is checked here
+(:func:`check_server_message`): a test fails on any frame the schema does not allow.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.js
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 KNOWN = {"$schema", "$id", "title", "description", "$defs", "type", "const", "enum",
          "required", "properties", "additionalProperties", "items", "oneOf", "$ref",
-         "pattern", "minimum", "maximum", "minLength", "maxLength"}
+         "pattern", "minimum", "maximum", "minLength", "maxLength", "prefixItems",
+         "minItems", "maxItems"}
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
@@ -71,9 +76,15 @@ def errors(value: Any, schema: dict[str, Any] | None = None, path: str = "$") ->
                 out.append(f"{path}: unexpected {key!r}")
             elif isinstance(extra, dict):
                 out.extend(errors(item, extra, f"{path}.{key}"))
-    if isinstance(value, list) and "items" in s:
-        for i, item in enumerate(value):
-            out.extend(errors(item, s["items"], f"{path}[{i}]"))
+    if isinstance(value, list):
+        if len(value) < s.get("minItems", 0) or len(value) > s.get("maxItems", 1 << 30):
+            out.append(f"{path}: {len(value)} items, out of bounds")
+        first = s.get("prefixItems", [])
+        for i, (item, sub) in enumerate(zip(value, first, strict=False)):
+            out.extend(errors(item, sub, f"{path}[{i}]"))
+        if "items" in s:
+            for i, item in enumerate(value[len(first):], len(first)):
+                out.extend(errors(item, s["items"], f"{path}[{i}]"))
     return out
 
 
