@@ -69,7 +69,8 @@ def frames() -> dict[str, dict[str, Any]]:
                 {"id": "3f2a9c0b1d4e", "code": "K7PXQ2", "status": "lobby", "rules": "rulebook",
                  "preset": "rulebook", "size": 2, "idle_seconds": 60, "seats": [],
                  "spectators": 0, "state": 0, "winner": None,
-                 "created": "2026-11-29T15:00:00Z", "record": None}, 0, True)),
+                 "created": "2026-11-29T15:00:00Z", "record": None, "rules_full": {},
+                 "rated": False, "rematch": None}, 0, True)),
             "state": json.loads(protocol.state(observe(game, 0), (), None, [])),
             "error": json.loads(protocol.error("stale", "state 3 is stale", 7))}
 
