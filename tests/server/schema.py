@@ -5,8 +5,9 @@ items, prefixItems, minItems, maxItems, oneOf, $ref, pattern, minimum, maximum, 
 maxLength.) Unknown keywords fail loudly, so the schema cannot silently use something this
 does not check.
 
-Every frame the suite's WebSocket helper (``conftest.Player``) receives is checked here
-(:func:`check_server_message`): a test fails on any frame the schema does not allow.
+Every frame a test of tests/server receives over a table's WebSocket is checked here
+(:func:`check_server_message`, by ``conftest.every_frame_checked``): a test fails on any
+frame the schema does not allow.
 """
 
 from __future__ import annotations

@@ -10,10 +10,14 @@ import json
 import time
 from typing import Any
 
+import pytest
+from websockets.sync.client import connect
+
 from toepen.engine import Event, EventKind
 from toepen.server import protocol
 
 from .conftest import Player, Server, create
+from .schema import SCHEMA
 
 
 def two_people(server: Server, **options: Any) -> tuple[Player, Player, Player, str]:
@@ -137,3 +141,18 @@ def test_create_table_takes_every_bot_name_of_the_presets(server: Server) -> Non
         r = server.post("/api/tables", {"size": 2, "bots": {"0": name, "1": "random"}})
         assert r.status_code == 201, (name, r.text)
         assert r.json()["table"]["seats"][0]["kind"] == "bot"
+
+
+def test_a_frame_the_schema_refuses_fails_the_test_that_got_it(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's hook (conftest.every_frame_checked) on a socket of a test's own: a
+    schema that asks for more than the server sends makes the receiving test fail."""
+    host = create(server, name="Ann", size=2, bots={"1": "random"})
+    with connect(f"{server.ws}/ws/{host['table']['id']}") as ws:
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": host["token"]}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+        monkeypatch.setitem(SCHEMA["$defs"]["pong"], "required", ["v", "type", "never_sent"])
+        ws.send(json.dumps({"v": 1, "type": "ping", "id": 1}))
+        with pytest.raises(AssertionError, match="pong"):
+            while True:
+                ws.recv(timeout=5)
