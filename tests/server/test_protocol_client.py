@@ -156,3 +156,33 @@ def test_a_frame_the_schema_refuses_fails_the_test_that_got_it(
         with pytest.raises(AssertionError, match="pong"):
             while True:
                 ws.recv(timeout=5)
+
+
+def test_a_lost_armoede_challenge_that_ends_the_session_is_summed_up() -> None:
+    """The same as a fold, for the session ended by an armoede claim found false (the
+    engine's own games, seeded: the first that ends so)."""
+    import random
+
+    from toepen.engine import Game
+    from toepen.rules import Rules
+    from toepen.server.master import closing
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = Game(Rules(lives=2), ["a", "b", "c"], seed=seed)
+        events: list[Event] = []
+        while not game.is_over:
+            seat = game.to_act[0]
+            events = game.apply(seat, rng.choice(game.legal(seat)))
+        kinds = [e.kind for e in events]
+        if EventKind.CLAIM_RESULT in kinds:
+            break
+    else:
+        raise AssertionError("no seeded game ended on an armoede challenge")
+    assert EventKind.HAND_RESULT not in kinds
+    ends = closing(game, events)
+    assert ends is not None and ends.hand is not None and ends.session is not None
+    msg = json.loads(protocol.state_of({"action_count": len(game.actions)}, None, events,
+                                       None, closing=ends))
+    ids = [m["id"] for m in msg["summary"]]
+    assert ids[0] == "summary.title" and "log.eliminated" in ids and msg["standings"]
