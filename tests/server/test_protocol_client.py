@@ -186,3 +186,27 @@ def test_a_lost_armoede_challenge_that_ends_the_session_is_summed_up() -> None:
                                        None, closing=ends))
     ids = [m["id"] for m in msg["summary"]]
     assert ids[0] == "summary.title" and "log.eliminated" in ids and msg["standings"]
+
+
+def test_the_first_state_of_a_game_is_as_documented(server: Server) -> None:
+    """docs/protocol.md, "The start of a game": a table, then state 0 with the deal."""
+    a, b, watcher, _ = two_people(server, lives=3)
+    for p, seat in ((a, 0), (b, 1), (watcher, None)):
+        kinds = [m["type"] for m in p.messages]
+        first = next(m for m in p.messages if m["type"] == "state")
+        playing = [i for i, m in enumerate(p.messages) if m["type"] == "table"
+                   and m["table"]["status"] == "playing"]
+        assert playing and playing[0] < kinds.index("state")
+        assert first["state"] == 0 and first["last"] is None and "history" not in first
+        deal, *hands = first["events"][:3]
+        assert deal["kind"] == "deal" and deal["value"] == 1
+        dealer = deal["seat"]
+        assert [e["seat"] for e in hands] == [(dealer + 1) % 2, dealer]
+        for e in hands:
+            assert e["kind"] == "hand" and e["value"] == 4
+            assert len(e["cards"]) == (4 if e["seat"] == seat else 0)
+        assert first["view"]["action_count"] == 0
+        asked = first["view"]["legal"] != []
+        assert (first["prompt"] is not None) == asked
+    for p in (a, b, watcher):
+        p.close()
