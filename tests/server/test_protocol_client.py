@@ -6,18 +6,20 @@ validated against the strict schema by ``Player`` (conftest)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from websockets.sync.client import connect
 
 from toepen.engine import Event, EventKind
 from toepen.server import protocol
 
 from .conftest import Player, Server, create
-from .schema import SCHEMA
+from .schema import SCHEMA, VALIDATORS
 
 
 def two_people(server: Server, **options: Any) -> tuple[Player, Player, Player, str]:
@@ -151,7 +153,10 @@ def test_a_frame_the_schema_refuses_fails_the_test_that_got_it(
     with connect(f"{server.ws}/ws/{host['table']['id']}") as ws:
         ws.send(json.dumps({"v": 1, "type": "hello", "token": host["token"]}))
         assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
-        monkeypatch.setitem(SCHEMA["$defs"]["pong"], "required", ["v", "type", "never_sent"])
+        strict = copy.deepcopy(SCHEMA["$defs"])
+        strict["pong"]["required"] = ["v", "type", "never_sent"]
+        monkeypatch.setitem(VALIDATORS, "server_message", Draft202012Validator(
+            {"$defs": strict, "$ref": "#/$defs/server_message"}))
         ws.send(json.dumps({"v": 1, "type": "ping", "id": 1}))
         with pytest.raises(AssertionError, match="pong"):
             while True:
