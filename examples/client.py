@@ -95,6 +95,7 @@ class Client:
         self.sent: tuple[int, str] | None = None
         """(state number, action) of the last ``act`` sent, until a ``state`` answers it."""
         self.next_id = 0
+        self.connections = 0
         self.standings: list[str] = []
 
     def log(self, text: str) -> None:
@@ -136,6 +137,8 @@ class Client:
                 self.log(f"({msg['history_skipped']} earlier events not sent)")
             for event in msg["history"]:
                 self.log(self.catalog.say(event["say"]))
+            if self.connections > 1:
+                self.log(f"(reconnected at state {msg['state']})")
             if self.sent is not None:  # back after a drop: was our action stored?
                 state, action = self.sent
                 last = msg["last"]
@@ -178,6 +181,7 @@ class Client:
                     self.frames.write(json.dumps({"in": msg}) + "\n")
                 kind = msg["type"]
                 if kind == "welcome":
+                    self.connections += 1
                     self.catalog.names = [s["name"] or "" for s in msg["table"]["seats"]]
                 elif kind == "state" and self.on_state(ws, msg):
                     return True

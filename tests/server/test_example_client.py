@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,34 @@ def test_the_example_client_plays_a_whole_session(server: Server, tmp_path: Path
     assert "{" not in out, "a placeholder left unfilled"
     names = end["view"]["players"]
     assert all(name in out for name in names)
+
+
+def test_the_example_client_carries_on_after_a_server_crash(sqlite_db: str,
+                                                             tmp_path: Path) -> None:
+    """The server is SIGKILLed mid-session and started again on its database: the client
+    reconnects by itself (as the protocol asks) and plays the session to its end."""
+    server = Server(sqlite_db, "--bot-delay", "0.05").start()
+    frames = tmp_path / "frames.jsonl"
+    try:
+        client = subprocess.Popen(
+            [sys.executable, str(CLIENT), "--url", server.url, "--bots", "3", "--lives", "5",
+             "--seed", "3", "--frames", str(frames), "--timeout", "150"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        end = time.monotonic() + 60
+        while '"type": "act"' not in (frames.read_text() if frames.exists() else ""):
+            assert time.monotonic() < end and client.poll() is None, "the client never acted"
+            time.sleep(0.05)
+        server.kill()
+        time.sleep(0.5)
+        server.start()
+        out, _ = client.communicate(timeout=170)
+    finally:
+        server.stop()
+    assert client.returncode == 0, out[-3000:]
+    assert "(reconnected at state" in out
+    received = [json.loads(line)["in"] for line in frames.read_text().splitlines()
+                if '"in"' in line[:6]]
+    assert sum(m["type"] == "welcome" for m in received) >= 2
+    for msg in received:
+        check_server_message(msg)
+    assert received[-1]["view"]["winner"] is not None and received[-1]["standings"]
