@@ -2,7 +2,9 @@
 
 ``Server`` starts ``python -m toepen.server`` on a free port and can be SIGKILLed and
 started again on the same database. ``Player`` is a synchronous WebSocket client that
-keeps every message it receives and reconnects on its own, as docs/protocol.md asks.
+keeps every message it receives and reconnects on its own, as docs/protocol.md asks. Every
+frame a test receives over a table's socket is validated against docs/protocol.schema.json
+(``schema.py``, :func:`every_frame_checked`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from toepen.tools.server_bench import free_port as free_port  # the tests import it here
 from toepen.tools.services import throwaway_postgres
+
+from .schema import check_server_message
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,7 +162,7 @@ class Player:
         self.connect()
 
     def _take(self, text: str) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(text)
+        msg: dict[str, Any] = json.loads(text)  # checked by the schema as it came in
         self.raw.append(text)
         self.messages.append(msg)
         if msg["type"] == "state":
@@ -210,6 +214,24 @@ class Player:
         if self.conn is not None:
             with contextlib.suppress(Exception):
                 self.conn.close()
+
+
+@pytest.fixture(autouse=True)
+def every_frame_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text frame a test receives over a table's WebSocket (``/ws/...``), through
+    ``Player`` or a socket of its own, is validated against docs/protocol.schema.json: a
+    frame the schema does not allow fails the test that received it."""
+    recv = ClientConnection.recv
+
+    def checked(self: ClientConnection, timeout: float | None = None,
+                decode: bool | None = None) -> Any:
+        data = recv(self, timeout, decode)
+        request = self.request
+        if isinstance(data, str) and request is not None and request.path.startswith("/ws/"):
+            check_server_message(json.loads(data))
+        return data
+
+    monkeypatch.setattr(ClientConnection, "recv", checked)
 
 
 @pytest.fixture

@@ -315,7 +315,7 @@ class Connection:
                 msg_id = protocol.message_id(msg)
                 await self.dispatch(client, msg)
             except Refused as e:
-                client.send(protocol.refused(e, msg_id))
+                client.send(protocol.refused(e, msg_id if msg_id is not None else e.msg_id))
 
     @staticmethod
     def seated(client: Client) -> int:

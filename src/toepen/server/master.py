@@ -91,13 +91,32 @@ def closing(game: Game, events: Sequence[Event],
         return None
     if past is None:
         past = history(game)
-    if not ended:  # the session ended outside a hand's result (a penalty put the last out)
-        return Closing(None, past, game.winner, game.places(), game.rules,
-                       tuple(game.rebuys))
+    if not ended:
+        # the session ended before its hand could (a fold, a lost challenge or another
+        # penalty put the last but one out): the engine says no hand_result, but the hand
+        # is over all the same, and summed up from its (last) deal to the end
+        # (one whose hand was already summed up, by a pass on a buy-in, has no summary)
+        start = max((i for i, e in enumerate(past) if e.kind is EventKind.DEAL), default=0)
+        summed = any(e.kind is EventKind.HAND_RESULT for e in past[start:])
+        return Closing(None if summed else past[start:], past, game.winner, game.places(),
+                       game.rules, tuple(game.rebuys))
     end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
     start = max((i for i, e in enumerate(past[:end]) if e.kind is EventKind.DEAL), default=0)
     return Closing(past[start:], past if over else None, game.winner if over else None,
                    game.places(), game.rules, tuple(game.rebuys))
+
+
+def last_of(table: Table) -> Last | None:
+    """The game's last action as ``last`` of a ``state`` says it: (seat, action text,
+    by); None before the first. A client that reconnects reads from it (and the state
+    number) whether the action it sent before the drop was stored."""
+    game = table.game
+    if game is None or not game.actions:
+        return None
+    seat, act = game.actions[-1]
+    n = len(game.actions)
+    by = table.last_by[n - 1] if len(table.last_by) >= n else "player"
+    return seat, str(act), by
 
 
 def final(game: Game, past: list[Event] | None = None) -> Closing | None:
@@ -357,7 +376,7 @@ class Master:
             # the log so far as this receiver may see it (a spectator, a joiner, a reopened tab)
             view = observe(table.game, client.seat)
             so_far = past(table)
-            client.send(protocol.state(view, (), None, so_far,
+            client.send(protocol.state(view, (), last_of(table), so_far,
                                        closing=final(table.game, so_far)))
             client.at = table.state
         self.broadcast_table(table)
@@ -459,7 +478,8 @@ class Master:
         assert game is not None
         so_far = past(table)
         ends = final(game, so_far)
-        return {key: protocol.state(observe(game, key), (), None, so_far, closing=ends)
+        last = last_of(table)
+        return {key: protocol.state(observe(game, key), (), last, so_far, closing=ends)
                 for key in keys}
 
     def fresh(self, table: Table, client: Client) -> None:

@@ -95,6 +95,9 @@ class Refused(Exception):
         """What the player is told, as a catalog message (default ``error.<code>``)."""
         self.retry_after = retry_after
         """Seconds after which the same request may succeed (HTTP's ``Retry-After``)."""
+        self.msg_id: str | int | None = None
+        """The ``id`` of the message refused, when :func:`parse` could read it (an unknown
+        ``type``, another ``v``): echoed in the ``error``, as for any other refusal."""
 
     def say_json(self) -> dict[str, Any]:
         """The refusal in the player's words: its own message, else ``error.<code>``."""
@@ -285,13 +288,36 @@ def parse(text: str, limits: Limits) -> dict[str, Any]:
         raise Refused("bad_message", "text with a lone surrogate (such as \\ud800) is not "
                       "Unicode text", say=Message("error.unicode"))
     if msg.get("v") != PROTOCOL:
-        raise Refused("unsupported_version", f"v: this server speaks version {PROTOCOL}, "
-                      f"not {msg.get('v')!r}")
+        raise _with_id(Refused("unsupported_version", f"v: this server speaks version "
+                               f"{PROTOCOL}, not {_shown(msg.get('v'))}"), msg)
     kind = msg.get("type")
     if kind not in CLIENT_TYPES:
-        raise Refused("bad_message", f"type: unknown message type {kind!r}")
+        raise _with_id(Refused("bad_message", f"type: unknown message type "
+                               f"{_shown(kind)}"), msg)
     check_integers(msg)
     return msg
+
+
+def _shown(value: Any) -> str:
+    """A value of a refused message as the error names it (a long one cut short)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _with_id(e: Refused, msg: dict[str, Any]) -> Refused:
+    """``e`` with the message's ``id`` to echo, if it is one within its bounds (a string,
+    or an integer from ``-MAX_INT`` to ``MAX_INT``: :data:`INT_FIELDS`).
+
+    >>> _with_id(Refused("bad_message", "type"), {"v": 1, "type": "x", "id": 7}).msg_id
+    7
+    >>> _with_id(Refused("bad_message", "type"), {"id": 2**60}).msg_id is None
+    True
+    """
+    got = message_id(msg)
+    low, high = INT_FIELDS["id"]
+    if isinstance(got, str) or (isinstance(got, int) and low <= got <= high):
+        e.msg_id = got
+    return e
 
 
 def check_integers(msg: dict[str, Any]) -> None:
@@ -433,7 +459,8 @@ def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None
     """The ``state`` message of one receiver: its view and its events (redacted for it).
 
     ``history`` (the first ``state`` after ``welcome``): every event of the game so far,
-    redacted for the receiver like ``events``, of which the last ``history_max`` are sent.
+    redacted for the receiver like ``events``, of which the last ``history_max`` are sent;
+    ``history_skipped`` says how many earlier ones were left out (0: the log is whole).
     ``closing``: the hand's ``summary`` (:func:`toepen.narration.hand_summary`) and, when
     the session is over, its ``standings``, as messages for this receiver.
     """
@@ -462,6 +489,7 @@ def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
            "state": view["action_count"], "prompt": prompt}
     if history is not None:
         msg["history"] = events_json(history[-history_max:], seat)
+        msg["history_skipped"] = max(0, len(history) - history_max)
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
