@@ -70,7 +70,7 @@ def frames() -> dict[str, dict[str, Any]]:
                  "preset": "rulebook", "size": 2, "idle_seconds": 60, "seats": [],
                  "spectators": 0, "state": 0, "winner": None,
                  "created": "2026-11-29T15:00:00Z", "record": None, "rules_full": {},
-                 "rated": False, "rematch": None}, 0, True)),
+                 "rated": False, "rematch": None, "offer": None}, 0, True)),
             "state": json.loads(protocol.state(observe(game, 0), (), None, [])),
             "error": json.loads(protocol.error("stale", "state 3 is stale", 7))}
 
