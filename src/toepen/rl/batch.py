@@ -104,6 +104,65 @@ def _unpack(masks: I64) -> npt.NDArray[np.uint8]:
     b = np.ascontiguousarray(masks.astype("<u4")).view(np.uint8)
     return np.unpackbits(b, axis=-1, bitorder="little")
 _POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
+_CARD_BIT = np.array([1 << c for c in range(32)] + [0], dtype=np.uint64)
+"""A card id's bit; index -1 (no card) is the last entry, 0."""
+_LED_BIT = np.array([0, 1, 2, 4, 8], dtype=np.uint64)
+"""Index ``led + 1``: the led suit's bit (none when -1)."""
+_ONE = np.uint64(1) << np.arange(64, dtype=np.uint64)
+
+
+def _put(words: npt.NDArray[np.uint64], v: npt.NDArray[np.uint64], off: int,
+         width: int) -> None:
+    """OR the ``width``-bit values ``v`` (one per row) into the rows' bit strings ``words``
+    (64-bit words, bit 0 first) at bit ``off``."""
+    w, s = divmod(off, 64)
+    if s == 0:
+        words[:, w] |= v
+        return
+    words[:, w] |= v << np.uint64(s)
+    if s + width > 64:
+        words[:, w + 1] |= v >> np.uint64(64 - s)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where the observation's 0/1 entries lie (its first ``binary`` entries, packed as
+    bits in ``words`` 64-bit words by :meth:`ToepenBatch._encode_into`)."""
+
+    played: int
+    trick: int
+    led: int
+    phase: int
+    to_act: int
+    dealer: int
+    leader: int
+    last_knocker: int
+    active: int
+    in_session: int
+    claimed: int
+    exchanged: int
+    voids: int
+    revealed: int
+    binary: int
+    words: int
+
+    @classmethod
+    def of(cls, encoder: ObservationEncoder) -> _Layout:
+        sl = encoder.slices
+        n = encoder.players
+        binary = sl["tells"].start
+        # the packing relies on this order: every 0/1 block, then the numbers
+        order = ["hand", "played", "trick", "led_suit", "phase", "to_act", "dealer", "leader",
+                 "last_knocker", "active", "in_session", "claimed", "exchanged", "voids",
+                 "revealed", "tells", "tricks_won", "trick_no", "stock", "sudden_death",
+                 "stake", "accepted", "knocks", "lives", "drinks"]
+        assert list(sl) == order and sl["hand"].start == 0 and sl["phase"].stop - sl[
+            "phase"].start == 14 and sl["drinks"].stop - sl["tells"].start == 7 * n + 4
+        return cls(sl["played"].start, sl["trick"].start, sl["led_suit"].start,
+                   sl["phase"].start, sl["to_act"].start, sl["dealer"].start,
+                   sl["leader"].start, sl["last_knocker"].start, sl["active"].start,
+                   sl["in_session"].start, sl["claimed"].start, sl["exchanged"].start,
+                   sl["voids"].start, sl["revealed"].start, binary, (binary + 63) // 64)
 
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -261,6 +320,25 @@ class ToepenBatch:
         # _turned[me]: the flat indices (within a game's block) of its fields, turned to me
         self._turned = (np.arange(_F_COUNT)[None, :, None] * n
                         + self._rot[:, None, :]).reshape(n, _F_COUNT * n)
+        # _gather[me]: those the observation packs or writes, in its order: played,
+        # revealed, voids (by seat), tells (ten, jack by seat), tricks won, then accepted,
+        # knocks, lives, drinks (by seat)
+        t = self._turned.reshape(n, _F_COUNT, n)
+        tells = np.stack([t[:, _F_TELL_TEN], t[:, _F_TELL_JACK]], axis=2).reshape(n, 2 * n)
+        self._gather = np.concatenate(
+            [t[:, _F_PLAYED], t[:, _F_REVEALED], t[:, _F_VOIDS], tells, t[:, _F_WON],
+             t[:, _F_ACCEPTED:].reshape(n, -1)], axis=1)
+        self._layout = _Layout.of(self.encoder)
+        # _who[me, seat + 1]: seat's bit turned to me (0 for seat -1); _turn_flags[me, m]:
+        # the seat mask m turned to me (bit r: seat me + r)
+        self._who = np.zeros((n, n + 1), dtype=np.uint64)
+        self._turn_flags = np.zeros((n, 1 << n), dtype=np.uint64)
+        for me in range(n):
+            for seat in range(n):
+                self._who[me, seat + 1] = 1 << ((seat - me) % n)
+            for m in range(1 << n):
+                self._turn_flags[me, m] = sum(1 << r for r in range(n) if m >> ((me + r) % n) & 1)
+        self._void_shift = (4 * np.arange(n)).astype(np.uint64)
         block = self._per_seat
         # the session
         self.keys = np.zeros(N, dtype=np.uint64)
@@ -902,7 +980,7 @@ class ToepenBatch:
     def encode(self, g: I64, me: I64) -> tuple[F32, npt.NDArray[np.int8]]:
         """Observations and masks of seat ``me[i]`` in game ``g[i]``."""
         M = len(g)
-        x = np.zeros((M, self.encoder.size), dtype=np.float32)
+        x = np.empty((M, self.encoder.size), dtype=np.float32)  # every entry is written
         # a few hundred rows at a time: the block being written stays in the cache
         for start in range(0, M, _CHUNK):
             stop = min(start + _CHUNK, M)
@@ -914,41 +992,47 @@ class ToepenBatch:
     def _encode_into(self, x: F32, g: I64, me: I64) -> None:
         n = self.n
         M = len(g)
-        sl = self.encoder.slices
-        rows = np.arange(M)
-        rel = self._rot[me]  # rel[i, r]: the seat r places to the left of me[i]
-        # every per-seat field, turned to the observer, in one gather
-        flat = (g * (_F_COUNT * n))[:, None] + self._turned[me]
-        per = np.take(self._per_seat, flat).reshape(M, _F_COUNT, n)
+        lay = self._layout
+        # every per-seat field, turned to the observer, in one gather (cards, voids, then
+        # the numbers of the observation's tail, in its order)
+        flat = (g * (_F_COUNT * n))[:, None] + self._gather[me]
+        signed = np.take(self._per_seat, flat)
+        per = signed.view(np.uint64)
+        # the observation's 0/1 entries, packed as its bits in 64-bit words, unpacked once
+        words = np.zeros((M, lay.words), dtype=np.uint64)
         tc = self.trick_card[g]
-        trick = np.where(tc >= 0, np.int64(1) << np.maximum(tc, 0), 0).sum(axis=1)
-        words = np.concatenate(
-            [self.hands[g, me][:, None], per[:, _F_PLAYED], trick[:, None]], axis=1)
-        x[:, : 32 * (n + 2)] = _unpack(words)  # hand, played, trick
-        x[:, sl["revealed"]] = _unpack(per[:, _F_REVEALED])
-        x[:, sl["voids"]] = ((per[:, _F_VOIDS, :, None] >> _BITS4) & 1).reshape(M, -1)
-        tells = np.stack([per[:, _F_TELL_TEN], per[:, _F_TELL_JACK]], axis=2)
-        x[:, sl["tells"]] = tells.reshape(M, -1) / 4.0
-        x[:, sl["tricks_won"]] = per[:, _F_WON] * 0.25
-        # accepted, knocks, lives, drinks: adjacent blocks, adjacent fields
-        x[:, sl["accepted"].start : sl["drinks"].stop] = per[:, _F_ACCEPTED:].reshape(M, -1)
-        # active, in_session, claimed, exchanged: adjacent blocks of seat flags
-        flags = np.stack([self.active[g], self.in_session[g], self.claimed[g],
-                          self.exchanged[g]], axis=1)
-        x[:, sl["active"].start : sl["exchanged"].stop] = (
-            (flags[:, :, None] >> rel[:, None, :]) & 1).reshape(M, -1)
-        who = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
-                       axis=1)
-        cols = self._one_hot_starts + (who - me[:, None]) % n
-        ok = who >= 0
-        x[np.broadcast_to(rows[:, None], who.shape)[ok], cols[ok]] = 1.0
-        led = self.led[g]
-        ok = led >= 0
-        x[rows[ok], sl["led_suit"].start + led[ok]] = 1.0
-        x[rows, sl["phase"].start + self.phase[g]] = 1.0
-        x[:, sl["trick_no"].start] = self.trick_no[g] / 4.0
-        x[:, sl["stock"].start] = (32 - self.stock_pos[g]) / 32.0
-        x[:, sl["stake"].start] = self.stake[g]
+        trick = np.bitwise_or.reduce(_CARD_BIT[tc], axis=1)
+        put = _put
+        put(words, self.hands[g, me].view(np.uint64), 0, 32)
+        for r in range(n):
+            put(words, per[:, r], lay.played + 32 * r, 32)
+            put(words, per[:, n + r], lay.revealed + 32 * r, 32)
+        put(words, trick, lay.trick, 32)
+        put(words, _LED_BIT[self.led[g] + 1], lay.led, 4)
+        put(words, _ONE[self.phase[g]], lay.phase, 14)
+        who = self._who
+        for field, start in ((self.turn, lay.to_act), (self.dealer, lay.dealer),
+                             (self.leader, lay.leader), (self.last_knocker, lay.last_knocker)):
+            put(words, who[me, field[g] + 1], start, n)
+        turn = self._turn_flags
+        for field, start in ((self.active, lay.active), (self.in_session, lay.in_session),
+                             (self.claimed, lay.claimed), (self.exchanged, lay.exchanged)):
+            put(words, turn[me, field[g]], start, n)
+        voids = (per[:, 2 * n : 3 * n] << self._void_shift).sum(axis=1, dtype=np.uint64)
+        put(words, voids, lay.voids, 4 * n)
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=lay.binary, bitorder="little")
+        x[:, : lay.binary] = bits
+        # the numbers: tells / 4, tricks won / 4 (turned), trick_no, stock, stake, then
+        # accepted, knocks, lives and drinks (turned)
+        t = lay.binary
+        np.multiply(signed[:, 3 * n : 6 * n], np.float32(0.25), out=x[:, t : t + 3 * n],
+                    casting="unsafe")
+        t += 3 * n
+        x[:, t] = self.trick_no[g] * np.float32(0.25)
+        x[:, t + 1] = (32 - self.stock_pos[g]) * np.float32(1 / 32)
+        x[:, t + 2] = 0.0  # sudden death: never without teams
+        x[:, t + 3] = self.stake[g]
+        x[:, t + 4 :] = signed[:, 6 * n :]
 
     def random_actions(self, rng: np.random.Generator) -> I64:
         """A uniformly random legal action for each game (for benchmarks and baselines)."""
