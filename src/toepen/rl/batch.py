@@ -92,7 +92,7 @@ for _s in range(4):
 _SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
 _BITS32 = np.arange(32, dtype=np.int64)
 _BITS4 = np.arange(4, dtype=np.int64)
-_CHUNK = 512
+_CHUNK = 4096
 """Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
 (_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
  _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
@@ -156,6 +156,9 @@ class _Layout:
                  "last_knocker", "active", "in_session", "claimed", "exchanged", "voids",
                  "revealed", "tells", "tricks_won", "trick_no", "stock", "sudden_death",
                  "stake", "accepted", "knocks", "lives", "drinks"]
+        stops = [sl[k].stop for k in order[:-1]]
+        assert stops == [sl[k].start for k in order[1:]], "the blocks are consecutive"
+        assert sl["played"].start % 32 == 0 and sl["trick"].start % 32 == 0
         assert list(sl) == order and sl["hand"].start == 0 and sl["phase"].stop - sl[
             "phase"].start == 14 and sl["drinks"].stop - sl["tells"].start == 7 * n + 4
         return cls(sl["played"].start, sl["trick"].start, sl["led_suit"].start,
@@ -339,6 +342,7 @@ class ToepenBatch:
             for m in range(1 << n):
                 self._turn_flags[me, m] = sum(1 << r for r in range(n) if m >> ((me + r) % n) & 1)
         self._void_shift = (4 * np.arange(n)).astype(np.uint64)
+        self._field_shift = (n * np.arange(8)).astype(np.uint64)
         block = self._per_seat
         # the session
         self.keys = np.zeros(N, dtype=np.uint64)
@@ -1000,26 +1004,28 @@ class ToepenBatch:
         per = signed.view(np.uint64)
         # the observation's 0/1 entries, packed as its bits in 64-bit words, unpacked once
         words = np.zeros((M, lay.words), dtype=np.uint64)
-        tc = self.trick_card[g]
-        trick = np.bitwise_or.reduce(_CARD_BIT[tc], axis=1)
-        put = _put
-        put(words, self.hands[g, me].view(np.uint64), 0, 32)
+        # hand, played (by seat turned to me) and trick: whole 32-bit words of the string
+        w32 = words.view(np.uint32)
+        w32[:, 0] = self.hands[g, me]
+        w32[:, 1 : n + 1] = per[:, :n]
+        w32[:, n + 1] = _CARD_BIT[self.trick_card[g]].sum(axis=1)  # distinct bits: an OR
         for r in range(n):
-            put(words, per[:, r], lay.played + 32 * r, 32)
-            put(words, per[:, n + r], lay.revealed + 32 * r, 32)
-        put(words, trick, lay.trick, 32)
-        put(words, _LED_BIT[self.led[g] + 1], lay.led, 4)
-        put(words, _ONE[self.phase[g]], lay.phase, 14)
-        who = self._who
-        for field, start in ((self.turn, lay.to_act), (self.dealer, lay.dealer),
-                             (self.leader, lay.leader), (self.last_knocker, lay.last_knocker)):
-            put(words, who[me, field[g] + 1], start, n)
-        turn = self._turn_flags
-        for field, start in ((self.active, lay.active), (self.in_session, lay.in_session),
-                             (self.claimed, lay.claimed), (self.exchanged, lay.exchanged)):
-            put(words, turn[me, field[g]], start, n)
+            _put(words, per[:, n + r], lay.revealed + 32 * r, 32)
+        _put(words, _LED_BIT[self.led[g] + 1] | (_ONE[self.phase[g]] << np.uint64(4)),
+             lay.led, 18)
+        # to act, dealer, leader, last knocker (one-hot) and active, in session, claimed,
+        # exchanged (seat masks): eight consecutive n-bit fields, turned to me
+        seats = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
+                         axis=1)
+        masks = np.stack([self.active[g], self.in_session[g], self.claimed[g],
+                          self.exchanged[g]], axis=1)
+        mec = me[:, None]
+        fields = np.concatenate([self._who[mec, seats + 1], self._turn_flags[mec, masks]],
+                                axis=1)
+        _put(words, (fields << self._field_shift).sum(axis=1, dtype=np.uint64), lay.to_act,
+             8 * n)
         voids = (per[:, 2 * n : 3 * n] << self._void_shift).sum(axis=1, dtype=np.uint64)
-        put(words, voids, lay.voids, 4 * n)
+        _put(words, voids, lay.voids, 4 * n)
         bits = np.unpackbits(words.view(np.uint8), axis=1, count=lay.binary, bitorder="little")
         x[:, : lay.binary] = bits
         # the numbers: tells / 4, tricks won / 4 (turned), trick_no, stock, stake, then

@@ -94,7 +94,7 @@ def batch_steps_job(seed: int = 1, games: int = BATCH_GAMES) -> Callable[[int], 
             raise ValueError(f"k: {k} is not a multiple of the {games} games")
         for _ in range(k // games):
             _, mask = batch.observe()
-            batch.step((mask * gen.random(mask.shape)).argmax(axis=1))
+            batch.step((mask * gen.random(mask.shape, dtype=np.float32)).argmax(axis=1))
 
     return run
 
