@@ -124,6 +124,15 @@ def _put(words: npt.NDArray[np.uint64], v: npt.NDArray[np.uint64], off: int,
         words[:, w + 1] |= v >> np.uint64(64 - s)
 
 
+def _or_columns(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The OR of the columns of ``a`` (rows, k), column by column: numpy's reductions
+    are slow over a short last axis."""
+    out = a[:, 0].copy()
+    for c in range(1, a.shape[1]):
+        out |= a[:, c]
+    return out
+
+
 @dataclass(frozen=True)
 class _Layout:
     """Where the observation's 0/1 entries lie (its first ``binary`` entries, packed as
@@ -976,55 +985,64 @@ class ToepenBatch:
         seat = self.turn if seats is None else np.asarray(seats, dtype=np.int64)
         if seat.shape != g.shape or ((seat < 0) | (seat >= self.n)).any():
             raise ValueError(f"seats: must be {self.num_games} seats from 0 to {self.n - 1}")
-        obs, mask = self.encode(g, seat)
+        obs, mask = self._encode(g, seat, whole=True)
         if seats is None:
             self._mask = mask.copy()  # step() checks the actions against it
         return obs, mask
 
     def encode(self, g: I64, me: I64) -> tuple[F32, npt.NDArray[np.int8]]:
         """Observations and masks of seat ``me[i]`` in game ``g[i]``."""
+        return self._encode(g, me, whole=False)
+
+    def _encode(self, g: I64, me: I64, whole: bool) -> tuple[F32, npt.NDArray[np.int8]]:
+        """:meth:`encode`; ``whole``: ``g`` is every game in order (the state's rows are
+        then read as slices, not gathered)."""
         M = len(g)
         x = np.empty((M, self.encoder.size), dtype=np.float32)  # every entry is written
         # a few hundred rows at a time: the block being written stays in the cache
         for start in range(0, M, _CHUNK):
             stop = min(start + _CHUNK, M)
-            self._encode_into(x[start:stop], g[start:stop], me[start:stop])
+            rows = slice(start, stop) if whole else g[start:stop]
+            self._encode_into(x[start:stop], g[start:stop], rows, me[start:stop])
         mask = np.zeros((M, NUM_ACTIONS), dtype=np.int8)
         self._fill_mask(g, me, mask)
         return x, mask
 
-    def _encode_into(self, x: F32, g: I64, me: I64) -> None:
+    def _encode_into(self, x: F32, g: I64, rows: I64 | slice, me: I64) -> None:
+        """Write the observations of seat ``me[i]`` in game ``g[i]`` into ``x``; ``rows``
+        reads those games' rows of the state (``g`` itself, or the slice ``g`` spans)."""
         n = self.n
         M = len(g)
         lay = self._layout
         # every per-seat field, turned to the observer, in one gather (cards, voids, then
         # the numbers of the observation's tail, in its order)
-        flat = (g * (_F_COUNT * n))[:, None] + self._gather[me]
+        flat = np.take(self._gather, me, axis=0)
+        flat += (g * (_F_COUNT * n))[:, None]
         signed = np.take(self._per_seat, flat)
         per = signed.view(np.uint64)
         # the observation's 0/1 entries, packed as its bits in 64-bit words, unpacked once
         words = np.zeros((M, lay.words), dtype=np.uint64)
         # hand, played (by seat turned to me) and trick: whole 32-bit words of the string
         w32 = words.view(np.uint32)
-        w32[:, 0] = self.hands[g, me]
+        w32[:, 0] = self.hands.reshape(-1)[g * n + me]
         w32[:, 1 : n + 1] = per[:, :n]
-        w32[:, n + 1] = _CARD_BIT[self.trick_card[g]].sum(axis=1)  # distinct bits: an OR
+        w32[:, n + 1] = _or_columns(_CARD_BIT.take(self.trick_card[rows]))
         for r in range(n):
             _put(words, per[:, n + r], lay.revealed + 32 * r, 32)
-        _put(words, _LED_BIT[self.led[g] + 1] | (_ONE[self.phase[g]] << np.uint64(4)),
+        _put(words, _LED_BIT[self.led[rows] + 1] | (_ONE[self.phase[rows]] << np.uint64(4)),
              lay.led, 18)
         # to act, dealer, leader, last knocker (one-hot) and active, in session, claimed,
         # exchanged (seat masks): eight consecutive n-bit fields, turned to me
-        seats = np.stack([self.turn[g], self.dealer[g], self.leader[g], self.last_knocker[g]],
+        seats = np.stack([self.turn[rows], self.dealer[rows], self.leader[rows], self.last_knocker[rows]],
                          axis=1)
-        masks = np.stack([self.active[g], self.in_session[g], self.claimed[g],
-                          self.exchanged[g]], axis=1)
+        masks = np.stack([self.active[rows], self.in_session[rows], self.claimed[rows],
+                          self.exchanged[rows]], axis=1)
         mec = me[:, None]
-        fields = np.concatenate([self._who[mec, seats + 1], self._turn_flags[mec, masks]],
-                                axis=1)
-        _put(words, (fields << self._field_shift).sum(axis=1, dtype=np.uint64), lay.to_act,
-             8 * n)
-        voids = (per[:, 2 * n : 3 * n] << self._void_shift).sum(axis=1, dtype=np.uint64)
+        fields = np.concatenate([self._who.take(mec * (n + 1) + seats + 1),
+                                 self._turn_flags.take(mec * (1 << n) + masks)], axis=1)
+        fields <<= self._field_shift
+        _put(words, _or_columns(fields), lay.to_act, 8 * n)
+        voids = _or_columns(per[:, 2 * n : 3 * n] << self._void_shift)
         _put(words, voids, lay.voids, 4 * n)
         bits = np.unpackbits(words.view(np.uint8), axis=1, count=lay.binary, bitorder="little")
         x[:, : lay.binary] = bits
@@ -1034,10 +1052,10 @@ class ToepenBatch:
         np.multiply(signed[:, 3 * n : 6 * n], np.float32(0.25), out=x[:, t : t + 3 * n],
                     casting="unsafe")
         t += 3 * n
-        x[:, t] = self.trick_no[g] * np.float32(0.25)
-        x[:, t + 1] = (32 - self.stock_pos[g]) * np.float32(1 / 32)
+        x[:, t] = self.trick_no[rows] * np.float32(0.25)
+        x[:, t + 1] = (32 - self.stock_pos[rows]) * np.float32(1 / 32)
         x[:, t + 2] = 0.0  # sudden death: never without teams
-        x[:, t + 3] = self.stake[g]
+        x[:, t + 3] = self.stake[rows]
         x[:, t + 4 :] = signed[:, 6 * n :]
 
     def random_actions(self, rng: np.random.Generator) -> I64:
