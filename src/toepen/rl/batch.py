@@ -109,6 +109,12 @@ _CARD_BIT = np.array([1 << c for c in range(32)] + [0], dtype=np.uint64)
 _LED_BIT = np.array([0, 1, 2, 4, 8], dtype=np.uint64)
 """Index ``led + 1``: the led suit's bit (none when -1)."""
 _ONE = np.uint64(1) << np.arange(64, dtype=np.uint64)
+_PHASE_ACTIONS = np.zeros(len(Phase), dtype=np.uint64)
+"""By phase id: the actions open to the seat asked, but for cards and knocking."""
+for _ph, _acts in ((P_ANSWER, (A_STAY, A_FOLD)), (P_CLAIM, (A_CLAIM, A_PASS)),
+                   (P_EXCH, (A_EXCH, A_PASS)), (P_CLAIM_CH, (A_CHAL, A_PASS)),
+                   (P_EXCH_CH, (A_CHAL, A_PASS))):
+    _PHASE_ACTIONS[_ph] = sum(1 << a for a in _acts)
 
 
 def _put(words: npt.NDArray[np.uint64], v: npt.NDArray[np.uint64], off: int,
@@ -862,33 +868,27 @@ class ToepenBatch:
         return may
 
     def _fill_mask(self, g: I64, seat: I64, mask: npt.NDArray[np.int8]) -> None:
-        """Set ``mask[i]`` to the legal actions of ``seat[i]`` in game ``g[i]``."""
+        """Set ``mask[i]`` to the legal actions of ``seat[i]`` in game ``g[i]`` (``mask``
+        all zero): the legal action ids as the bits of one 64-bit word a row, unpacked."""
         phase = self.phase[g]
         asked = (seat >= 0) & (seat == self.turn[g])
-        rows = np.arange(len(g))
         play = asked & (phase == P_PLAY)
-        answer = asked & (phase == P_ANSWER)
-        knocking = play | answer
+        knocking = play | (asked & (phase == P_ANSWER))
+        # cards: the hand, or its cards of the led suit when it has any
+        hand = self.hands.reshape(-1).take(g * self.n + np.maximum(seat, 0))
+        led = self.led[g]
+        follow = hand & _SUIT.take(np.maximum(led, 0))
+        legal = np.where((led >= 0) & (follow != 0), follow, hand)
+        legal[~play] = 0
+        legal = legal.view(np.uint64)
+        # stay/fold and the declarations' pairs, by phase, for the seat asked
+        legal |= np.where(asked, _PHASE_ACTIONS.take(phase), np.uint64(0))
         if knocking.any():
-            i = rows[knocking]
+            i = np.flatnonzero(knocking)
             may = self._may_knock(g[i], seat[i])
-            mask[i[may], A_KNOCK] = 1
-        i = rows[answer]
-        mask[i, A_STAY] = 1
-        mask[i, A_FOLD] = 1
-        i = rows[play]
-        if len(i):
-            gi = g[i]
-            hand = self.hands[gi, seat[i]]
-            led = self.led[gi]
-            follow = hand & _SUIT[np.maximum(led, 0)]
-            hand = np.where((led >= 0) & (follow != 0), follow, hand)
-            mask[i, :32] = _unpack(hand[:, None])
-        for ph, acts in ((P_CLAIM, (A_CLAIM, A_PASS)), (P_EXCH, (A_EXCH, A_PASS)),
-                         (P_CLAIM_CH, (A_CHAL, A_PASS)), (P_EXCH_CH, (A_CHAL, A_PASS))):
-            i = rows[asked & (phase == ph)]
-            for a in acts:
-                mask[i, a] = 1
+            legal[i[may]] |= _ONE[A_KNOCK]
+        mask[:] = np.unpackbits(legal.view(np.uint8).reshape(-1, 8), axis=1,
+                                count=NUM_ACTIONS, bitorder="little")
 
     def step(self, actions: npt.ArrayLike, only: npt.ArrayLike | None = None) -> BatchResult:
         """Apply one action id per game (for the seat it awaits); start finished games over.
