@@ -90,19 +90,14 @@ _HIGH = 0
 for _s in range(4):
     _HIGH |= 0x0F << (8 * _s)  # ranks ten, 9, 8, 7 (ids 0..3 of each suit)
 _SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
-_BITS32 = np.arange(32, dtype=np.int64)
 _BITS4 = np.arange(4, dtype=np.int64)
-_CHUNK = 4096
+_CHUNK = 2048
 """Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
 (_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
  _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
 """The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks)."""
 
 
-def _unpack(masks: I64) -> npt.NDArray[np.uint8]:
-    """32-bit card masks ``(..., k)`` as their bits ``(..., 32 * k)``, card 0 first."""
-    b = np.ascontiguousarray(masks.astype("<u4")).view(np.uint8)
-    return np.unpackbits(b, axis=-1, bitorder="little")
 _POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
 _CARD_BIT = np.array([1 << c for c in range(32)] + [0], dtype=np.uint64)
 """A card id's bit; index -1 (no card) is the last entry, 0."""
@@ -914,7 +909,8 @@ class ToepenBatch:
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"actions[{i}]: {int(a[i])} is not an action id (0..38)")
         mask = self._mask if self._mask is not None else self.legal_mask()
-        ok = (mask[np.arange(N), a] == 1) | ~sel_games
+        ok = (mask.reshape(-1).take(np.arange(0, N * NUM_ACTIONS, NUM_ACTIONS) + a) == 1)
+        ok |= ~sel_games
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise ValueError(
