@@ -42,6 +42,11 @@ def play_both(batch: ToepenBatch, steps: int, seed: int, partial: bool = False) 
     all_s = np.tile(np.arange(n), N)
     for _ in range(steps):
         obs, masks = batch.encode(all_g, all_s)
+        # observe() reads the state's rows as slices, encode() gathers them: the same
+        seat_obs, seat_masks = batch.observe()
+        turn_rows = np.arange(N) * n + batch.turn
+        np.testing.assert_array_equal(seat_obs, obs[turn_rows])
+        np.testing.assert_array_equal(seat_masks, masks[turn_rows])
         for g, game in enumerate(games):
             assert int(batch.turn[g]) == game.turn, (g, str(game))
             for s in range(n):
@@ -146,6 +151,24 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
         batch.step(acts)
     after, _ = batch.observe()
     np.testing.assert_array_equal(before, after)
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_observe_matches_encode_across_chunks(players: int) -> None:
+    """More games than :meth:`ToepenBatch.observe` encodes at a time: every chunk of the
+    fast path (the state read as slices) agrees with encode() of the same pairs."""
+    from toepen.rl import batch as batch_module
+
+    num_games = batch_module._CHUNK * 2 + 37
+    batch = ToepenBatch("classic", players, num_games=num_games, seed=11, lives=2)
+    rng = np.random.default_rng(4)
+    g = np.arange(num_games)
+    for _ in range(40):
+        obs, masks = batch.observe()
+        want_obs, want_masks = batch.encode(g, batch.turn.copy())
+        np.testing.assert_array_equal(obs, want_obs)
+        np.testing.assert_array_equal(masks, want_masks)
+        batch.step((masks * rng.random(masks.shape)).argmax(axis=1))
 
 
 def test_each_game_is_its_own_seed() -> None:
