@@ -1029,8 +1029,8 @@ class ToepenBatch:
              lay.led, 18)
         # to act, dealer, leader, last knocker (one-hot) and active, in session, claimed,
         # exchanged (seat masks): eight consecutive n-bit fields, turned to me
-        seats = np.stack([self.turn[rows], self.dealer[rows], self.leader[rows], self.last_knocker[rows]],
-                         axis=1)
+        seats = np.stack([self.turn[rows], self.dealer[rows], self.leader[rows],
+                          self.last_knocker[rows]], axis=1)
         masks = np.stack([self.active[rows], self.in_session[rows], self.claimed[rows],
                           self.exchanged[rows]], axis=1)
         mec = me[:, None]

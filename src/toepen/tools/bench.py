@@ -45,7 +45,7 @@ def _hands_job(rng: random.Random, rules: Rules, players: int) -> Callable[[int]
     return lambda k: engine_hands(k, rng, rules, players)
 
 
-BATCH_GAMES = 4096
+BATCH_GAMES = 16384
 """Games the batched environment steps together in :func:`batch_steps_job`."""
 AEC_NAME = "rulebook 4 players: PettingZoo AEC env, random legal actions"
 BATCH_NAME = f"rulebook 4 players: batched env ({BATCH_GAMES} games), random legal actions"
