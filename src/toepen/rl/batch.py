@@ -995,7 +995,7 @@ class ToepenBatch:
         then read as slices, not gathered)."""
         M = len(g)
         x = np.empty((M, self.encoder.size), dtype=np.float32)  # every entry is written
-        # a few hundred rows at a time: the block being written stays in the cache
+        # a couple of thousand rows at a time: fewer NumPy calls, temporaries still cached
         for start in range(0, M, _CHUNK):
             stop = min(start + _CHUNK, M)
             rows = slice(start, stop) if whole else g[start:stop]
