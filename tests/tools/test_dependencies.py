@@ -26,7 +26,7 @@ WHERE = {
     "tui": ("tui/",),
     "postgres": ("server/store.py",),  # the lease holder's one-statement write (lazily)
     "redis": ("server/cluster.py", "server/accounts/__init__.py", "tools/services.py"),
-    "rl": ("rl/",),
+    "rl": ("rl/", "tools/bench.py"),  # the bench times the rl environments when installed
     "plot": ("tools/arena/report.py", "tools/review_plot.py"),
     "arena": ("tools/arena/",),
 }
