@@ -21,7 +21,7 @@ from toepen.cli import app
 from toepen.engine import Game
 from toepen.engine.actions import FOLD, KNOCK, STAY
 from toepen.engine.phase import Phase
-from toepen.tools.escalation import measure
+from toepen.tools.escalation import STEP_MIN, damped, measure
 from toepen.view import View, observe
 
 
@@ -185,3 +185,39 @@ def test_train_escalation_adds_to_a_table(tmp_path: Path) -> None:
                               "--out", str(tmp_path / "x.json")])
     assert bad.exit_code == 2 and "none.json" in bad.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_train_escalation_damped_step(tmp_path: Path) -> None:
+    """``--damping D``: the players use the ``--add-to`` table, the whole extra beyond the
+    one-shot value is measured, and each context measured ``STEP_MIN`` times or more
+    moves a share D of the way from the extra the table applied to the measured one."""
+    base = tmp_path / "base.json"
+    start = Escalation({"L|2|claim|1|pass": [40, 40.0], "L|2|answer|3|stay": [5, 50.0]},
+                       hands=9, seed=2)
+    start.save(base)
+    out = tmp_path / "step.json"
+    result = CliRunner().invoke(app, ["train", "escalation", "--hands", "12", "--seed", "3",
+                                      "--jobs", "1", "--preset", "rulebook", "--players", "2",
+                                      "--add-to", str(base), "--damping", "0.5",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    got = load_escalation(out)
+    seen = measure(hands=12, seed=3, presets=("rulebook",), players=(2,), jobs=1,
+                   explore=0.2, table=start, one_shot=True)
+    step = Escalation.from_json(damped(start, seen, 0.5).to_json())  # as saved: rounded
+    assert got.counts == step.counts and got.hands == 9 + 12
+    n, total = seen.counts["L|2|claim|1|pass"]
+    assert n >= STEP_MIN
+    # applied 1.0 (40 times measured before), measured total / n: half way
+    assert got.extra("L", 2, "claim", 1, "pass") == pytest.approx(0.5 + 0.5 * total / n, abs=1e-4)
+    # a context seen too rarely in this step keeps its entry
+    if seen.counts.get("L|2|answer|3|stay", [0])[0] < STEP_MIN:
+        assert got.counts["L|2|answer|3|stay"] == [5, 50.0]
+    for bad_args in (["--damping", "0.5"], ["--damping", "0", "--add-to", str(base)],
+                     ["--damping", "1.5", "--add-to", str(base)]):
+        bad = CliRunner().invoke(app, ["train", "escalation", "--hands", "1", *bad_args,
+                                       "--out", str(tmp_path / "x.json")])
+        assert bad.exit_code == 2 and "damping" in bad.output, bad.output
+    assert not (tmp_path / "x.json").exists()
+    with pytest.raises(ValueError, match="damping 0"):
+        damped(start, seen, 0.0)

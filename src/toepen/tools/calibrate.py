@@ -53,11 +53,13 @@ KINDS = ("lead", "follow", "knock", "answer", "declaration")
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One action played out: its kind, the evaluator's value and the lives it took."""
+    """One action played out: its kind, the evaluator's value, the lives it took and the
+    self-play hand it came from (rows of one hand share a deal: not independent)."""
 
     kind: str
     value: float
     outcome: float
+    hand: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +104,8 @@ def _picked(view: View, values: dict[Action, float], best: Action, rng: random.R
     return out
 
 
-def _hand(args: tuple[int, str, int, float, int, int, int]) -> list[Row]:
-    players, preset, seed, share, samples, cont, playouts = args
+def _hand(args: tuple[int, str, int, float, int, int, int, int]) -> list[Row]:
+    players, preset, seed, share, samples, cont, playouts, index = args
     game = Game.new(preset, players, seed=seed)
     rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
 
@@ -127,7 +129,7 @@ def _hand(args: tuple[int, str, int, float, int, int, int]) -> list[Row]:
                     g.apply(seat, act)
                     play_game(g, bots(f"{view.action_count} {act} {k}"), stop=hand_over(game))
                     rows.append(Row(kind_of(view, act), ev.values[act],
-                                    -float(g.lives_lost[seat] - before)))
+                                    -float(g.lives_lost[seat] - before), index))
         game.apply(seat, players_now[seat].act(view))
     return rows
 
@@ -141,7 +143,7 @@ def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: 
     own). Deterministic for given arguments (whatever ``jobs``)."""
     tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
                                            bits=32) & 0x7FFF_FFFF, share, samples,
-              continue_samples or 0, playouts) for i in range(hands)]
+              continue_samples or 0, playouts, i) for i in range(hands)]
     out: list[Row] = []
     for rows in map_hands(_hand, tasks, jobs):
         out.extend(rows)
@@ -149,7 +151,16 @@ def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: 
 
 
 def summarize(rows: Sequence[Row]) -> list[Summary]:
-    """One :class:`Summary` per kind of :data:`KINDS`."""
+    """One :class:`Summary` per kind of :data:`KINDS`. The standard error is the
+    cluster-robust one, by self-play hand (rows of one hand share its deal and are not
+    independent; hands are): ``sqrt(H / (H - 1) * sum over hands of (sum of the hand's
+    deviations from the mean)^2) / n`` with ``H`` hands; with one row a hand it is the
+    usual ``sd / sqrt(n)``.
+
+    >>> s = summarize([Row("lead", -1.0, 0.0, 0), Row("lead", -1.0, -1.0, 1)])[0]
+    >>> s.n, s.diff, round(s.se, 3)
+    (2, 0.5, 0.5)
+    """
     out = []
     for kind in KINDS:
         mine = [r for r in rows if r.kind == kind]
@@ -157,11 +168,14 @@ def summarize(rows: Sequence[Row]) -> list[Summary]:
         if not n:
             out.append(Summary(kind, 0, 0.0, 0.0, 0.0, 0.0))
             continue
-        diffs = [r.outcome - r.value for r in mine]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        mean = sum(r.outcome - r.value for r in mine) / n
+        by_hand: dict[int, float] = {}
+        for r in mine:
+            by_hand[r.hand] = by_hand.get(r.hand, 0.0) + r.outcome - r.value - mean
+        h = len(by_hand)
+        se = sqrt(h / (h - 1) * sum(x * x for x in by_hand.values())) / n if h > 1 else 0.0
         out.append(Summary(kind, n, sum(r.value for r in mine) / n,
-                           sum(r.outcome for r in mine) / n, mean, sqrt(var / n)))
+                           sum(r.outcome for r in mine) / n, mean, se))
     return out
 
 
