@@ -35,6 +35,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
+from statistics import NormalDist
 
 from ..bots.expert import ExpertBot
 from ..engine.actions import KNOCK, Action
@@ -80,6 +81,21 @@ class Summary:
         return self.n == 0 or abs(self.diff) <= 3 * self.se + 1e-9
 
 
+MIN_ROWS = 6
+"""Rows a kind needs for ``--check`` to judge it (fewer: the check fails, for want of
+data, not passes)."""
+
+
+def family_z(checks: int, alpha: float = 0.05) -> float:
+    """The two-sided normal quantile that keeps the chance of any of ``checks`` true
+    agreements failing at ``alpha`` or less (Bonferroni).
+
+    >>> round(family_z(15), 2), round(family_z(20), 2)
+    (2.94, 3.02)
+    """
+    return NormalDist().inv_cdf(1 - alpha / (2 * checks))
+
+
 def kind_of(view: View, act: Action) -> str:
     """The kind of decision ``act`` is at ``view`` (see the module)."""
     if view.phase == Phase.PLAY:
@@ -104,8 +120,13 @@ def _picked(view: View, values: dict[Action, float], best: Action, rng: random.R
     return out
 
 
-def _hand(args: tuple[int, str, int, float, int, int, int, int]) -> list[Row]:
-    players, preset, seed, share, samples, cont, playouts, index = args
+def _kinds(view: View) -> set[str]:
+    """The kinds of ``view``'s legal actions."""
+    return {kind_of(view, a) for a in view.legal}
+
+
+def _hand(args: tuple[int, str, int, float, int, int, int, int, int]) -> list[Row]:
+    players, preset, seed, share, samples, cont, playouts, index, cap = args
     game = Game.new(preset, players, seed=seed)
     rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
 
@@ -116,19 +137,25 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int]) -> list[Row]:
     players_now = bots("play")
     stop = hand_over(game)
     rows: list[Row] = []
+    taken: dict[str, int] = {}
     while game.turn >= 0 and not stop(game):
         seat = game.turn
         view = observe(game, seat)
-        if len(view.legal) > 1 and rng.random() < share:
+        if len(view.legal) > 1 and rng.random() < share and (
+                not cap or any(taken.get(k, 0) < cap for k in _kinds(view))):
             ev = evaluate(view, samples=samples,
                           seed=derive_seed("calibrate eval", seed, view.action_count, bits=32))
             for act in _picked(view, ev.values, ev.best, rng):
+                kind = kind_of(view, act)
+                if cap and taken.get(kind, 0) >= cap:
+                    continue
+                taken[kind] = taken.get(kind, 0) + 1
                 for k in range(playouts):
                     g = game.clone()
                     before = g.lives_lost[seat]
                     g.apply(seat, act)
                     play_game(g, bots(f"{view.action_count} {act} {k}"), stop=hand_over(game))
-                    rows.append(Row(kind_of(view, act), ev.values[act],
+                    rows.append(Row(kind, ev.values[act],
                                     -float(g.lives_lost[seat] - before), index))
         game.apply(seat, players_now[seat].act(view))
     return rows
@@ -136,14 +163,16 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int]) -> list[Row]:
 
 def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: int = 0,
             samples: int = DEFAULT_SAMPLES, continue_samples: int | None = None,
-            playouts: int = 1, jobs: int | None = 1) -> list[Row]:
+            playouts: int = 1, jobs: int | None = 1, cap: int = 0) -> list[Row]:
     """Rows of ``hands`` self-play hands at ``players`` (see the module): decisions
     valued with probability ``share`` by ``samples`` deals, their actions played out
     ``playouts`` times each by ``expert`` (``continue_samples``: its samples; None, its
-    own). Deterministic for given arguments (whatever ``jobs``)."""
+    own); ``cap`` > 0: at most that many actions of a kind played out a hand (a small
+    sample then spreads over the kinds and the hands). Deterministic for given
+    arguments (whatever ``jobs``)."""
     tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
                                            bits=32) & 0x7FFF_FFFF, share, samples,
-              continue_samples or 0, playouts, i) for i in range(hands)]
+              continue_samples or 0, playouts, i, cap) for i in range(hands)]
     out: list[Row] = []
     for rows in map_hands(_hand, tasks, jobs):
         out.extend(rows)
@@ -190,22 +219,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--continue-samples", type=int, default=None)
     parser.add_argument("--playouts", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--cap", type=int, default=0,
+                        help="actions of a kind played out a hand at most (0: no cap)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 unless every kind of every size agrees: its mean "
+                        "within the Bonferroni bound of a 5%% family-wise error over all "
+                        f"the checks, with {MIN_ROWS} rows or more")
     a = parser.parse_args(argv)
+    z = family_z(len(a.preset) * len(a.players) * len(KINDS)) if a.check else 3.0
+    failed = []
     print("| preset | players | kind | n | value | outcome | outcome - value (95% interval) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for preset in a.preset:
         for n in a.players:
             rows = measure(n, preset, hands=a.hands, share=a.share, seed=a.seed,
                            samples=a.samples, continue_samples=a.continue_samples,
-                           playouts=a.playouts, jobs=a.jobs)
+                           playouts=a.playouts, jobs=a.jobs, cap=a.cap)
             for s in summarize(rows):
+                off = abs(s.diff) > z * s.se + 1e-9
+                if a.check and (off or s.n < MIN_ROWS):
+                    failed.append(f"{preset} {n} {s.kind}")
                 if not s.n:
                     continue
-                flag = "" if s.agrees else " **off**"
+                flag = " **off**" if off else ""
                 print(f"| {preset} | {n} | {s.kind} | {s.n} | {s.value:.2f} | {s.outcome:.2f}"
                       f" | {s.diff:+.2f} ({s.diff - 1.96 * s.se:+.2f} to "
                       f"{s.diff + 1.96 * s.se:+.2f}){flag} |", flush=True)
-    return 0
+    if a.check:
+        print(f"check (|mean| <= {z:.2f} standard errors, {MIN_ROWS}+ rows): "
+              + ("all agree" if not failed else "off or short: " + ", ".join(failed)))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

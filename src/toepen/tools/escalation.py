@@ -11,6 +11,10 @@ actions the bot weighed, and only those random ones are counted: every action is
 measured (also one the bot almost never chooses, such as playing on without a knock
 before the first card under ``classic``), and none is measured only where the bot
 preferred it (where its value was, by the luck of its samples, at its most flattering).
+Measuring for a damped step (``one_shot``, ``--damping``) one decision a hand at most is
+taken at random, and only the decisions from it on are counted: what is measured is
+then played on by expert alone, as the review's values are (a random bet later in the
+hand would lengthen the knock war it measures).
 
 >>> t = measure(hands=1, seed=1, presets=("rulebook",), players=(3,), jobs=1)
 >>> t.hands, all(k.startswith("L|3|") for k in t.counts)
@@ -69,6 +73,7 @@ def _measure_hand(args: tuple[str, int, int, int, float, Escalation | None, bool
     coin = random.Random(derive_seed("escalation explore", seed, bits=32))
     before = list(game.lives_lost)
     seen: list[tuple[int, str, float]] = []
+    explored = False
     while game.turn >= 0 and not stop(game):
         seat = game.turn
         view = observe(game, seat)
@@ -77,12 +82,15 @@ def _measure_hand(args: tuple[str, int, int, int, float, Escalation | None, bool
         what = betting_decision(view, act)
         if what is not None and act in bot.last_values and len(view.legal) > 1:
             if explore > 0 and what[0] in BETS:
-                if coin.random() >= explore:
+                if (one_shot and explored) or coin.random() >= explore:
                     game.apply(seat, act)
                     continue
                 act = coin.choice(sorted(bot.last_utility))  # the bet's candidates
                 what = betting_decision(view, act)
                 assert what is not None
+                if one_shot:  # once a hand: the rest of it is expert's own play
+                    explored = True
+                    seen.clear()  # what came before played on into this random bet
             value = bot.last_one_shot[act] if one_shot else bot.last_values[act]
             seen.append((seat, escalation_key(mode, players, what[0], view.stake, what[1]),
                          value))
