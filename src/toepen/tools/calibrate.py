@@ -19,7 +19,11 @@ standard error: the spread of the differences over the root of their number).
 
 Run::
 
-    uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60
+    uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60 [--cap 1] [--check]
+
+(``--cap``: at most that many actions of a kind played out a hand; ``--check``: exit 1
+unless every kind agrees within the Bonferroni bound of a 5% family-wise error over the
+checks, with :data:`MIN_ROWS` rows or more; the standard errors are clustered by hand.)
 
 (``--help`` for the rest). Its figures are in docs/review.md.
 
