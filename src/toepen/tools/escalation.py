@@ -151,8 +151,8 @@ def damped(base: Escalation, measured: Escalation, damping: float,
     ``base`` entry (too noisy to step on); ``kinds``: only contexts of these kinds are
     stepped (default all). The fixed point (measured = applied) is a table that prices
     every decision at what it costs when the players use it; a full step (``damping`` 1)
-    overshoots (the
-    players' knock wars change with the table), so it is approached by halves.
+    can overshoot (the players' knock wars change with the table), so it is approached
+    by a share of the way at a time.
 
     >>> b = Escalation({"L|4|answer|2|stay": [40, 80.0], "L|2|answer|2|stay": [3, 9.0]})
     >>> m = Escalation({"L|4|answer|2|stay": [40, 40.0], "L|2|answer|2|stay": [40, 80.0],
