@@ -148,7 +148,7 @@ def train_escalation_cmd(
         float | None,
         typer.Option("--damping", help="With --add-to: one damped step towards the table's "
                      "fixed point: measure the whole extra beyond the one-shot value with "
-                     "the players using the table, and move every context measured 30 "
+                     "the players using the table, and move every context measured 10 "
                      "times or more this share of the way to it (e.g. 0.5).",
                      min=0.0, max=1.0),
     ] = None,
