@@ -153,7 +153,7 @@ def test_knock_values_are_the_escalated_ones() -> None:
             view = observe(game, game.turn)
         ev = evaluate(view, samples=4, seed=2)
         flat = ExpertBot(seed=2, samples=4, escalation=Escalation()).evaluation(view)
-        # the same samples, less the table's extra lives (L|4|knock|1: 0.71 and 1.39)
+        # the same samples, less the table's extra lives (L|4|knock|1: knock and play)
         assert ev.values[knock] == pytest.approx(min(0.0, flat.values[knock] - extra_knock))
         for a in view.legal:
             if a is not knock:

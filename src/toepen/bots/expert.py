@@ -157,6 +157,9 @@ class ExpertBot(PimcBot):
         self.escalation = _table(escalation, load_escalation, _shipped_escalation)
         self.last_near: tuple[Action, ...] = ()
         """The actions mixed among at the last decision (empty when it did not mix)."""
+        self.last_one_shot: dict[Action, float] = {}
+        """The last decision's values before the escalation table (what ``toepen train
+        escalation --damping`` measures the knock war beyond)."""
 
     def samples_for(self, view: View) -> int:
         """pimc's count, half as many again; twice as many to answer a knock (where
@@ -293,6 +296,7 @@ class ExpertBot(PimcBot):
         to come (the escalation table); among those within ``MARGIN`` of the best, one
         drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
+        self.last_one_shot = dict(values)
         if kind in ESCALATED:
             values = self.escalated(view, kind, values)
         utility = self.note(view, values, others, among)

@@ -144,10 +144,18 @@ def train_escalation_cmd(
         typer.Option("--kind", "-k", help="With --add-to: the kinds of decision to add "
                      "(repeatable: knock, answer, play, claim, exchange; default all)."),
     ] = None,
+    damping: Annotated[
+        float | None,
+        typer.Option("--damping", help="With --add-to: one damped step towards the table's "
+                     "fixed point: measure the whole extra beyond the one-shot value with "
+                     "the players using the table, and move every context measured 10 "
+                     "times or more this share of the way to it (e.g. 0.5).",
+                     min=0.0, max=1.0),
+    ] = None,
 ) -> None:
     """Measure expert's escalation table: what its decisions cost beyond their one-shot value."""
     from ..bots.escalation import ACTIONS, Escalation, load_escalation
-    from ..tools.escalation import measure
+    from ..tools.escalation import damped, measure
 
     presets = _presets(preset)
     sizes = players or [4]
@@ -156,6 +164,8 @@ def train_escalation_cmd(
         if k not in ACTIONS:
             raise typer.BadParameter(f"{k!r}: one of {', '.join(ACTIONS)}", param_hint="--kind")
     base: Escalation | None = None
+    if damping is not None and (add_to is None or damping == 0):
+        raise typer.BadParameter("needs --add-to and a share above 0", param_hint="--damping")
     if add_to is not None:
         try:
             base = load_escalation(add_to)
@@ -164,8 +174,11 @@ def train_escalation_cmd(
     with progress_bar() as bar:
         task = bar.add_task("expert self-play hands", total=hands * len(presets) * len(sizes))
         table = measure(hands, seed, presets, sizes, jobs,
-                        progress=lambda k: bar.advance(task, k), explore=explore, table=base)
-    if base is not None:
+                        progress=lambda k: bar.advance(task, k), explore=explore, table=base,
+                        one_shot=damping is not None)
+    if base is not None and damping is not None:
+        table = damped(base, table, damping, kind)
+    elif base is not None:
         keep = set(kind or ACTIONS)
         new = {key: c for key, c in table.counts.items()
                if key not in base.counts and key.split("|")[2] in keep}

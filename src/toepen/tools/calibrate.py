@@ -19,7 +19,11 @@ standard error: the spread of the differences over the root of their number).
 
 Run::
 
-    uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60
+    uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60 [--cap 1] [--check]
+
+(``--cap``: at most that many actions of a kind played out a hand; ``--check``: exit 1
+unless every kind agrees within the Bonferroni bound of a 5% family-wise error over the
+checks, with :data:`MIN_ROWS` rows or more; the standard errors are clustered by hand.)
 
 (``--help`` for the rest). Its figures are in docs/review.md.
 
@@ -35,6 +39,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
+from statistics import NormalDist
 
 from ..bots.expert import ExpertBot
 from ..engine.actions import KNOCK, Action
@@ -53,11 +58,13 @@ KINDS = ("lead", "follow", "knock", "answer", "declaration")
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One action played out: its kind, the evaluator's value and the lives it took."""
+    """One action played out: its kind, the evaluator's value, the lives it took and the
+    self-play hand it came from (rows of one hand share a deal: not independent)."""
 
     kind: str
     value: float
     outcome: float
+    hand: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,21 @@ class Summary:
     def agrees(self) -> bool:
         """The difference is within 3 standard errors of 0 (or no row measured)."""
         return self.n == 0 or abs(self.diff) <= 3 * self.se + 1e-9
+
+
+MIN_ROWS = 6
+"""Rows a kind needs for ``--check`` to judge it (fewer: the check fails, for want of
+data, not passes)."""
+
+
+def family_z(checks: int, alpha: float = 0.05) -> float:
+    """The two-sided normal quantile that keeps the chance of any of ``checks`` true
+    agreements failing at ``alpha`` or less (Bonferroni).
+
+    >>> round(family_z(15), 2), round(family_z(20), 2)
+    (2.94, 3.02)
+    """
+    return NormalDist().inv_cdf(1 - alpha / (2 * checks))
 
 
 def kind_of(view: View, act: Action) -> str:
@@ -102,8 +124,13 @@ def _picked(view: View, values: dict[Action, float], best: Action, rng: random.R
     return out
 
 
-def _hand(args: tuple[int, str, int, float, int, int, int]) -> list[Row]:
-    players, preset, seed, share, samples, cont, playouts = args
+def _kinds(view: View) -> set[str]:
+    """The kinds of ``view``'s legal actions."""
+    return {kind_of(view, a) for a in view.legal}
+
+
+def _hand(args: tuple[int, str, int, float, int, int, int, int, int]) -> list[Row]:
+    players, preset, seed, share, samples, cont, playouts, index, cap = args
     game = Game.new(preset, players, seed=seed)
     rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
 
@@ -114,34 +141,42 @@ def _hand(args: tuple[int, str, int, float, int, int, int]) -> list[Row]:
     players_now = bots("play")
     stop = hand_over(game)
     rows: list[Row] = []
+    taken: dict[str, int] = {}
     while game.turn >= 0 and not stop(game):
         seat = game.turn
         view = observe(game, seat)
-        if len(view.legal) > 1 and rng.random() < share:
+        if len(view.legal) > 1 and rng.random() < share and (
+                not cap or any(taken.get(k, 0) < cap for k in _kinds(view))):
             ev = evaluate(view, samples=samples,
                           seed=derive_seed("calibrate eval", seed, view.action_count, bits=32))
             for act in _picked(view, ev.values, ev.best, rng):
+                kind = kind_of(view, act)
+                if cap and taken.get(kind, 0) >= cap:
+                    continue
+                taken[kind] = taken.get(kind, 0) + 1
                 for k in range(playouts):
                     g = game.clone()
                     before = g.lives_lost[seat]
                     g.apply(seat, act)
                     play_game(g, bots(f"{view.action_count} {act} {k}"), stop=hand_over(game))
-                    rows.append(Row(kind_of(view, act), ev.values[act],
-                                    -float(g.lives_lost[seat] - before)))
+                    rows.append(Row(kind, ev.values[act],
+                                    -float(g.lives_lost[seat] - before), index))
         game.apply(seat, players_now[seat].act(view))
     return rows
 
 
 def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: int = 0,
             samples: int = DEFAULT_SAMPLES, continue_samples: int | None = None,
-            playouts: int = 1, jobs: int | None = 1) -> list[Row]:
+            playouts: int = 1, jobs: int | None = 1, cap: int = 0) -> list[Row]:
     """Rows of ``hands`` self-play hands at ``players`` (see the module): decisions
     valued with probability ``share`` by ``samples`` deals, their actions played out
     ``playouts`` times each by ``expert`` (``continue_samples``: its samples; None, its
-    own). Deterministic for given arguments (whatever ``jobs``)."""
+    own); ``cap`` > 0: at most that many actions of a kind played out a hand (a small
+    sample then spreads over the kinds and the hands). Deterministic for given
+    arguments (whatever ``jobs``)."""
     tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
                                            bits=32) & 0x7FFF_FFFF, share, samples,
-              continue_samples or 0, playouts) for i in range(hands)]
+              continue_samples or 0, playouts, i, cap) for i in range(hands)]
     out: list[Row] = []
     for rows in map_hands(_hand, tasks, jobs):
         out.extend(rows)
@@ -149,7 +184,16 @@ def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: 
 
 
 def summarize(rows: Sequence[Row]) -> list[Summary]:
-    """One :class:`Summary` per kind of :data:`KINDS`."""
+    """One :class:`Summary` per kind of :data:`KINDS`. The standard error is the
+    cluster-robust one, by self-play hand (rows of one hand share its deal and are not
+    independent; hands are): ``sqrt(H / (H - 1) * sum over hands of (sum of the hand's
+    deviations from the mean)^2) / n`` with ``H`` hands; with one row a hand it is the
+    usual ``sd / sqrt(n)``.
+
+    >>> s = summarize([Row("lead", -1.0, 0.0, 0), Row("lead", -1.0, -1.0, 1)])[0]
+    >>> s.n, s.diff, round(s.se, 3)
+    (2, 0.5, 0.5)
+    """
     out = []
     for kind in KINDS:
         mine = [r for r in rows if r.kind == kind]
@@ -157,11 +201,14 @@ def summarize(rows: Sequence[Row]) -> list[Summary]:
         if not n:
             out.append(Summary(kind, 0, 0.0, 0.0, 0.0, 0.0))
             continue
-        diffs = [r.outcome - r.value for r in mine]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        mean = sum(r.outcome - r.value for r in mine) / n
+        by_hand: dict[int, float] = {}
+        for r in mine:
+            by_hand[r.hand] = by_hand.get(r.hand, 0.0) + r.outcome - r.value - mean
+        h = len(by_hand)
+        se = sqrt(h / (h - 1) * sum(x * x for x in by_hand.values())) / n if h > 1 else 0.0
         out.append(Summary(kind, n, sum(r.value for r in mine) / n,
-                           sum(r.outcome for r in mine) / n, mean, sqrt(var / n)))
+                           sum(r.outcome for r in mine) / n, mean, se))
     return out
 
 
@@ -176,22 +223,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--continue-samples", type=int, default=None)
     parser.add_argument("--playouts", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--cap", type=int, default=0,
+                        help="actions of a kind played out a hand at most (0: no cap)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 unless every kind of every size agrees: its mean "
+                        "within the Bonferroni bound of a 5%% family-wise error over all "
+                        f"the checks, with {MIN_ROWS} rows or more")
     a = parser.parse_args(argv)
+    z = family_z(len(a.preset) * len(a.players) * len(KINDS)) if a.check else 3.0
+    failed = []
     print("| preset | players | kind | n | value | outcome | outcome - value (95% interval) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for preset in a.preset:
         for n in a.players:
             rows = measure(n, preset, hands=a.hands, share=a.share, seed=a.seed,
                            samples=a.samples, continue_samples=a.continue_samples,
-                           playouts=a.playouts, jobs=a.jobs)
+                           playouts=a.playouts, jobs=a.jobs, cap=a.cap)
             for s in summarize(rows):
+                off = abs(s.diff) > z * s.se + 1e-9
+                if a.check and (off or s.n < MIN_ROWS):
+                    failed.append(f"{preset} {n} {s.kind}")
                 if not s.n:
                     continue
-                flag = "" if s.agrees else " **off**"
+                flag = " **off**" if off else ""
                 print(f"| {preset} | {n} | {s.kind} | {s.n} | {s.value:.2f} | {s.outcome:.2f}"
                       f" | {s.diff:+.2f} ({s.diff - 1.96 * s.se:+.2f} to "
                       f"{s.diff + 1.96 * s.se:+.2f}){flag} |", flush=True)
-    return 0
+    if a.check:
+        print(f"check (|mean| <= {z:.2f} standard errors, {MIN_ROWS}+ rows): "
+              + ("all agree" if not failed else "off or short: " + ", ".join(failed)))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
