@@ -213,7 +213,7 @@ _CLAIM_RESULT = {"genuine": "log.claim.genuine", "false": "log.claim.false",
 _EXCHANGE_RESULT = {"caught": "log.exchange.caught", "clean": "log.exchange.clean",
                     "unchallenged": "log.exchange.unchallenged"}
 _HAND_RESULT = {"loses": "log.hand_result.loses", "wins": "log.hand_result.wins",
-                "folded": "log.hand_result.folded",
+                "folded": "log.hand_result.folded", "last_left": "log.hand_result.last_left",
                 "four_of_a_kind": "log.hand_result.four_of_a_kind"}
 _LIVES = {"stake": "log.lives.stake", "armoede": "log.lives.armoede",
           "exchange": "log.lives.exchange", "laundry": "log.lives.laundry",
@@ -369,6 +369,7 @@ SECOND_PERSON: dict[str, str] = {
     "log.hand_result.loses": "log.you.hand_result.loses",
     "log.hand_result.wins": "log.you.hand_result.wins",
     "log.hand_result.folded": "log.you.hand_result.folded",
+    "log.hand_result.last_left": "log.you.hand_result.last_left",
     "log.pelt": "log.you.pelt",
     "log.drinks": "log.you.drinks",
     "log.toepkoning": "log.you.toepkoning",

@@ -46,7 +46,10 @@ class EventKind(StrEnum):
     JACK = "jack"  # seat took the last trick with a jack; detail: others_pay_more/winner_gains
     LIFE_BACK = "life_back"  # seat's side gets value lives back (jack_last_trick: winner_gains)
     ELIMINATED = "eliminated"  # seat leaves the session
-    HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake
+    HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake;
+    # detail: loses/wins (the last trick), folded (the others folded), four_of_a_kind, or
+    # last_left (a penalty put the last but one side out and ended the session: the
+    # hand_result follows the eliminated, before pot/session_result; so does a fold's)
     RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared)
     DRINKS = "drinks"  # seat owes a round of drinks; value: their tally
     TOEPKONING = "toepkoning"  # seat won three in a row

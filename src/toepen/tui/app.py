@@ -808,7 +808,8 @@ class PlayApp(App[None]):
         :attr:`summary` and write it to the log; the next trick taken clears it.
 
         A session always ends with its last hand's summary and the final standings, also
-        when it ends on a fold (no ``HAND_RESULT``) or on a lost armoede claim. The log
+        when it ends on a fold or on a lost armoede claim (a ``folded``/``last_left``
+        ``HAND_RESULT`` after the ``ELIMINATED``). The log
         gets only the summary's own lines: the hand's result and who went out were
         narrated there already, when they happened."""
         self._events.append(e)
