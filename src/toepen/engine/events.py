@@ -50,7 +50,9 @@ class EventKind(StrEnum):
     # detail: loses/wins (the last trick), folded (the others folded), four_of_a_kind, or
     # last_left (a penalty put the last but one side out and ended the session: the
     # hand_result follows the eliminated, before pot/session_result; so does a fold's)
-    RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared)
+    RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared);
+    # detail: a shared rubber's sharers, every seat with the most lives left (partners
+    # too), as seat numbers in seat order separated by spaces ("0 2"); "" when not shared
     DRINKS = "drinks"  # seat owes a round of drinks; value: their tally
     TOEPKONING = "toepkoning"  # seat won three in a row
     SUDDEN_DEATH = "sudden_death"  # value: mask of the tied seats, each back with 1 life
@@ -79,6 +81,18 @@ class Event(NamedTuple):
         if self.detail:
             text += f" ({self.detail})"
         return text
+
+
+def sharers(event: Event) -> tuple[int, ...]:
+    """The seats that shared the rubber a shared ``RUBBER`` event ended (``()`` for any
+    other event).
+
+    >>> sharers(Event(EventKind.RUBBER, -1, 1, (), "0 2"))
+    (0, 2)
+    """
+    if event.kind is not EventKind.RUBBER or event.seat >= 0:
+        return ()
+    return tuple(int(s) for s in event.detail.split())
 
 
 def redact(events: list[Event] | tuple[Event, ...], seat: int | None) -> list[Event]:

@@ -475,7 +475,11 @@ class Settlement(GameCore):
         best = max(lives)
         winners = [s for s in range(n) if lives[s] == best]
         win_teams = {self._team_of[s] for s in winners}
-        ev.append(Event(_E.RUBBER, winners[0] if len(win_teams) == 1 else -1, self._rubber_no))
+        if len(win_teams) == 1:
+            ev.append(Event(_E.RUBBER, winners[0], self._rubber_no))
+        else:  # shared: who shared it, in the detail (events.py)
+            ev.append(Event(_E.RUBBER, -1, self._rubber_no, (),
+                            " ".join(str(s) for s in winners)))
         for s in range(n):
             if lives[s] <= 0:
                 self._drinks[s] += 1
