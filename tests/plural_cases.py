@@ -250,6 +250,15 @@ PO: dict[str, tuple[Params, Texts]] = {
 """The shared catalogs' messages (the terminal's and the browser's) whose count can be 1."""
 
 WEB: dict[str, tuple[Params, Texts]] = {
+    "web.log_skipped": (_n, {
+        "en": ("1 earlier event is not shown.", "2 earlier events are not shown."),
+        "nl": ("1 eerdere gebeurtenis wordt niet getoond.",
+               "2 eerdere gebeurtenissen worden niet getoond."),
+        "de": ("1 früheres Ereignis wird nicht angezeigt.",
+               "2 frühere Ereignisse werden nicht angezeigt."),
+        "it": ("1 evento precedente non è mostrato.", "2 eventi precedenti non sono mostrati."),
+        "nb": ("1 tidligere hendelse vises ikke.", "2 tidligere hendelser vises ikke."),
+    }),
     "web.pot.rebuy_lives": (_n, {
         "en": ("Buy back in and you come back with 1 life.",
                "Buy back in and you come back with 2 lives."),

@@ -55,6 +55,7 @@ from typing import Any, Protocol, TypeAlias
 
 from .cards import card_str, local_card_str, parse_card
 from .engine import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action, Event, EventKind
+from .engine.events import sharers
 from .engine.settle import Place
 from .rules import Rules
 from .view import View
@@ -82,7 +83,7 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Seats:
-    """Several seats, shown as their players' names, comma-separated."""
+    """Several seats, shown as their players' names as a list (:func:`name_list`)."""
 
     seats: tuple[int, ...]
 
@@ -189,12 +190,28 @@ def _render(value: Param, t: Translate, names: Sequence[str]) -> object:
     if isinstance(value, Seat):
         return _name(value.seat, names)
     if isinstance(value, Seats):
-        return ", ".join(_name(s, names) for s in value.seats)
+        return name_list([_name(s, names) for s in value.seats], t.lang)
     if isinstance(value, Cards):
         return " ".join(local_card_str(c, t.lang) for c in value.cards)
     if isinstance(value, Message):
         return value.render(t, names)
     return value
+
+
+def name_list(items: Sequence[str], lang: str) -> str:
+    """Names as a list in ``lang``'s own way (CLDR, Babel's ``format_list``; the browser's
+    ``Intl.ListFormat`` agrees): ``Cor and Dirk``, ``Ann, Bob und Cor``.
+
+    >>> name_list(["Ann", "Bob", "Cor"], "nl")
+    'Ann, Bob en Cor'
+    """
+    from babel.core import UnknownLocaleError
+    from babel.lists import format_list
+
+    try:
+        return format_list(list(items), locale=lang)
+    except (UnknownLocaleError, ValueError):
+        return ", ".join(items)
 
 
 def _cards(cards: Sequence[int]) -> Cards:
@@ -213,7 +230,7 @@ _CLAIM_RESULT = {"genuine": "log.claim.genuine", "false": "log.claim.false",
 _EXCHANGE_RESULT = {"caught": "log.exchange.caught", "clean": "log.exchange.clean",
                     "unchallenged": "log.exchange.unchallenged"}
 _HAND_RESULT = {"loses": "log.hand_result.loses", "wins": "log.hand_result.wins",
-                "folded": "log.hand_result.folded",
+                "folded": "log.hand_result.folded", "last_left": "log.hand_result.last_left",
                 "four_of_a_kind": "log.hand_result.four_of_a_kind"}
 _LIVES = {"stake": "log.lives.stake", "armoede": "log.lives.armoede",
           "exchange": "log.lives.exchange", "laundry": "log.lives.laundry",
@@ -231,8 +248,8 @@ def describe(event: Event, viewer: int | None) -> Message | None:
     >>> from toepen.engine import Event, EventKind as K
     >>> describe(Event(K.PASS, 3, 0, (), "exchange"), 0)
     Message('log.pass.exchange', name=Seat(3))
-    >>> describe(Event(K.RUBBER, -1, 2), 0)
-    Message('log.rubber_shared', n=2)
+    >>> describe(Event(K.RUBBER, -1, 2, (), "0 2"), 0)
+    Message('log.rubber_shared_by', n=2, names=Seats(0, 2))
     >>> describe(Event(K.SUDDEN_DEATH, -1, 0b0110), None)
     Message('log.sudden_death', names=Seats(1, 2))
     >>> describe(Event(K.LIVES, 1, 2, (), "fold"), 1) is None
@@ -310,7 +327,10 @@ def describe(event: Event, viewer: int | None) -> Message | None:
                        {"name": who, "stake": event.value})
     if kind is k.RUBBER:
         if event.seat < 0:
-            return Message("log.rubber_shared", {"n": event.value})
+            shared = sharers(event)
+            if not shared:
+                return Message("log.rubber_shared", {"n": event.value})
+            return Message("log.rubber_shared_by", {"n": event.value, "names": Seats(shared)})
         return Message("log.rubber", {"n": event.value, "name": who})
     if kind is k.DRINKS:
         return Message("log.drinks", {"name": who, "n": event.value})
@@ -369,6 +389,7 @@ SECOND_PERSON: dict[str, str] = {
     "log.hand_result.loses": "log.you.hand_result.loses",
     "log.hand_result.wins": "log.you.hand_result.wins",
     "log.hand_result.folded": "log.you.hand_result.folded",
+    "log.hand_result.last_left": "log.you.hand_result.last_left",
     "log.pelt": "log.you.pelt",
     "log.drinks": "log.you.drinks",
     "log.toepkoning": "log.you.toepkoning",

@@ -627,7 +627,7 @@ class _Machine(Game):
                 cur["out"].append(e.seat)
             elif k is EventKind.HAND_RESULT:
                 cur["stake"] = e.value
-                if e.detail == "folded":
+                if e.detail in ("folded", "last_left"):
                     cur["left"] = e.seat
                 else:
                     cur["last"] = e.seat

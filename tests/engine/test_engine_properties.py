@@ -175,8 +175,8 @@ class _Model:
                 self.led, self.trick, self.last_trick = None, [], e.seat
             elif e.kind is E.HAND_RESULT:
                 assert e.value == self.stake
-                if e.detail == "folded":
-                    assert len({self.team_of[s] for s in self.active}) == 1
+                if e.detail in ("folded", "last_left"):  # the one side left in the hand
+                    assert {self.team_of[s] for s in self.active} == {self.team_of[e.seat]}
                 else:
                     assert e.seat == self.last_trick
                     settled = e

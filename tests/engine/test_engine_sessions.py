@@ -31,6 +31,24 @@ def test_heads_up_last_trick_taker_is_eliminated_and_the_other_wins() -> None:
         g.apply(0, "play Ah")
 
 
+def test_a_fold_that_puts_the_last_but_one_out_still_ends_the_hand_with_its_result() -> None:
+    g = game(rules("rulebook", armoede=False, lives=1), 2, deck_for(2, 0, HIGH1), dealer=0)
+    ev = play(g, "1 knock", "0 fold")
+    assert kinds(ev) == ["knock", "fold", "lives", "eliminated", "hand_result",
+                         "session_result"]
+    assert of_kind(ev, E.HAND_RESULT)[0][:5] == (E.HAND_RESULT, 1, 2, (), "folded")
+    assert g.winner == 1 and g.hands_played == 1 and list(g.hands_won) == [0, 1]
+
+
+def test_a_lost_challenge_that_ends_the_session_ends_the_hand_with_its_result() -> None:
+    g = game(rules("rulebook", lives=1), 2, deck_for(2, 0, {1: "Th Kc Qc Jc"}), dealer=0)
+    ev = play(g, "1 claim", "0 challenge")
+    assert kinds(ev)[-5:] == ["claim_result", "lives", "eliminated", "hand_result",
+                              "session_result"]
+    assert of_kind(ev, E.HAND_RESULT)[0][:5] == (E.HAND_RESULT, 0, 1, (), "last_left")
+    assert g.winner == 0 and g.hands_played == 1
+
+
 def test_a_false_claimer_on_his_last_life_leaves_the_hand_at_once() -> None:
     g = game(rules("rulebook", lives=1), 3, deck_for(3, 0, {1: "Th Kc Qc Jc"}), dealer=0)
     ev = play(g, "1 claim", "2 challenge")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from toepen.engine import KNOCK, STAY, Action, Event, EventKind, Game
@@ -25,8 +27,8 @@ EVENTS = [
     Event(K.PLAY, 1, 0, (16,)), Event(K.TRICK, 2, 1),
     *(Event(K.LIVES, 2, 2, (), d) for d in ("stake", "armoede", "exchange")),
     Event(K.ELIMINATED, 3),
-    *(Event(K.HAND_RESULT, 2, 3, (), d) for d in ("loses", "wins", "folded")),
-    Event(K.RUBBER, 1, 2), Event(K.RUBBER, -1, 2), Event(K.DRINKS, 3, 2),
+    *(Event(K.HAND_RESULT, 2, 3, (), d) for d in ("loses", "wins", "folded", "last_left")),
+    Event(K.RUBBER, 1, 2), Event(K.RUBBER, -1, 2, (), "2 3"), Event(K.DRINKS, 3, 2),
     Event(K.TOEPKONING, 1, 3), Event(K.SUDDEN_DEATH, -1, 0b0110),
     Event(K.SESSION_RESULT, 1),
     # the house rules (docs/rules.md, "House rules")
@@ -52,7 +54,46 @@ def test_every_kind_of_event_is_narrated_in_every_language() -> None:
         assert all("{" not in line for line in lines if line)
         assert "Bas" in lines[EVENTS.index(Event(K.KNOCK, 1, 3))]  # type: ignore[operator]
     sudden = narrate(Translator("en"), Event(K.SUDDEN_DEATH, -1, 0b0110), NAMES, 0)
-    assert sudden == "Sudden death: Bas, Cor play on with 1 life each."
+    assert sudden == "Sudden death: Bas and Cor play on with 1 life each."
+
+
+SHARED = {"en": "Rubber 1 is over, shared by Cor and Dirk.",
+          "nl": "Partij 1 is voorbij, gedeeld door Cor en Dirk.",
+          "de": "Robber 1 ist vorbei, geteilt zwischen Cor und Dirk.",
+          "it": "La partita 1 è finita, pari tra Cor e Dirk.",
+          "nb": "Parti 1 er over, delt mellom Cor og Dirk."}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_shared_rubber_names_who_shared_it(lang: str) -> None:
+    """Issue 38: the engine's event says who shared the rubber; narration words it with
+    the names as the language writes a list."""
+    line = narrate(Translator(lang, strict=True), Event(K.RUBBER, -1, 1, (), "2 3"), NAMES, 0)
+    assert line == SHARED[lang]
+    three = narrate(Translator(lang), Event(K.RUBBER, -1, 1, (), "0 2 3"), NAMES, 1)
+    assert three is not None and "Ann, Cor" in three  # three names: a comma, then "and"
+
+
+def test_the_engine_says_who_shared_a_rubber() -> None:
+    rules = Rules.preset("rulebook", session="rubber", lives=1, rubbers=1)
+    for seed in range(300):
+        game = Game(rules, list(NAMES), seed=seed)
+        rng = random.Random(seed)
+        events: list[Event] = []
+        while not game.is_over:
+            seat = game.to_act[0]
+            events += game.apply(seat, rng.choice(game.legal(seat)))
+        shared = [e for e in events if e.kind is K.RUBBER and e.seat < 0]
+        if shared:
+            break
+    else:
+        raise AssertionError("no seeded game shared a rubber")
+    (rubber,) = shared
+    won = tuple(s for s in range(4) if game.rubbers_won[s] == 1)
+    assert len(won) > 1 and rubber.detail == " ".join(map(str, won))
+    line = narrate(Translator("en"), rubber, NAMES, None)
+    listed = ", ".join(NAMES[s] for s in won[:-1]) + f"{',' if len(won) > 2 else ''} and "
+    assert line == f"Rubber 1 is over, shared by {listed}{NAMES[won[-1]]}."
 
 
 def test_what_is_not_narrated() -> None:

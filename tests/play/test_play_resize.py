@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from toepen.i18n import LANGUAGES
+from toepen.narration import name_list
 from toepen.tui.app import GameLog, PlayApp
 from toepen.tui.session import PlaySession
 
@@ -325,7 +326,7 @@ async def test_the_end_of_a_rubber_is_in_the_hand_summary(tmp_path: Path) -> Non
         text = flat(app.panel_text("summary"))
         sharers = [view.players[s] for s in range(4) if view.rubbers_won[s] == 1]
         assert len(sharers) > 1, "the test needs a shared rubber"
-        shared = t("log.rubber_shared_by", n=1, names=", ".join(sharers))
+        shared = t("log.rubber_shared_by", n=1, names=name_list(sharers, "en"))
         assert shared in text
         assert shared in app.log_lines
         for seat in range(4):

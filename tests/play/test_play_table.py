@@ -246,7 +246,8 @@ async def test_the_hand_summary_is_on_screen_in_a_small_terminal(
 async def test_a_session_that_ends_on_a_fold_ends_with_its_summary_and_standings(
     tmp_path: Path, lang: str, seed: int,
 ) -> None:
-    """Issue 22, point 6: the last hand ends on a fold (no hand result), and the screen
+    """Issue 22, point 6: the last hand ends on a fold (a ``folded`` hand result, issue
+    38), and the screen
     and the log still give its summary and the final standings; the log tells each
     hand's result and each player out once (the summary does not repeat them)."""
     from collections import Counter
@@ -264,7 +265,8 @@ async def test_a_session_that_ends_on_a_fold_ends_with_its_summary_and_standings
         last_deal = max(i for i, e in enumerate(events) if e.kind is EventKind.DEAL)
         last_hand = events[last_deal:]
         assert any(e.kind is EventKind.FOLD for e in last_hand)
-        assert not any(e.kind is EventKind.HAND_RESULT for e in last_hand), "not a fold end"
+        result = [e.detail for e in last_hand if e.kind is EventKind.HAND_RESULT]
+        assert result == ["folded"], "not a fold end"
         view = session.view()
         ids = [m.id for m in app.summary]
         assert ids[0] == "summary.title" and app.summary[0].params["hand"] == view.hand_no

@@ -89,13 +89,16 @@ def test_a_fold_that_ends_the_session_is_summed_up(server: Server) -> None:
         end = p.state
         assert end is not None and "standings" in end
         assert any(e["kind"] == "fold" for e in end["events"])
-        assert not any(e["kind"] == "hand_result" for e in end["events"])
+        result = [e for e in end["events"] if e["kind"] == "hand_result"]
+        assert [e["detail"] for e in result] == ["folded"], end["events"]
         summary = end.get("summary")
         assert summary, f"no summary in the state that ended the session: {end}"
         ids = [m["id"] for m in summary]
         assert ids[0] == "summary.title" and summary[0]["params"] == {"hand": 1}
         assert any(i in ("summary.paid", "summary.you.paid") for i in ids), ids
         assert any(i in ("log.eliminated", "log.you.eliminated") for i in ids), ids
+        assert any(i in ("log.hand_result.folded", "log.you.hand_result.folded")
+                   for i in ids), ids
     for p in (a, b, watcher):
         p.close()
 
@@ -184,13 +187,14 @@ def test_a_lost_armoede_challenge_that_ends_the_session_is_summed_up() -> None:
             break
     else:
         raise AssertionError("no seeded game ended on an armoede challenge")
-    assert EventKind.HAND_RESULT not in kinds
+    assert [e.detail for e in events if e.kind is EventKind.HAND_RESULT] == ["last_left"]
     ends = closing(game, events)
     assert ends is not None and ends.hand is not None and ends.session is not None
     msg = json.loads(protocol.state_of({"action_count": len(game.actions)}, None, events,
                                        None, closing=ends))
     ids = [m["id"] for m in msg["summary"]]
     assert ids[0] == "summary.title" and "log.eliminated" in ids and msg["standings"]
+    assert "log.hand_result.last_left" in ids, ids
 
 
 def test_the_first_state_of_a_game_is_as_documented(server: Server) -> None:

@@ -9,6 +9,7 @@ and show the same.
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -32,5 +33,13 @@ def test_the_file_holds_finished_and_unfinished_sheets_of_the_house_rules() -> N
 def test_an_old_sheet_record_loads_to_the_same_sheet(item: dict[str, Any]) -> None:
     sheet = Sheet.from_record(item["record"])
     state = json.loads(json.dumps(sheet.to_json()))
-    assert {k: state[k] for k in item["state"]} == item["state"]
+    want = copy.deepcopy(item["state"])
+    last = want["hands"][-1] if want["hands"] else None
+    if want["over"] and last is not None and last["last"] is None and last["left"] is None:
+        # Issue 38: a fold or a penalty that ends the session ends its hand with a
+        # result, so the sheet now names the side left (the winner's) where it named none.
+        left = state["hands"][-1]["left"]
+        assert left is not None and sheet.team_of[left] == sheet.team_of[want["winner"]]
+        last["left"] = left
+    assert {k: state[k] for k in want} == want
     assert sheet.to_record() == item["record"]

@@ -4,6 +4,8 @@ percentage written as the language writes it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
@@ -59,3 +61,18 @@ def test_a_percentage_is_written_as_the_language_writes_it(page: Page, server: S
     }""")
     assert got == {lang: format_percent(0.49, locale=lang) for lang in got}, got
     assert got["en"] == "49%" and got["de"] == "49\u00a0%"
+
+
+def test_no_catalog_writes_a_percent_sign_of_its_own() -> None:
+    """Issue 38: a percentage a player sees is written by the language's own rule (Babel's
+    format_percent, the browser's Intl.NumberFormat with style percent), so no message of
+    the terminal's or the page's catalogs carries a "%" after a number of its own."""
+    import json
+
+    from toepen.i18n import LANGUAGES, catalog
+
+    static = Path(__file__).resolve().parents[2] / "src/toepen/server/static/i18n"
+    for lang in LANGUAGES:
+        web = json.loads((static / f"{lang}.json").read_text(encoding="utf-8"))["messages"]
+        signs = sorted(k for k, text in {**catalog(lang), **web}.items() if "%" in text)
+        assert not signs, (lang, signs)

@@ -46,8 +46,13 @@ class EventKind(StrEnum):
     JACK = "jack"  # seat took the last trick with a jack; detail: others_pay_more/winner_gains
     LIFE_BACK = "life_back"  # seat's side gets value lives back (jack_last_trick: winner_gains)
     ELIMINATED = "eliminated"  # seat leaves the session
-    HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake
-    RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared)
+    HAND_RESULT = "hand_result"  # seat: took the last trick (or last one left); value: stake;
+    # detail: loses/wins (the last trick), folded (the others folded), four_of_a_kind, or
+    # last_left (a penalty put the last but one side out and ended the session: the
+    # hand_result follows the eliminated, before pot/session_result; so does a fold's)
+    RUBBER = "rubber"  # rubber number value ended; seat: a rubber winner (-1 if shared);
+    # detail: a shared rubber's sharers, every seat with the most lives left (partners
+    # too), as seat numbers in seat order separated by spaces ("0 2"); "" when not shared
     DRINKS = "drinks"  # seat owes a round of drinks; value: their tally
     TOEPKONING = "toepkoning"  # seat won three in a row
     SUDDEN_DEATH = "sudden_death"  # value: mask of the tied seats, each back with 1 life
@@ -76,6 +81,18 @@ class Event(NamedTuple):
         if self.detail:
             text += f" ({self.detail})"
         return text
+
+
+def sharers(event: Event) -> tuple[int, ...]:
+    """The seats that shared the rubber a shared ``RUBBER`` event ended (``()`` for any
+    other event).
+
+    >>> sharers(Event(EventKind.RUBBER, -1, 1, (), "0 2"))
+    (0, 2)
+    """
+    if event.kind is not EventKind.RUBBER or event.seat >= 0:
+        return ()
+    return tuple(int(s) for s in event.detail.split())
 
 
 def redact(events: list[Event] | tuple[Event, ...], seat: int | None) -> list[Event]:

@@ -190,6 +190,7 @@ _LIVES, _ELIM, _HAND_RES = _E.LIVES, _E.ELIMINATED, _E.HAND_RESULT
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
 _JACK_EV, _LIFE_BACK, _FOUR = _E.JACK, _E.LIFE_BACK, _E.FOUR_OF_A_KIND
 _REBUY, _PASS = Phase.REBUY, _E.PASS
+_SETTLING = frozenset({"stake", "four_of_a_kind"})  # LIVES paid after the HAND_RESULT
 
 
 class Settlement(GameCore):
@@ -298,20 +299,44 @@ class Settlement(GameCore):
                     self._eliminated.append(s)
                     self._out_hands += (self._hand_no,)
                     self._ev.append(_new(Event, (_ELIM, s, 0, (), "", False)))
-            self._check_session_over()
+            self._check_session_over(reason)
 
     def _sides_in_session(self) -> set[int]:
         return {self._team_of[s] for s in range(self._n) if self._in_session >> s & 1}
 
-    def _check_session_over(self) -> None:
+    def _check_session_over(self, reason: str) -> None:
+        """After a side went out by losing lives for ``reason`` (a :attr:`EventKind.LIVES`
+        detail): the session is over when one side is left (or a tie is broken)."""
         sides = self._sides_in_session()
         if len(sides) >= 2:
             return
         if len(sides) == 1:
             (team,) = sides
-            self._finish_session(min(s for s in range(self._n) if self._team_of[s] == team))
+            winner = min(s for s in range(self._n) if self._team_of[s] == team)
+            if reason not in _SETTLING:
+                self._end_hand_early(team, reason)
+            self._finish_session(winner)
             return
         self._break_tie()
+
+    def _end_hand_early(self, team: int, reason: str) -> None:
+        """A fold or a penalty (``reason``) put the last but one side out before the hand
+        could be settled: the hand ends all the same, with its result: the side left takes
+        it (its first seat clockwise from the dealer still in the hand), as when all the
+        others fold (:meth:`_end_hand_by_folds`); detail ``folded`` after a fold,
+        ``last_left`` after a penalty (an armoede, exchange or laundry challenge)."""
+        side = 0
+        for s in range(self._n):
+            if self._team_of[s] == team:
+                side |= 1 << s
+        active = self._active & side or side & self._in_session
+        for s in range(self._n):
+            if active >> s & 1:
+                self._hands_won[s] += 1
+        self._hands_played += 1
+        lone = self._next_seat(self._dealer, active)
+        detail = "folded" if reason == "fold" else "last_left"
+        self._ev.append(_new(Event, (_HAND_RES, lone, self._stake, (), detail, False)))
 
     def _break_tie(self) -> None:
         """Everyone left was eliminated in the same hand: most lives before it wins."""
@@ -450,7 +475,11 @@ class Settlement(GameCore):
         best = max(lives)
         winners = [s for s in range(n) if lives[s] == best]
         win_teams = {self._team_of[s] for s in winners}
-        ev.append(Event(_E.RUBBER, winners[0] if len(win_teams) == 1 else -1, self._rubber_no))
+        if len(win_teams) == 1:
+            ev.append(Event(_E.RUBBER, winners[0], self._rubber_no))
+        else:  # shared: who shared it, in the detail (events.py)
+            ev.append(Event(_E.RUBBER, -1, self._rubber_no, (),
+                            " ".join(str(s) for s in winners)))
         for s in range(n):
             if lives[s] <= 0:
                 self._drinks[s] += 1

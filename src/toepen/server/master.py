@@ -92,10 +92,9 @@ def closing(game: Game, events: Sequence[Event],
     if past is None:
         past = history(game)
     if not ended:
-        # the session ended before its hand could (a fold, a lost challenge or another
-        # penalty put the last but one out): the engine says no hand_result, but the hand
-        # is over all the same, and summed up from its (last) deal to the end
-        # (one whose hand was already summed up, by a pass on a buy-in, has no summary)
+        # the session ended with no hand_result in these events (the engine tells one
+        # also when a fold or a penalty ends the session): summed up from its (last) deal
+        # to the end, unless that hand was summed up already (a pass on a buy-in)
         start = max((i for i, e in enumerate(past) if e.kind is EventKind.DEAL), default=0)
         summed = any(e.kind is EventKind.HAND_RESULT for e in past[start:])
         return Closing(None if summed else past[start:], past, game.winner, game.places(),

@@ -31,7 +31,6 @@ from ..engine import PASS, Action, Event, EventKind, IllegalAction
 from ..i18n import N_, Translator
 from ..narration import (
     Message,
-    Seats,
     describe,
     hand_summary,
     in_second_person,
@@ -104,32 +103,6 @@ class TrickTracker:
             # fact of the hand dealt now.
             self.last, self.last_winner = [], -1
             self.claims.clear()  # a redeal ends the armoede that caused it
-
-
-class RubberTracker:
-    """The lives of the rubber being played, followed from events, to name who shares a
-    rubber that ends level (the engine's ``RUBBER`` event says only that it is shared:
-    the sides with the most lives left win it)."""
-
-    def __init__(self, lives: int, team_of: Sequence[int]) -> None:
-        self.start = lives
-        self.team_of = list(team_of)
-        self.pools = [lives] * len(self.team_of)
-        """Each seat's lives (a pair shares its side's)."""
-        self.sharers: dict[int, tuple[int, ...]] = {}
-        """Rubber number -> the seats that shared it."""
-
-    def feed(self, e: Event) -> None:
-        if e.kind in (EventKind.LIVES, EventKind.LIFE_BACK):
-            side = self.team_of[e.seat]
-            change = -e.value if e.kind is EventKind.LIVES else e.value
-            for s, team in enumerate(self.team_of):
-                if team == side:
-                    self.pools[s] += change
-        elif e.kind is EventKind.RUBBER:
-            best = max(self.pools)
-            self.sharers[e.value] = tuple(s for s, n in enumerate(self.pools) if n == best)
-            self.pools = [self.start] * len(self.pools)
 
 
 class RulesScreen(ModalScreen[None]):
@@ -344,7 +317,6 @@ class PlayApp(App[None]):
         self.human = session.human
         self.names = session.game.players
         self.tricks = TrickTracker()
-        self.rubbers = self._rubber_tracker(session)
         self.message = ""
         """The last feedback line (a refusal, a hint, a notice)."""
         self._transient = False
@@ -382,11 +354,6 @@ class PlayApp(App[None]):
         """Where the hand in progress starts in :attr:`_events` (its deal)."""
         self._incidents_seen = len(session.incidents)
         """How many of the session's bot incidents have had their notice."""
-
-    @staticmethod
-    def _rubber_tracker(session: PlaySession) -> RubberTracker:
-        view = session.view()
-        return RubberTracker(view.rules.lives, view.teams or range(len(view.players)))
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -714,7 +681,6 @@ class PlayApp(App[None]):
         self.human = fresh.human
         self.names = fresh.game.players
         self.tricks = TrickTracker()
-        self.rubbers = self._rubber_tracker(fresh)
         self.summary = []
         self._events = []
         self._hand_start = 0
@@ -781,11 +747,8 @@ class PlayApp(App[None]):
         """Narrate redacted events and follow the tricks."""
         for e in events:
             self.tricks.feed(e)
-            self.rubbers.feed(e)
             self._follow_hands(e)
             line = narrate(self.t, e, self.names, self.human)
-            if e.kind is EventKind.RUBBER and e.seat < 0:
-                line = self._rubber_shared(e).render(self.t, self.names)
             if line is None:
                 continue
             style = ""
@@ -808,7 +771,8 @@ class PlayApp(App[None]):
         :attr:`summary` and write it to the log; the next trick taken clears it.
 
         A session always ends with its last hand's summary and the final standings, also
-        when it ends on a fold (no ``HAND_RESULT``) or on a lost armoede claim. The log
+        when it ends on a fold or on a lost armoede claim (a ``folded``/``last_left``
+        ``HAND_RESULT`` after the ``ELIMINATED``). The log
         gets only the summary's own lines: the hand's result and who went out were
         narrated there already, when they happened."""
         self._events.append(e)
@@ -844,11 +808,6 @@ class PlayApp(App[None]):
         if e.kind is EventKind.DEAL:
             self._hand_start = len(self._events) - 1
 
-    def _rubber_shared(self, e: Event) -> Message:
-        """A rubber that ended level, with who shared it."""
-        return Message(N_("log.rubber_shared_by"),
-                       {"n": e.value, "names": Seats(self.rubbers.sharers.get(e.value, ()))})
-
     def _rubber_lines(self, hand: Sequence[Event], over: bool) -> list[Message]:
         """The end of a rubber in a hand's summary: who won it (or shared it), who owes a
         round, a toepkoning, and, unless the session ends with it, that the next rubber
@@ -858,9 +817,6 @@ class PlayApp(App[None]):
         for e in hand:
             if e.kind is EventKind.RUBBER:
                 ended = e.value
-                if e.seat < 0:
-                    out.append(self._rubber_shared(e))
-                    continue
             if e.kind in (EventKind.RUBBER, EventKind.DRINKS, EventKind.TOEPKONING):
                 message = describe(e, self.human)
                 if message is not None:

@@ -111,6 +111,16 @@ function countOf(values, counts) {
   return null;
 }
 
+/** Names as a list in the language's own way ("Cor and Dirk", "Ann, Bob und Cor"): the
+ * browser's Intl.ListFormat, which agrees with Babel's format_list (toepen.narration.name_list). */
+export function nameList(items) {
+  try {
+    return new Intl.ListFormat(current.lang, { type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
 export function has(key) { return key in current.messages || key in english.messages; }
 
 /**
@@ -128,7 +138,7 @@ export function say(message, names) {
 function sayParam(v, names) {
   if (v === null || typeof v !== "object") return v;
   if ("seat" in v) return names[v.seat] ?? "";
-  if ("seats" in v) return v.seats.map((s) => names[s] ?? "").join(", ");
+  if ("seats" in v) return nameList(v.seats.map((s) => names[s] ?? ""));
   if ("cards" in v) return v.cards.map(cardText).join(" ");
   if ("msg" in v) return say({ id: v.msg, params: v.params }, names);
   return "";

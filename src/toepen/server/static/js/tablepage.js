@@ -16,6 +16,7 @@ import { tableInvitations } from "./invitations.js";
 import { keepAwake, awakeToggle, qrFigure, shareButton } from "./pwa.js";
 
 const LOG_MAX = 300;
+const LOG_LINES = 120; // the log's lines on the page, newest first
 const CHAT_MAX = 60;
 /** How long a finished trick stays on the felt before the next card (seconds; remembered). */
 const PAUSES = [0, 1, 2, 4];
@@ -32,7 +33,7 @@ export async function showTable(app, tableId, setConn) {
   const st = {
     table: null, view: null, seat: mine ? mine.seat : null, host: mine ? mine.host : false,
     token: mine ? mine.token : null, pending: false, hint: null, hintAvailable: true,
-    events: loadLog(tableId), animate: null, bots: ["random"], defaultBot: "random", meta: null,
+    events: loadLog(tableId), skipped: 0, animate: null, bots: ["random"], defaultBot: "random", meta: null,
     queue: [], holdUntil: 0, lastTrick: null, summary: null, standings: null, clock: null,
     chat: [], reactions: [], guide: localStorage.getItem("toepen.guide") !== "0",
   };
@@ -151,7 +152,10 @@ export async function showTable(app, tableId, setConn) {
     } else if (msg.type === "state") {
       const names = msg.view.players;
       // the first state after welcome brings the game's log so far, as this receiver may see it
-      if (msg.history) st.events = msg.history.map((e) => ({ e, names }));
+      if (msg.history) {
+        st.events = msg.history.map((e) => ({ e, names }));
+        st.skipped = msg.history_skipped || 0; // earlier events the server left out
+      }
       const plays = new Set();
       let knock = null;
       let trick = st.view ? st.view.trick.slice() : [];
@@ -172,7 +176,7 @@ export async function showTable(app, tableId, setConn) {
       if (taken && pause && st.view) st.holdUntil = Date.now() + (msg.summary ? 2 * pause + 2000 : pause);
       if (knock !== null) sound("knock");
       else if (taken) sound("trick");
-      if (st.events.length > LOG_MAX) st.events.splice(0, st.events.length - LOG_MAX);
+      if (st.events.length > LOG_MAX) st.skipped += st.events.splice(0, st.events.length - LOG_MAX).length;
       saveLog(tableId, st.events);
       st.animate = { plays, knock };
       const wasMine = st.view && st.seat !== null && st.view.to_act.includes(st.seat);
@@ -494,7 +498,12 @@ export async function showTable(app, tableId, setConn) {
       const text = say(e.say, names); // the server's narration of the event, for this seat
       if (text) lines.push(`<li class="ev-${e.kind}">${esc(text)}</li>`);
     }
-    els.log.innerHTML = lines.slice(-120).reverse().join("");
+    // the log is cut (history_skipped, or more than it keeps): a line says so where the
+    // earlier events would be, below the oldest line shown (the newest is on top)
+    const hidden = st.skipped + Math.max(0, lines.length - LOG_LINES);
+    const shown = lines.slice(-LOG_LINES).reverse();
+    if (hidden > 0) shown.push(`<li class="log-skipped">${esc(t("web.log_skipped", { n: hidden }))}</li>`);
+    els.log.innerHTML = shown.join("");
   }
 
   async function drawResult() {
