@@ -308,6 +308,12 @@ WEB: dict[str, tuple[Params, Texts]] = {
         "de": ("und 1 Gast", "und 2 Gäste"), "it": ("e 1 ospite", "e 2 ospiti"),
         "nb": ("og 1 gjest", "og 2 gjester"),
     }),
+    "web.here.only_guests": (_n, {
+        "en": ("1 guest is here.", "2 guests are here."),
+        "nl": ("1 gast is er.", "2 gasten zijn er."),
+        "de": ("1 Gast ist da.", "2 Gäste sind da."), "it": ("C'è 1 ospite.", "Ci sono 2 ospiti."),
+        "nb": ("1 gjest er her.", "2 gjester er her."),
+    }),
     "web.free_seats": (_n, {
         "en": ("1 free", "2 free"), "nl": ("1 vrij", "2 vrij"), "de": ("1 frei", "2 frei"),
         "it": ("1 libero", "2 liberi"), "nb": ("1 ledig", "2 ledige"),
