@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from toepen.engine import Game
 from toepen.i18n import Translator
-from toepen.narration import standings
+from toepen.narration import name_list, standings
 from toepen.record import start
 
 from .conftest import Server
@@ -102,7 +102,8 @@ def check_result(page: Page, server: Server, table_id: str) -> None:
     t = Translator("en", strict=True)
     assert lines == [m.render(t, names) for m in said[1:]], (lines, places)
     for line, p in zip(lines, places, strict=True):
-        assert line.startswith(f"{p['place']}. {', '.join(names[s] for s in p['seats'])}:"), \
+        side = name_list([names[s] for s in p["seats"]], "en")  # "Gijs and Pien"
+        assert line.startswith(f"{p['place']}. {side}:"), \
             (line, p)
 
     # the score sheet: a row per seat, in the order of the places, each marked with its place

@@ -123,7 +123,7 @@ def test_points_up_counts_penalty_points_on_the_seats_and_the_sheet(
     w = final["winner"]
     expect(watch.locator(f".seat[data-seat='{w}'] .lives")).to_have_text(
         f"{2 - final['lives'][w]}/2 strafpunten")
-    expect(watch.locator("#table-rules")).to_contain_text("Scorelijst: levens over of strafpunten")
+    expect(watch.locator("#table-rules")).to_contain_text("Telling: levens over of strafpunten")
     watch.select_option("#lang", "it")
     expect(sheet.locator("thead th").nth(1)).to_have_text("Punti di penalità")
     assert errors == []
