@@ -283,6 +283,20 @@ def test_a_bad_trust_proxy_is_refused() -> None:
     assert out.exit_code != 0 and "not an IP address" in out.output
 
 
+@pytest.mark.parametrize("db", ["/tmp/toepen.sqlite3", "toepen.db", "mysql://u@h/db"])
+def test_a_database_that_is_not_a_url_is_refused_before_the_start(db: str) -> None:
+    """A path where a URL is meant was a traceback from the start-up (SQLAlchemy could
+    not parse it) after the server had begun: now a clear refusal, and nothing starts."""
+    from typer.testing import CliRunner
+
+    from toepen.cli import app
+
+    out = CliRunner().invoke(app, ["serve", "--db", db])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and "--db" in said and "not a database URL" in said, out.output
+    assert "sqlite:///PATH" in said and "Traceback" not in said
+
+
 def test_websocket_surrogates_get_a_protocol_error(loud: Server) -> None:
     from websockets.sync.client import connect
 

@@ -106,6 +106,9 @@ def serve_cmd(
         raise typer.BadParameter("--bot-pool: process or thread")
     if log_format not in ("text", "json"):
         raise typer.BadParameter("text or json", param_hint="'--log-format'")
+    if db is not None and not _database_url(db):
+        raise typer.BadParameter(f"{db!r} is not a database URL: sqlite:///PATH (a file) or "
+                                 "postgresql://USER@HOST/DB", param_hint="'--db'")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise typer.BadParameter("a URL such as redis://127.0.0.1:6379/0",
                                  param_hint="'--redis'")
@@ -130,6 +133,24 @@ def serve_cmd(
                           bot_timeout=bot_timeout, redis=redis, trusted_proxies=proxies,
                           request_timeout=request_timeout, keep_alive=keep_alive)
     serve(config, host=host, port=port, log_level=log_level, log_format=log_format)
+
+
+def _database_url(text: str) -> bool:
+    """Whether ``--db`` is a URL of a database the server keeps (SQLAlchemy parses it).
+
+    >>> _database_url("sqlite:////tmp/toepen.sqlite3"), _database_url("postgres://u@h/db")
+    (True, True)
+    >>> _database_url("/tmp/toepen.sqlite3"), _database_url("mysql://u@h/db")
+    (False, False)
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        backend = make_url(text).get_backend_name()
+    except ArgumentError:
+        return False
+    return backend in ("sqlite", "postgresql", "postgres")
 
 
 def main() -> None:
