@@ -91,14 +91,11 @@ def closing(game: Game, events: Sequence[Event],
         return None
     if past is None:
         past = history(game)
-    if not ended:
-        # the session ended with no hand_result in these events (the engine tells one
-        # also when a fold or a penalty ends the session): summed up from its (last) deal
-        # to the end, unless that hand was summed up already (a pass on a buy-in)
-        start = max((i for i, e in enumerate(past) if e.kind is EventKind.DEAL), default=0)
-        summed = any(e.kind is EventKind.HAND_RESULT for e in past[start:])
-        return Closing(None if summed else past[start:], past, game.winner, game.places(),
-                       game.rules, tuple(game.rebuys))
+    if not ended:  # the session ended outside a hand (a pass on a buy-in: the hand that
+        # put the player out was summed up then; a fold or a penalty that ends the session
+        # ends its hand with a hand_result, as every hand does)
+        return Closing(None, past, game.winner, game.places(), game.rules,
+                       tuple(game.rebuys))
     end = max(i for i, e in enumerate(past) if e.kind is EventKind.HAND_RESULT)
     start = max((i for i, e in enumerate(past[:end]) if e.kind is EventKind.DEAL), default=0)
     return Closing(past[start:], past if over else None, game.winner if over else None,
