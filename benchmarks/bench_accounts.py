@@ -36,11 +36,11 @@ from rich.table import Table
 from toepen.bots import make_bot
 from toepen.engine import Game
 from toepen.rules import Rules
-from toepen.server.accounts.results import seat_results
-from toepen.server.accounts.security import hash_password, token_hash, verify_password
-from toepen.server.accounts.service import AccountStore, SeatEntry
-from toepen.server.master import history
-from toepen.server.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.db.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.site.accounts.results import seat_results
+from toepen.server.site.accounts.security import hash_password, token_hash, verify_password
+from toepen.server.site.accounts.service import AccountStore, SeatEntry
+from toepen.server.tables.master import history
 from toepen.view import observe
 
 

@@ -75,7 +75,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workers", type=int, action="append")
     args = ap.parse_args()
-    from toepen.server.botpool import BotPool
+    from toepen.server.tables.botpool import BotPool
 
     rec = session(args.seed)
     pts, _, _ = points(rec, args.seat)

@@ -47,9 +47,9 @@ def best(block: Callable[[int], Callable[[], None]], calls: int, repeats: int) -
 def measure(calls: int, repeats: int, url: str | None = None) -> dict[str, float]:
     """Seconds per call of each loop, on the ``toepen`` that Python imports (``url``:
     that database instead of a temp SQLite file)."""
-    from toepen.server.accounts.results import SeatResult
-    from toepen.server.accounts.service import AccountStore, SeatEntry
-    from toepen.server.store import ActionRow, SeatRow, Store, TableRow
+    from toepen.server.db.store import ActionRow, SeatRow, Store, TableRow
+    from toepen.server.site.accounts.results import SeatResult
+    from toepen.server.site.accounts.service import AccountStore, SeatEntry
 
     folder = tempfile.mkdtemp(prefix="toepen-bench-storage-")
     store = Store.open(url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}")

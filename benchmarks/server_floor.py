@@ -5,8 +5,8 @@
 of the protocol for the load benchmark's clients: ``POST /api/tables`` and ``/join``
 (tokens), ``/ws/{table}`` with ``hello``, and for each ``act`` the same steps as
 ``toepen serve`` minus the game: the frame read through the wire
-(:mod:`toepen.server.wire`) and parsed (``protocol.parse``), the table's lock, the
-action group-committed by the real storage (:class:`toepen.server.storage.Storage`, a
+(:mod:`toepen.server.socket.wire`) and parsed (``protocol.parse``), the table's lock, the
+action group-committed by the real storage (:class:`toepen.server.db.commit.Storage`, a
 real SQLite file), then four ``state`` frames sent through the wire. The frames are made
 once: each seat's is a real 1.3 KB view (the median size) with that seat's ``legal``
 set when it is to act. A game ends after ``--actions`` actions (54: the load
@@ -42,11 +42,12 @@ from rich.table import Table as RichTable
 
 from toepen.engine import Game
 from toepen.rules import Rules
-from toepen.server import protocol, wire
+from toepen.server import protocol
 from toepen.server.app import tune_collector
-from toepen.server.master import view_bytes
-from toepen.server.storage import Storage
-from toepen.server.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.db.commit import Storage
+from toepen.server.db.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.socket import wire
+from toepen.server.tables.master import view_bytes
 from toepen.tools import server_bench as sb
 
 SIZE = 4
@@ -122,7 +123,7 @@ def make_app(db: str, actions: int, commit: bool = True) -> Any:
         await websocket.accept()
         t = tables[websocket.path_params["tid"]]
         door = wire.of(websocket.scope)
-        assert door is not None, "run under uvicorn with ws=toepen.server.wire.PROTOCOL"
+        assert door is not None, "run under uvicorn with ws=toepen.server.socket.wire.PROTOCOL"
         door.take()
         hello = protocol.parse(await door.receive() or "", limits)
         seat = t.tokens.index(hello["token"])

@@ -25,9 +25,9 @@ from toepen.match import play_game
 from toepen.narration import Message, Seat, Seats, standings
 from toepen.record import replay, summary, to_record
 from toepen.rules import PRESETS, Rules
-from toepen.server.accounts.results import places as account_places
-from toepen.server.clubs.routes import finishing_order
-from toepen.server.master import history
+from toepen.server.site.accounts.results import places as account_places
+from toepen.server.site.clubs.routes import finishing_order
+from toepen.server.tables.master import history
 from toepen.tally import Sheet, entries_from_events
 from toepen.tools.arena.schedule import play_session
 from toepen.tui.narrate import session_winner_reason

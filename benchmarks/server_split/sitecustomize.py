@@ -65,13 +65,13 @@ def install() -> None:
     from uvicorn.protocols.websockets import websockets_sansio_impl as ws
 
     import toepen.engine.state as state
-    import toepen.server.accounts.core as accounts
-    import toepen.server.accounts.service as service
-    import toepen.server.master as master
+    import toepen.server.db.store as store
     import toepen.server.protocol as protocol
-    import toepen.server.scheduler as scheduler
-    import toepen.server.store as store
-    import toepen.server.table as table
+    import toepen.server.site.accounts.core as accounts
+    import toepen.server.site.accounts.service as service
+    import toepen.server.tables.master as master
+    import toepen.server.tables.scheduler as scheduler
+    import toepen.server.tables.table as table
 
     began: dict[str, float] = {}
 

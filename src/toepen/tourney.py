@@ -2,7 +2,7 @@
 
 Pure and deterministic: a draw depends only on the players, who has met whom and a seed
 (its own :class:`random.Random`, never the global one). The server keeps tournaments
-(``toepen.server.clubs``); this module only computes.
+(``toepen.server.site.clubs``); this module only computes.
 
 >>> table_sizes(10)
 (4, 3, 3)

@@ -35,9 +35,9 @@ from toepen.engine import Game, Phase
 from toepen.engine.actions import Action
 from toepen.match import hand_over, play_game
 from toepen.rules import Rules
-from toepen.server import external as server_external
-from toepen.server.accounts import security
 from toepen.server.protocol import Refused
+from toepen.server.site.accounts import security
+from toepen.server.tables import external_bots as server_external
 from toepen.tui.session import PlaySession
 from toepen.view import View, observe
 

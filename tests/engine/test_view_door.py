@@ -46,7 +46,7 @@ def test_encoded_views_are_the_views_observe_gives(preset: str, options: dict[st
 
 def test_the_server_does_not_work_out_what_a_seat_sees() -> None:
     # the server's broadcast goes through view.encoded_views; it reads no hand itself
-    tree = ast.parse((SRC / "server" / "master.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SRC / "server" / "tables" / "master.py").read_text(encoding="utf-8"))
     names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | {
         n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
         and isinstance(n.value, str)}

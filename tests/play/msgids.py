@@ -20,10 +20,11 @@ SERVER = [*sorted((SRC / "server").rglob("*.py")), SRC / "bots" / "reasons.py",
 """The server's own messages (``error.*``, ``hint.*``, ``react.*``) and the hints' reasons
 (``bots/reasons.py``, a bot's own explanation in ``bots/pimc.py``): string constants."""
 SERVER_PREFIXES = ("error.", "hint.", "react.")
-AREAS = {"account.": sorted((SRC / "server" / "accounts").glob("*.py")),
-         "review.": [SRC / "review.py", SRC / "server" / "reviews.py"]}
+AREAS = {"account.": sorted((SRC / "server" / "site" / "accounts").glob("*.py")),
+         "review.": [SRC / "review.py", SRC / "server" / "http" / "review_jobs.py"]}
 """Server areas whose catalog ids are string constants in their code, by id prefix."""
-REFUSERS = {SRC / "server" / "playnow.py": "playnow", SRC / "server" / "presence.py": "here"}
+REFUSERS = {SRC / "server" / "site" / "playnow.py": "playnow",
+            SRC / "server" / "site" / "presence.py": "here"}
 """Server modules whose refusals are ``refused("code", ...)``, each with its id's area."""
 CALLERS = {"t", "N_"}
 ID = re.compile(r"^[a-z_]+(\.[a-z_-]+)+$")

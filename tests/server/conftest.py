@@ -273,8 +273,7 @@ def create(server: Server, **body: Any) -> dict[str, Any]:
 def registered_bot(name: str, factory: Any) -> Iterator[str]:
     """A test's own bot in the registry (and the bot pool's list) for one test, then gone."""
     from toepen.bots.base import BOTS, register_bot
-    from toepen.server import botpool
-
+    from toepen.server.tables import botpool
     register_bot(name)(factory)
     botpool.available_bots.cache_clear()
     try:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from toepen.server.names import skeleton
-from toepen.server.table import BOT_NAMES, bot_name
+from toepen.server.tables.table import BOT_NAMES, bot_name
 
 from .conftest import Player, Server, create
 

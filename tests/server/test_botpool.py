@@ -11,7 +11,7 @@ import pytest
 
 from toepen.engine import Action, Game
 from toepen.rules import Rules
-from toepen.server import botpool
+from toepen.server.tables import botpool
 from toepen.view import View, observe
 
 from .conftest import registered_bot

@@ -21,10 +21,11 @@ import httpx
 import pytest
 
 from toepen.engine import Action, Game
-from toepen.server import botpool, reviews
 from toepen.server.app import create_app
 from toepen.server.config import ServerConfig
+from toepen.server.http import review_jobs as reviews
 from toepen.server.protocol import Limits
+from toepen.server.tables import botpool
 from toepen.view import View, observe
 
 from .conftest import registered_bot

@@ -16,7 +16,7 @@ STATIC = SRC / "static" / "i18n"
 def refusals() -> dict[str, set[str]]:
     """``why`` -> the parameter names of each ``ClubRefused(why, ..., name=...)``."""
     found: dict[str, set[str]] = {}
-    for path in sorted((SRC / "clubs").glob("*.py")):
+    for path in sorted((SRC / "site" / "clubs").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id == "ClubRefused"):

@@ -458,9 +458,9 @@ def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> No
     message of its own), and frames of other processes carry no answer."""
     import json as _json
 
-    from toepen.server.cluster import OWN, Cluster
-    from toepen.server.store import SeatRow, TableRow
-    from toepen.server.table import Table
+    from toepen.server.cluster.core import OWN, Cluster
+    from toepen.server.db.store import SeatRow, TableRow
+    from toepen.server.tables.table import Table
 
     row = TableRow(id="acks00000001", code="ACKSAA", preset="rulebook",
                    rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,

@@ -16,7 +16,7 @@ import pytest
 from toepen.engine import Game
 from toepen.rules import Rules
 from toepen.server import protocol
-from toepen.server.master import closing, view_bytes
+from toepen.server.tables.master import closing, view_bytes
 from toepen.view import observe
 
 
@@ -66,7 +66,7 @@ def test_frames_are_compact_utf8_json() -> None:
 def test_the_kept_history_is_the_replayed_one(preset: str) -> None:
     """The events a table keeps, extended action by action, are ``history(game)``: the
     game replayed on its decks (which the summaries and late joiners were built from)."""
-    from toepen.server.master import history
+    from toepen.server.tables.master import history
 
     for seed in (3, 4):
         states = games(preset, seed, 4)

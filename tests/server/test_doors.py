@@ -19,7 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from toepen.server.presence import GUESTS_PER_ADDRESS
+from toepen.server.site.presence import GUESTS_PER_ADDRESS
 
 from .conftest import Player, Server, create
 from .schema import SCHEMA
@@ -88,7 +88,6 @@ def test_every_integer_of_a_client_message_is_bounded() -> None:
     """The protocol's schema bounds every integer of every client message, and the
     bounds are the ones ``protocol.parse`` holds them to (INT_FIELDS)."""
     from toepen.server import protocol
-
     defs = SCHEMA["$defs"]
     kinds = [ref["$ref"].rsplit("/", 1)[-1] for ref in defs["client_message"]["oneOf"]]
     found: list[str] = []

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from toepen.server.store import SeatRow, Store
+from toepen.server.db.store import SeatRow, Store
 
 from .conftest import Player, Server, create
 

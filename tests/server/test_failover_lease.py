@@ -36,8 +36,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from toepen.record import replay
-from toepen.server.cluster import Cluster, Renewer
-from toepen.server.store import database_url
+from toepen.server.cluster.core import Cluster, Renewer
+from toepen.server.db.store import database_url
 from toepen.tools.services import Postgres, throwaway_postgres_cluster, throwaway_redis
 
 from .audit import audit, timeline
@@ -328,11 +328,11 @@ def test_an_action_cancelled_during_its_commit_is_still_applied(tmp_path: Path) 
     and told, never left behind in this copy (the fault: stored, not applied, the table
     still for 32 s). The commit waits for real: another SQLite connection holds the
     write lock."""
-    from toepen.server.master import Master
+    from toepen.server.db.commit import Storage
+    from toepen.server.db.store import SeatRow, Store, TableRow
     from toepen.server.protocol import Limits
-    from toepen.server.storage import Storage
-    from toepen.server.store import SeatRow, Store, TableRow
-    from toepen.server.table import Table
+    from toepen.server.tables.master import Master
+    from toepen.server.tables.table import Table
 
     url = f"sqlite:///{tmp_path / 'cancel.sqlite3'}"
     store = Store.open(url)
@@ -378,11 +378,11 @@ def test_a_database_silent_past_the_look_again_answers_in_doubt_then_the_truth(
     time: the sender is told ``in_doubt`` (never ``server_error``'s "nothing changed"),
     and once the database answers again the table is read from it: the stored action is
     applied to the game (in one process, on this module's PostgreSQL)."""
-    from toepen.server.master import Master
+    from toepen.server.db.commit import Storage
+    from toepen.server.db.store import SeatRow, Store, TableRow
     from toepen.server.protocol import Limits, Refused
-    from toepen.server.storage import Storage
-    from toepen.server.store import SeatRow, Store, TableRow
-    from toepen.server.table import Table
+    from toepen.server.tables.master import Master
+    from toepen.server.tables.table import Table
 
     store = Store.open(pg.url)
     tid = f"doubt{os.getpid() % 10**7:07d}"

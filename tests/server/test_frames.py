@@ -17,7 +17,7 @@ import pytest
 from toepen.engine import Game
 from toepen.rules import Rules
 from toepen.server import protocol
-from toepen.server.master import closing, history, state_frames, view_bytes
+from toepen.server.tables.master import closing, history, state_frames, view_bytes
 from toepen.view import observe
 
 

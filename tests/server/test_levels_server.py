@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from toepen.bots.base import level_names
-from toepen.server.scheduler import Scheduler
+from toepen.server.tables.scheduler import Scheduler
 
 from .conftest import Server, create
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from toepen.server.table import BOT_NAMES
+from toepen.server.tables.table import BOT_NAMES
 
 from .conftest import Player, Server, create
 from .schema import check_server_message

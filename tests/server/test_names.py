@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toepen.server import names
-from toepen.server.accounts.security import check_username, name_key
 from toepen.server.protocol import Refused, check_name
+from toepen.server.site.accounts.security import check_username, name_key
 
 from .conftest import Server
 from .test_accounts import PASSWORD, Browser

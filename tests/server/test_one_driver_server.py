@@ -18,10 +18,10 @@ from driver_cases import HANDS, Case, arena_actions, cases, lineup, names, termi
 
 from toepen.engine import KNOCK, PASS, Action, Game, action
 from toepen.match import Incident, seat_seed
-from toepen.server import botpool
-from toepen.server.lobby import Lobby
-from toepen.server.metrics import Metrics
-from toepen.server.store import Store
+from toepen.server.db.store import Store
+from toepen.server.http.metrics import Metrics
+from toepen.server.tables import botpool
+from toepen.server.tables.lobby import Lobby
 from toepen.view import View
 
 from .conftest import Server, create, registered_bot

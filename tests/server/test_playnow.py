@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from toepen.i18n import catalog
-from toepen.server.playnow import STALE, MemoryQueue, PlayNow, Ticket
+from toepen.server.site.playnow import STALE, MemoryQueue, PlayNow, Ticket
 
 from .conftest import Player, Server, create
 from .test_accounts import Browser
@@ -315,9 +315,9 @@ def test_rate_limits() -> None:
     accounts' windows (in Redis with --redis) count them."""
     from starlette.requests import Request
 
-    from toepen.server.accounts.limits import MemoryWindow
-    from toepen.server.playnow import limited
     from toepen.server.protocol import Refused
+    from toepen.server.site.accounts.limits import MemoryWindow
+    from toepen.server.site.playnow import limited
 
     request = Request({"type": "http", "client": ("192.0.2.7", 1), "headers": []})
 

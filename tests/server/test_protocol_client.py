@@ -177,7 +177,7 @@ def test_a_lost_armoede_challenge_that_ends_the_session_is_summed_up() -> None:
 
     from toepen.engine import Game
     from toepen.rules import Rules
-    from toepen.server.master import closing
+    from toepen.server.tables.master import closing
 
     for seed in range(200):
         rng = random.Random(seed)

@@ -16,8 +16,8 @@ from PIL import Image
 
 from toepen.server.app import STATIC, create_app
 from toepen.server.config import ServerConfig
-from toepen.server.pwa import Shell, shell_files, shell_version
-from toepen.server.qr import qr_svg
+from toepen.server.http.pwa import Shell, shell_files, shell_version
+from toepen.server.site.qr import qr_svg
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,8 @@ from toepen.bots.base import make_bot
 from toepen.engine import Game
 from toepen.match import play_game
 from toepen.rules import Rules
-from toepen.server.replays import CHUNK, encode_chunk
-from toepen.server.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.db.store import ActionRow, SeatRow, Store, TableRow
+from toepen.server.http.replays import CHUNK, encode_chunk
 
 from .conftest import Server
 

@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 
 from toepen.engine import ACTIONS, REFUSAL_CODES
 from toepen.record import replay
-from toepen.server.table import BOT_NAMES
+from toepen.server.tables.table import BOT_NAMES
 
 from .audit import audit, timeline
 from .conftest import Player, Server, create

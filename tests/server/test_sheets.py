@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from toepen.server.sheets import create_sheet, load_sheet, save_sheet
-from toepen.server.store import Store
+from toepen.server.db.store import Store
+from toepen.server.site.scoresheets import create_sheet, load_sheet, save_sheet
 from toepen.tally import Sheet
 
 from .conftest import Server

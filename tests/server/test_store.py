@@ -17,10 +17,7 @@ import pytest
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from toepen.server.accounts.models import RatingModel, ResultModel, UserModel
-from toepen.server.accounts.results import MU, SIGMA, SeatResult, rate
-from toepen.server.accounts.service import RESULT_COLUMNS, AccountStore, SeatEntry
-from toepen.server.store import (
+from toepen.server.db.store import (
     ActionModel,
     ActionRow,
     Prepared,
@@ -29,6 +26,9 @@ from toepen.server.store import (
     TableModel,
     TableRow,
 )
+from toepen.server.site.accounts.models import RatingModel, ResultModel, UserModel
+from toepen.server.site.accounts.results import MU, SIGMA, SeatResult, rate
+from toepen.server.site.accounts.service import RESULT_COLUMNS, AccountStore, SeatEntry
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

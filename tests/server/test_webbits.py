@@ -11,10 +11,10 @@ import httpx
 import pytest
 
 from toepen.rules import Rules
-from toepen.server.accounts.security import check_username
+from toepen.server.db.store import TableRow
 from toepen.server.protocol import Refused
-from toepen.server.store import TableRow
-from toepen.server.table import BOT_NAMES, CHAT_HISTORY, Seat, Table
+from toepen.server.site.accounts.security import check_username
+from toepen.server.tables.table import BOT_NAMES, CHAT_HISTORY, Seat, Table
 
 from .conftest import Player, Server, create
 from .test_accounts import PASSWORD, Browser, finished, play_out

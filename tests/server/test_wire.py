@@ -1,4 +1,4 @@
-"""The WebSocket side door (``toepen.server.wire``), on a real uvicorn and real sockets.
+"""The WebSocket side door (``toepen.server.socket.wire``), on a real uvicorn and real sockets.
 
 A tiny ASGI app behind uvicorn with :data:`wire.PROTOCOL` takes the wire and answers
 what a test client sends; the game server itself (every other server test) uses it the
@@ -23,7 +23,7 @@ import pytest
 import uvicorn
 from websockets.sync.client import connect
 
-from toepen.server import wire
+from toepen.server.socket import wire
 
 from .audit import audit, timeline
 from .conftest import Player, Server, free_port
@@ -206,7 +206,7 @@ def test_a_uvicorn_without_what_the_wire_needs_falls_back_to_plain_asgi(
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(
-        "import toepen.server.wire as w\n"
+        "import toepen.server.socket.wire as w\n"
         "w.STATE = (*w.STATE, 'state_a_newer_uvicorn_renamed')\n")
     monkeypatch.setenv("PYTHONPATH", str(site))
     srv = Server(f"sqlite:///{tmp_path / 'fallback.sqlite3'}")

@@ -24,8 +24,8 @@ RUNTIME_ONLY = {"psycopg"}
 WHERE = {
     "server": ("server/", "tools/server_bench.py", "tools/paced_bench.py"),
     "tui": ("tui/",),
-    "postgres": ("server/store.py",),  # the lease holder's one-statement write (lazily)
-    "redis": ("server/cluster.py", "server/accounts/__init__.py", "tools/services.py"),
+    "postgres": ("server/db/store.py",),  # the lease holder's one-statement write (lazily)
+    "redis": ("server/cluster/core.py", "server/site/accounts/__init__.py", "tools/services.py"),
     "rl": ("rl/", "tools/bench.py"),  # the bench times the rl environments when installed
     "plot": ("tools/arena/report.py", "tools/review_plot.py"),
     "arena": ("tools/arena/",),

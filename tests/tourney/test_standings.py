@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from toepen.rules import Rules
-from toepen.server.clubs.tournament import ClubRefused, Tournament, check_rules
+from toepen.server.site.clubs.tournament import ClubRefused, Tournament, check_rules
 from toepen.tourney import SCHEMES, TIE_BREAKS, Scheme, standings
 
 

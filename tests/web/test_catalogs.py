@@ -13,7 +13,7 @@ import pytest
 from toepen.engine import REFUSAL_CODES, VERBS, Phase
 from toepen.engine.events import EventKind
 from toepen.i18n import LANGUAGES, catalog, placeholders, plural_base
-from toepen.server.presets import presets_json
+from toepen.server.tables.presets import presets_json
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "toepen" / "server" / "static"

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from toepen.i18n import LANGUAGES, catalog, placeholders
 from toepen.server.app import create_app
 from toepen.server.config import ServerConfig
-from toepen.server.social import REACTIONS
+from toepen.server.tables.social import REACTIONS
 
 RANDOM = {1: "random", 2: "random", 3: "random"}
 
@@ -182,7 +182,6 @@ def test_every_error_code_and_server_message_is_in_the_catalogs() -> None:
     import re
 
     from toepen.server import protocol
-
     src = Path(protocol.__file__).parent
     ids = {f"error.{code}" for code in protocol.ERROR_CODES}
     for path in src.rglob("*.py"):

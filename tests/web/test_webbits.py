@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from toepen.i18n import LANGUAGES, catalog
 from toepen.rules import Rules
-from toepen.server.presets import presets_json
+from toepen.server.tables.presets import presets_json
 
 from .conftest import ROOT, Server
 from .helpers import wait_ready

@@ -1,17 +1,19 @@
 """``toepen serve``: tables over HTTP and WebSocket that never lose a game.
 
 See ``docs/protocol.md`` (the protocol) and ``docs/server.md`` (running it). The parts,
-along boardgame.io's lines:
+along boardgame.io's lines, in wings (``tests/test_layering.py`` says which may import
+which):
 
-- :mod:`~toepen.server.protocol`: the messages, the errors and the limits;
-- :mod:`~toepen.server.master`: the table master (check, commit, apply, broadcast);
-- :mod:`~toepen.server.lobby`: the tables, their seats and tokens, the host's commands;
-- :mod:`~toepen.server.storage`: the store off the event loop, with group commit
-  (:mod:`~toepen.server.store`: the tables on disk);
-- :mod:`~toepen.server.scheduler`: bot scheduling (the bot pool, external bots, stand-ins);
-- :mod:`~toepen.server.app`, :mod:`~toepen.server.routes`, :mod:`~toepen.server.extras`,
-  :mod:`~toepen.server.connection`: the web application, its HTTP endpoints and its
-  WebSocket.
+- the base: :mod:`~toepen.server.protocol` (the messages, the errors and the limits),
+  :mod:`~toepen.server.names`, :mod:`~toepen.server.config`;
+- :mod:`~toepen.server.tables`: a table, the lobby, the table master (check, commit, apply,
+  broadcast), the scheduler, the bot pool and external bots;
+- :mod:`~toepen.server.db`: the tables on disk and the storage thread with group commit;
+- :mod:`~toepen.server.cluster`: many processes, one game (``--redis``);
+- :mod:`~toepen.server.socket`: one client's WebSocket;
+- :mod:`~toepen.server.http`: the HTTP endpoints, one module per resource;
+- :mod:`~toepen.server.site`: accounts, clubs, play now, presence, score sheets;
+- :mod:`~toepen.server.app`: the web application that puts them together.
 
 Importing this package is light; the web application (``toepen.server.app.create_app``)
 loads when the server starts.
@@ -62,9 +64,10 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000,
 
     import uvicorn
 
-    from . import deadline, wire
     from .app import create_app
-    from .store import default_url
+    from .db.store import default_url
+    from .http import deadline
+    from .socket import wire
 
     handler = logging.StreamHandler(sys.stderr)
     if log_format == "json":

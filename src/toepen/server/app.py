@@ -2,8 +2,8 @@
 
 :func:`create_app` builds the app for a configuration; its lifespan opens the storage
 (applying migrations), starts the bot pool and rebuilds every table into the lobby
-(``app.state.lobby``). The endpoints are in :mod:`~toepen.server.routes`,
-:mod:`~toepen.server.extras` and :mod:`~toepen.server.connection`; the protocol is
+(``app.state.lobby``). The endpoints are in :mod:`~toepen.server.http.routes`,
+:mod:`~toepen.server.http.extras` and :mod:`~toepen.server.socket.connection`; the protocol is
 ``docs/protocol.md``.
 """
 
@@ -21,28 +21,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import (
-    accounts,
-    clubs,
-    connection,
-    extras,
-    metrics,
-    playnow,
-    presence,
-    pwa,
-    replays,
-    reviews,
-    routes,
-    sheets,
-)
-from .botpool import BotPool
 from .config import ServerConfig
-from .external import ExternalBots
-from .guard import RequestGuard, validation_error
-from .lobby import Lobby
-from .metrics import Metrics
+from .db.store import Store
+from .http import extras, metrics, pwa, replays, review_jobs, routes
+from .http.guard import RequestGuard, validation_error
+from .http.metrics import Metrics
 from .protocol import PROTOCOL, Refused
-from .store import Store
+from .site import accounts, clubs, playnow, presence, scoresheets
+from .socket import connection
+from .tables.botpool import BotPool
+from .tables.external_bots import ExternalBots
+from .tables.lobby import Lobby
 
 log = logging.getLogger("toepen.server")
 STATIC = Path(__file__).parent / "static"
@@ -60,7 +49,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("toepen server: external bot %s is cmd:%s", name, command)
     cluster = None
     if cfg.redis:  # the Redis client is imported only for a cluster
-        from .cluster import Cluster
+        from .cluster.core import Cluster
 
         cluster = Cluster(cfg.redis)
         await cluster.connect()
@@ -136,11 +125,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_exception_handler(Refused, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(RequestGuard, limit=cfg.limits.max_body)
-    for module in (routes, extras, replays, reviews, connection, metrics, playnow, presence):
+    for module in (routes, extras, replays, review_jobs, connection, metrics, playnow, presence):
         app.include_router(module.router)
     accounts.install(app)
     clubs.install(app)
-    sheets.install(app)
+    scoresheets.install(app)
     app.include_router(pwa.router)
     if STATIC.is_dir():
         app.state.shell = pwa.Shell(STATIC)  # the service worker's shell, hashed once

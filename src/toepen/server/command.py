@@ -99,8 +99,8 @@ def serve_cmd(
     """Serve tables over HTTP and WebSocket (see docs/protocol.md)."""
     from . import serve
     from .config import ServerConfig, check_proxies
-    from .external import parse_bot_options
     from .protocol import Limits
+    from .tables.external_bots import parse_bot_options
 
     if bot_pool not in ("process", "thread"):
         raise typer.BadParameter("--bot-pool: process or thread")

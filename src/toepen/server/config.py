@@ -31,7 +31,7 @@ class ServerConfig:
     default from everyone (loopback included), those headers are ignored."""
     request_timeout: float = 10.0
     """Seconds to read one HTTP request whole, headers and body (``--request-timeout``,
-    :mod:`~toepen.server.deadline`)."""
+    :mod:`~toepen.server.http.deadline`)."""
     keep_alive: int = 5
     """Seconds an HTTP connection may stay idle between two requests (``--keep-alive``,
     uvicorn's ``timeout_keep_alive``)."""

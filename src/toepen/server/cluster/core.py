@@ -46,7 +46,7 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   an event loop busy with game work (or blocked) does not lose them; a lease counts as
   held only until a margin before it could have expired (:meth:`Cluster.owns`);
 - **fencing**: taking a lease raises the table's lease epoch in the database
-  (:meth:`~toepen.server.store.Store.take_lease`), and every action the lease holder
+  (:meth:`~toepen.server.db.store.Store.take_lease`), and every action the lease holder
   writes carries its epoch (:meth:`Cluster.fence`): the database stores it only while
   the table's epoch is still that one. An owner that lost its lease without knowing it
   (frozen, cut off from Redis, Redis restarted) cannot store anything once another
@@ -79,14 +79,14 @@ from typing import TYPE_CHECKING, Any
 import redis
 import redis.asyncio as aioredis
 
-from .ports import Hold
-from .protocol import Refused
-from .storage import Fenced
-from .store import SeatRow, TableRow
-from .table import Table
+from ..db.commit import Fenced
+from ..db.store import SeatRow, TableRow
+from ..protocol import Refused
+from ..tables.ports import Hold
+from ..tables.table import Table
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
+    from ..tables.lobby import Lobby
 
 log = logging.getLogger("toepen.server")
 

@@ -1,6 +1,6 @@
 """The store, off the event loop: one storage thread, and group commit of actions.
 
-Every call of the synchronous :class:`~toepen.server.store.Store` runs in one thread,
+Every call of the synchronous :class:`~toepen.server.db.store.Store` runs in one thread,
 so the event loop never waits on the disk and SQLite never sees two writers. Actions
 that arrive while a commit runs are committed together in the next transaction;
 each caller returns only once its own action is on disk. A failure becomes
@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
-from .protocol import Refused
+from ..protocol import Refused
 from .store import ActionRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("toepen.server")

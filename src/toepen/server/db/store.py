@@ -2,7 +2,7 @@
 
 SQLite (the default, a file in the user's data folder) or PostgreSQL (psycopg 3). The
 schema is created and upgraded by the Alembic migrations shipped in
-``toepen/server/migrations``, applied by :meth:`Store.open` at start-up.
+``toepen/server/db/migrations``, applied by :meth:`Store.open` at start-up.
 
 Every write is one transaction, committed before the caller goes on: an action that a
 client has seen broadcast is on disk.

@@ -4,13 +4,13 @@
   seat now, from ``observe(game, seat)`` only, by the review's own valuation (its samples and
   seed: the hint is what the review will call best); with one legal move, no action (nothing
   to decide) and ``hint.reason.forced``. Thought in the bot pool's hint lane
-  (:class:`~toepen.server.botpool.Lanes`: never ahead of a table's move, and with reviews on
+  (:class:`~toepen.server.tables.botpool.Lanes`: never ahead of a table's move, and with reviews on
   half the workers at most). The answer of a position (table, seat, state number) is worked
   out once: asked again, or by many at once, it is the same answer without new work
-  (:class:`~toepen.server.botpool.Answers`). Each seat may ask :data:`HINTS_PER_SEAT` and
+  (:class:`~toepen.server.tables.botpool.Answers`). Each seat may ask :data:`HINTS_PER_SEAT` and
   each address :data:`HINTS_PER_ADDRESS` hints a minute; past that, and while
   :data:`HINTS_WAITING` hints wait for a worker, 429 with ``Retry-After``.
-- replays of finished games: :mod:`toepen.server.replays`.
+- replays of finished games: :mod:`toepen.server.http.replays`.
 - ``GET /api/i18n/{lang}``: the shared message catalog of a language.
 """
 
@@ -20,18 +20,18 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..bots.expert import ExpertBot
-from ..bots.reasons import forced, reason
-from ..i18n import catalog_json
-from ..narration import Message, action_message
-from ..review import ReviewError
-from ..view import observe
-from .accounts.limits import MemoryWindow, RedisWindow, Window
-from .botpool import HINT, Answers
-from .playnow import limited
-from .protocol import Refused
-from .reviews import REVIEW_SEED, SAMPLES
-from .routes import Authorization, LobbyDep, client_key
+from ...bots.expert import ExpertBot
+from ...bots.reasons import forced, reason
+from ...i18n import catalog_json
+from ...narration import Message, action_message
+from ...review import ReviewError
+from ...view import observe
+from ..protocol import Refused
+from ..site.accounts.limits import MemoryWindow, RedisWindow, Window, client_key
+from ..site.playnow import limited
+from ..tables.botpool import HINT, Answers
+from .review_jobs import REVIEW_SEED, SAMPLES
+from .routes import Authorization, LobbyDep
 
 LANGS = ("en", "nl", "de", "it", "nb")
 router = APIRouter()

@@ -23,8 +23,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..narration import Message as Say
-from .protocol import Refused, lone_surrogate
+from ...narration import Message as Say
+from ..protocol import Refused, lone_surrogate
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; media-src 'self'; object-src 'none'; "

@@ -1,6 +1,6 @@
 """Health, readiness and Prometheus metrics: ``/api/health``, ``/api/ready``, ``/metrics``.
 
-``/api/health`` (in :mod:`~toepen.server.routes`) says the process answers;
+``/api/health`` (in :mod:`~toepen.server.http.routes`) says the process answers;
 ``/api/ready`` that it can serve: its database answers and, in a cluster, its Redis.
 ``/metrics`` is the Prometheus text format (``prometheus_client``): tables by status,
 connections, actions, commit latency, the bot queue, bot incidents (an answer the
@@ -23,9 +23,9 @@ from prometheus_client.registry import Collector
 from sqlalchemy import text
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
-    from .lobby import Lobby
-    from .sheets import Sheets
+    from ..cluster.core import Cluster
+    from ..site.scoresheets import Sheets
+    from ..tables.lobby import Lobby
 
 router = APIRouter()
 

@@ -11,7 +11,7 @@ game's state (``static/sw.js``, docs/web.md).
 
 ``GET /api/tables/{id}/qr``, ``/api/sheets/{id}/qr``, ``/api/clubs/{id}/qr``: the QR code of
 the table's invite link, the sheet's follow link and the club's page; a tournament's seat
-links carry theirs in ``GET /api/tournaments/{id}/seats`` (:mod:`~toepen.server.qr`).
+links carry theirs in ``GET /api/tournaments/{id}/seats`` (:mod:`~toepen.server.site.qr`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ..narration import Message
-from .clubs.routes import club_or_404, clubs_of
-from .lobby import handed_out
-from .protocol import Refused
-from .qr import site_base, svg_response
+from ...narration import Message
+from ..protocol import Refused
+from ..site.clubs.routes import club_or_404, clubs_of
+from ..site.qr import site_base, svg_response
+from ..site.scoresheets import sheets_of
+from ..tables.lobby import handed_out
 from .routes import lobby_of
-from .sheets import sheets_of
 
 router = APIRouter()
 

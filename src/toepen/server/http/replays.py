@@ -36,12 +36,13 @@ import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from ..cards import card_str, cards_of
-from ..engine import Event, Game
-from ..narration import Message
-from ..view import observe
-from .protocol import Refused, events_json
-from .routes import LobbyDep, client_key
+from ...cards import card_str, cards_of
+from ...engine import Event, Game
+from ...narration import Message
+from ...view import observe
+from ..protocol import Refused, events_json
+from ..site.accounts.limits import client_key
+from .routes import LobbyDep
 
 router = APIRouter()
 

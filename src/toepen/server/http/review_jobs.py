@@ -9,9 +9,9 @@
 
 Like the replay, a review is for finished games only (nothing it shows is hidden then;
 a review still values each decision from the seat's own view). Each decision is valued
-in the bot pool's review lane (:meth:`~toepen.server.botpool.BotPool.review_values`):
+in the bot pool's review lane (:meth:`~toepen.server.tables.botpool.BotPool.review_values`):
 after the tables' moves and the hints, and with the hints on half the pool's workers at
-most (:class:`~toepen.server.botpool.Lanes`), so that the tables' bots keep theirs; one
+most (:class:`~toepen.server.tables.botpool.Lanes`), so that the tables' bots keep theirs; one
 review sends at most that many decisions at once, so that reviews take turns.
 
 Budgets per client (the account if logged in, else the address): a client has at most
@@ -32,12 +32,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..narration import Message
-from ..record import to_record
-from ..review import DEFAULT_SAMPLES, ReviewError, assemble, judge, points
-from .accounts import routes as accounts_routes
-from .protocol import Refused
-from .routes import LobbyDep, client_key
+from ...narration import Message
+from ...record import to_record
+from ...review import DEFAULT_SAMPLES, ReviewError, assemble, judge, points
+from ..protocol import Refused
+from ..site.accounts import routes as accounts_routes
+from ..site.accounts.limits import client_key
+from .routes import LobbyDep
 
 router = APIRouter()
 

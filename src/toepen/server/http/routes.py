@@ -16,13 +16,14 @@ from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
-from ..record import to_record
-from .accounts import routes as accounts
-from .botpool import available_bots, available_levels, default_bot
-from .lobby import Lobby
-from .presets import presets_json
-from .protocol import PROTOCOL, SMALL, Refused
-from .table import Table
+from ...record import to_record
+from ..protocol import PROTOCOL, SMALL, Refused
+from ..site.accounts import routes as accounts
+from ..site.accounts.limits import client_key
+from ..tables.botpool import available_bots, available_levels, default_bot
+from ..tables.lobby import Lobby
+from ..tables.presets import presets_json
+from ..tables.table import Table
 
 router = APIRouter()
 
@@ -66,11 +67,6 @@ class JoinCode(BaseModel):
 
     code: str = Field(max_length=20)
     name: str
-
-
-def client_key(request: Request) -> str:
-    """Who created a table, for ``tables_per_client``: the client's address."""
-    return request.client.host if request.client else "unknown"
 
 
 def joined(request: Request, table: Table, token: str, seat: int | None,

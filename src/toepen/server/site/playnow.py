@@ -45,15 +45,14 @@ from typing import Annotated, Any, Protocol
 from fastapi import APIRouter, FastAPI, Header, Request
 from pydantic import BaseModel, Field
 
-from ..narration import Message
-from ..rules import Rules, RulesError
+from ...narration import Message
+from ...rules import Rules, RulesError
+from ..protocol import Refused, check_name
+from ..tables.lobby import ASKED, Lobby
+from ..tables.table import Table, token_hash
 from .accounts import Accounts
 from .accounts import routes as accounts_routes
-from .accounts.limits import MemoryWindow, RedisWindow, Window
-from .lobby import ASKED, Lobby
-from .protocol import Refused, check_name
-from .routes import client_key
-from .table import Table, token_hash
+from .accounts.limits import MemoryWindow, RedisWindow, Window, client_key
 
 log = logging.getLogger("toepen.server")
 
@@ -120,7 +119,7 @@ class Ticket:
 
 
 def asker_keys(address: str, account: str | None) -> frozenset[str]:
-    """The keys a play-now table counts against (:func:`toepen.server.lobby.owners`):
+    """The keys a play-now table counts against (:func:`toepen.server.tables.lobby.owners`):
     the client's address, and ``u:NAME`` for a logged-in player.
 
     >>> sorted(asker_keys("10.0.0.1", "Ann")), sorted(asker_keys("10.0.0.1", None))

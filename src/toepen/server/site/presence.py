@@ -34,15 +34,15 @@ import sqlalchemy as sa
 from fastapi import APIRouter, FastAPI, Path, Request
 from pydantic import BaseModel, Field
 
-from ..narration import Message
+from ...narration import Message
+from ..db.store import Base
+from ..names import skeleton
+from ..protocol import MAX_ROW, Refused, check_name
+from ..tables.lobby import Lobby, handed_out
 from .accounts import Accounts, User
 from .accounts import routes as accounts_routes
 from .accounts.limits import MemoryWindow, RedisWindow, Window
-from .lobby import Lobby, handed_out
-from .names import skeleton
 from .playnow import limited
-from .protocol import MAX_ROW, Refused, check_name
-from .store import Base
 
 log = logging.getLogger("toepen.server")
 

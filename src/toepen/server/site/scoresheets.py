@@ -32,14 +32,14 @@ from sqlalchemy import DateTime, Integer, String, Text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..narration import Message, describe
-from ..record import dumps
-from ..rules import Rules, RulesError
-from ..tally import IllegalEntry, Sheet, english
-from ..tally import refusal_message as sheet_refusal_message
-from .protocol import MAX_INT, SMALL, Refused, check_name
-from .store import Base
-from .table import token_hash
+from ...narration import Message, describe
+from ...record import dumps
+from ...rules import Rules, RulesError
+from ...tally import IllegalEntry, Sheet, english
+from ...tally import refusal_message as sheet_refusal_message
+from ..db.store import Base
+from ..protocol import MAX_INT, SMALL, Refused, check_name
+from ..tables.table import token_hash
 
 __all__ = [
     "SheetModel", "SheetRefused", "create_sheet", "install", "load_sheet", "router",

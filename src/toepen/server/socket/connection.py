@@ -24,12 +24,13 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from ..narration import Message
-from . import protocol, wire
-from .lobby import Lobby
-from .protocol import Limits, Refused
-from .social import Social
-from .table import Client, Table
+from ...narration import Message
+from .. import protocol
+from ..protocol import Limits, Refused
+from ..tables.lobby import Lobby
+from ..tables.social import Social
+from ..tables.table import Client, Table
+from . import wire
 
 router = APIRouter()
 
@@ -142,7 +143,7 @@ class Connection:
         self.client: Client | None = None
         self.social = Social(lobby, self.limits)
         self.wire = None if protocol.PLAIN else wire.of(websocket.scope)
-        """The socket's side door (:mod:`~toepen.server.wire`), when the server has one."""
+        """The socket's side door (:mod:`~toepen.server.socket.wire`), when the server has one."""
         if self.wire is not None:
             self.wire.take()
 
@@ -197,7 +198,7 @@ class Connection:
     def _gone(self, client: Client) -> None:
         """A seat's player closed this socket themselves (close code 1000 or 1001: a tab
         closed, the page left) and it was the seat's last one: its short grace begins
-        (:meth:`~toepen.server.scheduler.Scheduler.gone`). A socket lost without a close
+        (:meth:`~toepen.server.tables.scheduler.Scheduler.gone`). A socket lost without a close
         frame (a dropped network, close code 1005 or 1006) or closed by the server
         (replaced, left) keeps the idle clock."""
         seat = client.seat

@@ -31,7 +31,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from ..bots.base import (
+from ...bots.base import (
     CMD_PREFIX,
     DEFAULT,
     DEFAULT_WORD,
@@ -41,11 +41,11 @@ from ..bots.base import (
     make_bot,
     resolve_name,
 )
-from ..bots.expert import Evaluation
-from ..engine.actions import Action, action
-from ..match import Incident, Report, ask, fall_back
-from ..review import evaluate
-from ..view import View
+from ...bots.expert import Evaluation
+from ...engine.actions import Action, action
+from ...match import Incident, Report, ask, fall_back
+from ...review import evaluate
+from ...view import View
 
 PREFERRED = fallback_chain(DEFAULT)
 """The default bot, then the bots that stand in for it (``expert``, ``heuristic``, ``random``)."""

@@ -35,12 +35,12 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..bots.base import CMD_PREFIX, EXTERNAL_FALLBACK, bot_names
-from ..bots.base import RESERVED as BOT_RESERVED
-from ..bots.external import ExternalBot, Incident
-from ..engine.actions import Action
-from ..rules import Rules
-from ..view import View
+from ...bots.base import CMD_PREFIX, EXTERNAL_FALLBACK, bot_names
+from ...bots.base import RESERVED as BOT_RESERVED
+from ...bots.external import ExternalBot, Incident
+from ...engine.actions import Action
+from ...rules import Rules
+from ...view import View
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
 """An external bot's name: a letter, then letters, digits, ``_`` or ``-`` (24 at most)."""

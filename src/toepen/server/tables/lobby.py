@@ -1,8 +1,8 @@
 """The lobby: every table of the server, its seats and tokens, and the host's commands.
 
 The lobby creates tables, seats people and bots, starts games and rebuilds every stored
-table at start-up; the table master (:mod:`toepen.server.master`) plays them and the bot
-scheduler (:mod:`toepen.server.scheduler`) decides what happens next. Every change is
+table at start-up; the table master (:mod:`toepen.server.tables.master`) plays them and the bot
+scheduler (:mod:`toepen.server.tables.scheduler`) decides what happens next. Every change is
 committed to storage before it is applied in memory and broadcast.
 """
 
@@ -17,18 +17,18 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..engine import Action, Game
-from ..narration import Message
-from ..rules import Rules, RulesError
+from ...engine import Action, Game
+from ...narration import Message
+from ...rules import Rules, RulesError
+from ..db.commit import Storage
+from ..db.store import Store, TableRow
+from ..names import skeleton
+from ..protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .botpool import BotPool
-from .external import ExternalBots
+from .external_bots import ExternalBots
 from .master import Master
-from .names import skeleton
 from .ports import ClusterPort
-from .protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .scheduler import Scheduler
-from .storage import Storage
-from .store import Store, TableRow
 from .table import Seat, Table, bot_name, token_hash
 
 log = logging.getLogger("toepen.server")

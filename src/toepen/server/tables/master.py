@@ -5,7 +5,7 @@ One action at a time per table (under the table's lock):
 1. **check**: against the game in memory (the state number the sender saw, whose turn it
    is, the engine's legal actions); a refusal changes nothing and carries the engine's
    reason (:class:`~toepen.engine.Refusal`);
-2. **commit**: the action is stored (group commit, :class:`~toepen.server.storage.Storage`);
+2. **commit**: the action is stored (group commit, :class:`~toepen.server.db.commit.Storage`);
    a client never sees a state the database does not hold;
 3. **apply**: the game moves on (a copy, swapped in once the commit is done);
 4. **broadcast**: each client gets ``observe(game, seat)`` and the events redacted for it,
@@ -27,14 +27,14 @@ from typing import Any
 
 import orjson
 
-from ..engine import Action, ActionError, Event, EventKind, Game
-from ..narration import refusal_message
-from ..view import encoded_views, observe
-from . import protocol
+from ...engine import Action, ActionError, Event, EventKind, Game
+from ...narration import refusal_message
+from ...view import encoded_views, observe
+from .. import protocol
+from ..db.commit import Fenced, Storage
+from ..db.store import ActionRow
+from ..protocol import Closing, Limits, Refused
 from .ports import ClusterPort, Hold, MetricsPort
-from .protocol import Closing, Limits, Refused
-from .storage import Fenced, Storage
-from .store import ActionRow
 from .table import Client, Table
 
 log = logging.getLogger("toepen.server")
@@ -161,7 +161,7 @@ class Master:
     @contextlib.asynccontextmanager
     async def locked(self, table: Table) -> AsyncIterator[Hold | None]:
         """The table's lock; in a cluster also its Redis lock, the table caught up with
-        the other servers first (yields the :class:`~toepen.server.ports.Hold`)."""
+        the other servers first (yields the :class:`~toepen.server.tables.ports.Hold`)."""
         async with table.lock:
             if self.cluster is None:
                 yield None

@@ -1,6 +1,6 @@
 """What the table master and the lobby need of a server's optional parts: the cluster
-(``--redis``, :mod:`~toepen.server.cluster`) and the metrics
-(:mod:`~toepen.server.metrics`), as typing protocols.
+(``--redis``, :mod:`~toepen.server.cluster.core`) and the metrics
+(:mod:`~toepen.server.http.metrics`), as typing protocols.
 
 The master and the lobby depend on these, not on the modules that implement them, so
 that those modules may read the lobby without an import cycle (tests/test_layering.py).
@@ -26,7 +26,8 @@ class Hold:
 
 
 class ClusterPort(Protocol):
-    """The cluster as the master and the lobby use it (:class:`~toepen.server.cluster.Cluster`)."""
+    """The cluster as the master and the lobby use it
+    (:class:`~toepen.server.cluster.core.Cluster`)."""
 
     def hold(self, table: Table) -> AbstractAsyncContextManager[Hold]: ...
 
@@ -61,7 +62,7 @@ class ClusterPort(Protocol):
 
 
 class MetricsPort(Protocol):
-    """The metrics as the master uses them (:class:`~toepen.server.metrics.Metrics`)."""
+    """The metrics as the master uses them (:class:`~toepen.server.http.metrics.Metrics`)."""
 
     def committed(self, seconds: float, by: str = "any") -> None: ...
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..rules import (
+from ...rules import (
     ALL_TABLE_SIZES,
     BOUNDS,
     CHOICES,
@@ -38,7 +38,7 @@ from ..rules import (
     SUGGESTED_MAX_STAKE,
     Rules,
 )
-from ..tourney import SCHEMES
+from ...tourney import SCHEMES
 
 TYPES = {"int": "int", "bool": "bool", "str": "choice", "int | None": "int_or_null",
          "tuple[int, ...]": "sizes", "float": "number"}

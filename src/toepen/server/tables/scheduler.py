@@ -1,6 +1,6 @@
 """Bot scheduling: who acts next at each table, and when.
 
-After every change of a table (the master's :attr:`~toepen.server.master.Master.on_change`)
+After every change of a table (the master's :attr:`~toepen.server.tables.master.Master.on_change`)
 :meth:`Scheduler.kick` arranges what happens next: a bot seat's move (thought in the bot
 pool, or asked of the seat's external program), a stand-in's move for an idle human, or
 the idle clock of a human seat. A bot acts through the master like anyone else (checked,
@@ -24,22 +24,22 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT, standin_level
-from ..engine import PASS, Action, Game
-from ..match import Incident, asked, fall_back, seat_seed, view_for
-from ..seeds import derive_seed
-from ..view import View, observe
+from ...bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT, standin_level
+from ...engine import PASS, Action, Game
+from ...match import Incident, asked, fall_back, seat_seed, view_for
+from ...seeds import derive_seed
+from ...view import View, observe
+from ..protocol import Refused
 from .botpool import BotPool, available_bots, available_levels, resolve_bot
-from .external import FALLBACK, ExternalBots, ExternalSeat, public_incident
+from .external_bots import FALLBACK, ExternalBots, ExternalSeat, public_incident
 from .master import Master
-from .protocol import Refused
 from .table import Table
 
 log = logging.getLogger("toepen.server")
 
 
 def owner(table: Table) -> str:
-    """Whose turn a table's bot move waits for in the pool (:class:`~toepen.server.botpool.
+    """Whose turn a table's bot move waits for in the pool (:class:`~toepen.server.tables.botpool.
     Lanes`): the client that made the table (play now's, ``playnow:ADDRESS``: its first
     asker, as ``lobby.owners`` counts it)."""
     return table.row.creator.removeprefix("playnow:")

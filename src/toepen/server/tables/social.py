@@ -8,7 +8,7 @@
 - Chat and reactions share a budget per seat (however many sockets it has open):
   :attr:`Limits.chat_burst` in :attr:`Limits.chat_window` seconds. Spectators neither
   chat nor react. Both go to every client of the table through the
-  table master's one broadcast path (:meth:`~toepen.server.master.Master.broadcast`).
+  table master's one broadcast path (:meth:`~toepen.server.tables.master.Master.broadcast`).
 - **rematch** (``{"type": "rematch"}``, once the game is over): play again, a new table
   with the same seats (the same people, their seat tokens valid there too; the same bots,
   by name and kind) and the same rules. The first request offers it (the table's
@@ -31,11 +31,11 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from ..narration import Message
-from ..rules import Rules, RulesError
-from . import protocol
-from .protocol import REACTIONS, Limits, Refused, name_length
-from .store import TableRow
+from ...narration import Message
+from ...rules import Rules, RulesError
+from .. import protocol
+from ..db.store import TableRow
+from ..protocol import REACTIONS, Limits, Refused, name_length
 from .table import Client, Offer, Seat, Table
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """A table in memory: its seats, its game, the clients watching it.
 
 A :class:`Table` is what the protocol calls a table (``docs/protocol.md``): one game of
-Toepen with its seats. Its stored form is :class:`~toepen.server.store.TableRow`; the
+Toepen with its seats. Its stored form is :class:`~toepen.server.db.store.TableRow`; the
 game itself is never stored but rebuilt from the rules, the seed and the actions. The
 lobby creates and finds tables, the table master changes them; this module only holds
 them and says what their public face (:meth:`Table.info`) is.
@@ -18,14 +18,14 @@ from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.base import level_of
-from ..engine import Event, Game
-from ..rules import Rules
-from ..seeds import derive_seed
-from .external import ExternalSeat
-from .names import skeleton
+from ...bots.base import level_of
+from ...engine import Event, Game
+from ...rules import Rules
+from ...seeds import derive_seed
+from ..db.store import SeatRow, TableRow
+from ..names import skeleton
+from .external_bots import ExternalSeat
 from .presets import full_rules
-from .store import SeatRow, TableRow
 
 BOT_NAMES = ("Bas", "Cor", "Dirk", "Els", "Fien", "Gijs", "Hanna", "Ivo", "Joke", "Kees",
              "Lotte", "Maarten", "Noor", "Otto", "Pien", "Ruud", "Sanne", "Teun", "Wim",
@@ -91,7 +91,7 @@ class Seat:
     """Why, for the table's clients (kind and a fixed text: no card can appear)."""
     account: str | None = None
     """The account that plays this seat (seated logged in, or claimed), if any (kept by
-    :mod:`toepen.server.accounts`, not in the seat's row)."""
+    :mod:`toepen.server.site.accounts`, not in the seat's row)."""
 
     @classmethod
     def stored(cls, row: SeatRow) -> Seat:
@@ -169,9 +169,9 @@ class Client:
         self.at = -1
         """The state number of the last ``state`` this client was sent (-1: none yet):
         a frame goes to a client one state behind it; one further behind gets the whole
-        state again (:meth:`~toepen.server.master.Master.broadcast_state`)."""
+        state again (:meth:`~toepen.server.tables.master.Master.broadcast_state`)."""
         self.direct: Callable[[str | bytes], bool] | None = None
-        """The socket's side door (:meth:`toepen.server.wire.Wire.send`), if it has one:
+        """The socket's side door (:meth:`toepen.server.socket.wire.Wire.send`), if it has one:
         sends a frame at once, or declines (the socket's buffer is full, or it closes)."""
 
     def send(self, text: str | bytes) -> None:
@@ -206,7 +206,7 @@ class Client:
 
 @dataclass
 class Offer:
-    """Play again, offered (:mod:`toepen.server.social`): the next game starts when every
+    """Play again, offered (:mod:`toepen.server.tables.social`): the next game starts when every
     person at the table has accepted (bots accept at once); one who has left the table, or
     not answered within ``wait`` seconds, is not waited for (a stand-in plays
     their seat until they come)."""
@@ -270,9 +270,9 @@ class Table:
     heard: int = 0
     """In a cluster, at a process that does not own the table: the latest state number
     its owner relayed (this copy of the game is brought up to it from the database only
-    when it is needed: :meth:`~toepen.server.lobby.Lobby.sync`)."""
+    when it is needed: :meth:`~toepen.server.tables.lobby.Lobby.sync`)."""
     rated: bool = False
-    """The game counts for ratings (:mod:`toepen.server.accounts`)."""
+    """The game counts for ratings (:mod:`toepen.server.site.accounts`)."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     chat_sent: dict[int, list[float]] = field(default_factory=dict)
     """When each seat last chatted or reacted (``social.ChatBudget``: a budget per seat,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from ..lobby import Lobby
+from ...tables.lobby import Lobby
 from .core import Accounts, accounts_of
 from .routes import AccountError, account_error, router
 from .service import User

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI
 
-from ..lobby import Lobby
-from ..master import past
-from ..protocol import Refused
-from ..table import Table
+from ...protocol import Refused
+from ...tables.lobby import Lobby
+from ...tables.master import past
+from ...tables.table import Table
 from .limits import MemoryWindow, RedisWindow, Window
 from .results import seat_results
 from .service import AccountStore, SeatEntry, User

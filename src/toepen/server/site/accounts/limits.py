@@ -17,9 +17,17 @@ import hashlib
 import secrets
 import time
 from collections import deque
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..protocol import Refused
+from ...protocol import Refused
+
+if TYPE_CHECKING:
+    from fastapi import Request
+
+
+def client_key(request: Request) -> str:
+    """Who created a table, for ``tables_per_client``: the client's address."""
+    return request.client.host if request.client else "unknown"
 
 
 class Window(Protocol):

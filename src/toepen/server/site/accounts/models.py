@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store import Base
+from ...db.store import Base
 
 
 class UserModel(Base):

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from ...engine import Event, EventKind, Game
-from ..master import history
+from ....engine import Event, EventKind, Game
+from ...tables.master import history
 
 MODEL = PlackettLuce()
 """The rating model: OpenSkill's Plackett-Luce (mu 25, sigma 25/3 for a newcomer)."""

@@ -19,8 +19,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ..protocol import Refused
-from ..table import Table
+from ...protocol import Refused
+from ...tables.table import Table
 from .core import Accounts, accounts_of
 from .security import (
     check_password,
@@ -409,7 +409,7 @@ async def leaderboard(request: Request, accounts: AccountsDep, preset: str | Non
             "boards": boards}
 
 
-# -- what the table endpoints ask (toepen.server.routes) -----------------------------------
+# -- what the table endpoints ask (toepen.server.http.routes) -----------------------------------
 
 
 def check_rated(rated: bool, user: User | None) -> None:

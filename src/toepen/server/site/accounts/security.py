@@ -27,9 +27,9 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ...bots.base import RESERVED
-from ..names import lookalike
-from ..protocol import Refused
+from ....bots.base import RESERVED
+from ...names import lookalike
+from ...protocol import Refused
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256

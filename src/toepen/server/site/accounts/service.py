@@ -1,7 +1,7 @@
 """The accounts in the database: users, sessions, seats, results, ratings (synchronous;
 the server runs every call in its storage thread, :meth:`Storage.run`).
 
->>> from toepen.server.store import Store
+>>> from toepen.server.db.store import Store
 >>> db = AccountStore(Store.open("sqlite://").engine)
 >>> ann = db.register("Ann", "$argon2id$...")
 >>> ann is not None and db.user("ANN") == ann, db.user("Bob")
@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..store import Prepared, SeatModel, TableModel
+from ...db.store import Prepared, SeatModel, TableModel
 from .models import (
     RatedTableModel,
     RatingModel,

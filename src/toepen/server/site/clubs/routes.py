@@ -18,17 +18,17 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 
-from ... import tourney
-from ...engine import Game
-from ...tally import Sheet
+from .... import tourney
+from ....engine import Game
+from ....tally import Sheet
+from ...protocol import SMALL, Refused, check_name, name_length
+from ...tables.lobby import HANDED_OUT, Lobby
+from ...tables.table import Table, token_hash
 from ..accounts import Accounts
 from ..accounts.routes import created as seated_account
 from ..accounts.routes import player as logged_in
-from ..lobby import HANDED_OUT, Lobby
-from ..protocol import SMALL, Refused, check_name, name_length
 from ..qr import qr_svg
-from ..sheets import Sheets, create_sheet, sheets_of
-from ..table import Table, token_hash
+from ..scoresheets import Sheets, create_sheet, sheets_of
 from . import store
 from .store import Club, Member, TournamentRow
 from .tournament import ClubRefused, Tournament, check_rules, key, rules_options

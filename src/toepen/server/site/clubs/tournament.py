@@ -14,11 +14,11 @@ import hmac
 import secrets
 from typing import Any
 
-from ... import tourney
-from ...rules import Rules, RulesError
-from ...seeds import derive_seed
-from ...settle import evening, transfers
-from ..protocol import Refused
+from .... import tourney
+from ....rules import Rules, RulesError
+from ....seeds import derive_seed
+from ....settle import evening, transfers
+from ...protocol import Refused
 
 MODES = ("cards", "sheet", "online")
 """How a round is played: real cards (results entered by the organiser), real cards on a

@@ -1,7 +1,7 @@
 """Fencing of a table's lease: the epoch of the lease (``toepen_tables.epoch``, raised by
 each process that takes the lease) and the epoch each action was written under
 (``toepen_actions.epoch``; 0: written outside a lease, by a lone server or a client's own
-process). See :meth:`toepen.server.store.Store.take_lease`.
+process). See :meth:`toepen.server.db.store.Store.take_lease`.
 
 Revision ID: l1_lease_epoch
 Revises: 0001
