@@ -214,3 +214,110 @@ def test_no_module_imports_another_modules_private_names() -> None:
                         offences.append(f"{name}: from {'.' * node.level}{node.module} "
                                         f"import {a.name}")
     assert not offences, offences
+
+
+# The server in wings: each part of ``toepen serve`` in a package named for what it is, and
+# which wing may read which. The base (``protocol``: the messages, errors and limits every
+# wing speaks; ``names``; ``config``) reads no wing; the entry (the package itself, ``app``,
+# ``command``, ``__main__``) puts the wings together and nothing imports it back.
+
+SERVER = "toepen.server"
+SERVER_BASE = ("protocol", "names", "config")
+SERVER_ENTRY = ("", "__main__", "app", "command")
+WINGS: dict[str, frozenset[str]] = {
+    "db": frozenset(),                           # the tables on disk, group commit
+    "tables": frozenset({"db"}),                 # a table, the lobby, the master, the bots
+    "cluster": frozenset({"tables", "db"}),      # many processes: leases, relay
+    "socket": frozenset({"tables"}),             # one client's WebSocket
+    "site": frozenset({"tables", "db"}),         # accounts, clubs, play now, presence, sheets
+    "http": frozenset({"tables", "site", "cluster"}),  # one module per resource, the door
+}
+"""Each wing and the other wings it may import (the base it may always import)."""
+CLUSTER_READERS = {f"{SERVER}.app", f"{SERVER}.http.metrics"}
+"""The modules outside the cluster wing that may import it: the start-up, which builds it,
+and the metrics, which report it. The tables see it through ``tables.ports`` only."""
+
+
+def server_part(name: str) -> str:
+    """The wing of a server module, ``base`` or ``entry``, or ``?`` (in no wing)."""
+    rest = name[len(SERVER) + 1:] if name != SERVER else ""
+    head = rest.partition(".")[0]
+    if head in WINGS:
+        return head
+    if "." not in rest and rest in SERVER_BASE:
+        return "base"
+    if "." not in rest and rest in SERVER_ENTRY:
+        return "entry"
+    return "?"
+
+
+SERVER_MODULES = sorted(m for m in MODULES if m == SERVER or m.startswith(SERVER + "."))
+
+
+def wing_offences(graph: dict[str, set[str]]) -> list[str]:
+    """Every import between server modules that the wings do not allow."""
+    out = []
+    for name in sorted(n for n in graph if n == SERVER or n.startswith(SERVER + ".")):
+        a = server_part(name)
+        for dep in sorted(graph.get(name, ())):
+            if not (dep == SERVER or dep.startswith(SERVER + ".")):
+                continue
+            b = server_part(dep)
+            if "?" in (a, b):
+                out.append(f"{name} -> {dep}: {name if a == '?' else dep} is in no wing")
+            elif a == b or a == "entry":
+                continue
+            elif b == "entry":
+                out.append(f"{name} -> {dep}: nothing imports the entry back")
+            elif a == "base" and b != "base":
+                out.append(f"{name} -> {dep}: the base imports no wing")
+            elif b != "base" and b not in WINGS[a]:
+                out.append(f"{name} -> {dep}: {a} may not import {b}")
+            elif b == "cluster" and name not in CLUSTER_READERS:
+                out.append(f"{name} -> {dep}: only the start-up and the metrics read the cluster")
+    return out
+
+
+def test_every_server_module_is_in_a_wing() -> None:
+    loose = [m for m in SERVER_MODULES if server_part(m) == "?"]
+    assert not loose, f"server modules in no wing: {loose}"
+
+
+def test_each_wing_has_its_purpose_in_its_docstring() -> None:
+    for wing in WINGS:
+        path = PACKAGE / "server" / wing / "__init__.py"
+        assert path.is_file(), f"server/{wing}/ is not a package"
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        assert doc and doc.startswith(f"The {wing} wing"), f"server/{wing}/__init__.py: {doc!r}"
+
+
+def test_the_wings_import_each_other_only_as_allowed() -> None:
+    assert wing_offences(GRAPH) == []
+
+
+def test_the_wings_allowed_form_no_cycle() -> None:
+    assert cycles({w: set(deps) for w, deps in WINGS.items()}) == []
+
+
+def test_the_wing_rule_catches_what_it_names() -> None:
+    # the tables reading the cluster, the site reading an HTTP module, the database a table,
+    # the base a wing, a module outside the wings: each an offence
+    m = f"{SERVER}.tables.master"
+    fake = {
+        m: {f"{SERVER}.cluster.core"},
+        f"{SERVER}.site.playnow": {f"{SERVER}.http.routes"},
+        f"{SERVER}.db.store": {f"{SERVER}.tables.table"},
+        f"{SERVER}.protocol": {f"{SERVER}.tables.table"},
+        f"{SERVER}.http.pwa": {f"{SERVER}.cluster.core", f"{SERVER}.app"},
+        f"{SERVER}.socket.connection": {f"{SERVER}.tables.lobby", f"{SERVER}.protocol"},
+    }
+    found = wing_offences(fake)
+    assert f"{m} -> {SERVER}.cluster.core: tables may not import cluster" in found
+    assert f"{SERVER}.site.playnow -> {SERVER}.http.routes: site may not import http" in found
+    assert f"{SERVER}.db.store -> {SERVER}.tables.table: db may not import tables" in found
+    assert f"{SERVER}.protocol -> {SERVER}.tables.table: the base imports no wing" in found
+    assert (f"{SERVER}.http.pwa -> {SERVER}.cluster.core: only the start-up and the metrics "
+            "read the cluster") in found
+    assert f"{SERVER}.http.pwa -> {SERVER}.app: nothing imports the entry back" in found
+    assert len(found) == 6  # the socket reading the tables and the base is allowed
+    assert server_part(f"{SERVER}.lobby") == "?"  # the flat layout: a module in no wing
