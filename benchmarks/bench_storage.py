@@ -153,7 +153,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="repeats (the best counts)")
     parser.add_argument("--before", metavar="REV", help="also measure this revision")
     parser.add_argument("--postgresql", action="store_true",
-                        help="on a throwaway PostgreSQL (tools.services) instead of SQLite")
+                        help="on a throwaway PostgreSQL (benchmarks/services.py) instead of SQLite")
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -161,7 +161,7 @@ def main() -> None:
         print(json.dumps(measure(args.calls, args.repeats, args.url)))
         return
     if args.postgresql:
-        from toepen.tools.services import throwaway_postgres
+        from services import throwaway_postgres
 
         with throwaway_postgres() as url:
             compare(args.calls, args.repeats, args.before, url)

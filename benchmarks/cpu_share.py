@@ -1,6 +1,6 @@
 """A process with a share of a core of its own: a Linux cgroup CPU quota.
 
-``toepen bench --server --paced --cpu-share F`` puts each server process in a cgroup of
+``benchmarks/paced_bench.py --cpu-share F`` puts each server process in a cgroup of
 its own whose CFS quota is ``F`` of one core (over a 100 ms period: :data:`PERIOD_US`).
 On a small machine that stands in for a bigger one in which every process has cores of
 its own: N processes with a share each hold what N machines would, as long as the

@@ -1,4 +1,9 @@
-"""``toepen bench --server --paced``: how many tables one process holds at a human pace.
+"""How many tables one process holds at a human pace::
+
+    uv run python benchmarks/paced_bench.py [--processes N ...] [--tables N ...] [--pace S]
+        [--window S] [--route spread|table ...] [--cluster] [--cpu-share F] [--json]
+
+(``toepen bench --server --paced`` until the server's benchmarks left the package.)
 
 Each table acts at a human pace (one action every ``pace`` seconds, default 1); the
 benchmark adds tables in steps and, over a window at each step, measures the latency
@@ -10,7 +15,7 @@ here, as the tests do), every table's seats spread over the processes (or all on
 ``route``), so the scaling per process shows.
 
 Every seat is a WebSocket of this process, choosing a random legal action, as in
-:mod:`toepen.tools.server_bench`; the servers and this client share the machine.
+``benchmarks/server_bench.py``; the servers and this client share the machine.
 """
 
 from __future__ import annotations
@@ -33,11 +38,10 @@ from typing import Any
 
 import httpx
 import orjson
+from cpu_share import limited  # the benchmarks' own modules, beside this one
 from rich.table import Table
-
-from .cpu_share import limited
-from .server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
-from .services import throwaway_postgres, throwaway_redis
+from server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
+from services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
 """Table counts the paced search tries, in order, until a step is not held."""
@@ -335,7 +339,7 @@ def run_paced(processes: int = 1, steps: tuple[int, ...] = STEPS, pace: float = 
 
 def table(results: list[PacedResult]) -> Table:
     """The paced searches as a terminal table: one row per process count and step."""
-    out = Table(title="toepen bench --server --paced (each table one action per "
+    out = Table(title="paced_bench (each table one action per "
                 "second; servers and client share this machine)")
     shares = any(r.cpu_share is not None for r in results)
     for col in ("processes", *(("core share",) if shares else ()), "stack", "seats", "tables",
@@ -353,3 +357,66 @@ def table(results: list[PacedResult]) -> Table:
                         f"{s.cpu_ms_per_action:.3f}", str(r.held) if last else "",
                         f"{r.held / r.processes:,.0f}" if last else "")
     return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The paced search per process count (and route), then the table (or ``--json``)."""
+    import argparse
+
+    from cpu_share import available
+    from rich.console import Console
+    from rich.progress import Progress, TextColumn
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--processes", type=int, action="append", metavar="N",
+                        help="server processes behind one Redis and PostgreSQL started for "
+                        "the run (repeatable: 1, 2, 3; default 1)")
+    parser.add_argument("--tables", type=int, action="append", metavar="N",
+                        help=f"the steps of tables (repeatable; default {STEPS})")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="seconds between a table's actions (0.05 to 60)")
+    parser.add_argument("--window", type=float, default=6.0,
+                        help="seconds measured per step (1 to 600)")
+    parser.add_argument("--route", action="append", choices=ROUTES,
+                        help="with --processes above 1: where each table's seats connect: "
+                        "'spread' over every process (the default; most actions relayed) "
+                        "or 'table', all on one (as a proxy routing by table does); "
+                        "repeatable")
+    parser.add_argument("--cluster", action="store_true",
+                        help="run even one process on PostgreSQL and Redis (the cluster's "
+                        "stack) instead of SQLite")
+    parser.add_argument("--cpu-share", type=float, metavar="F",
+                        help="limit each server process to this share of one core (a Linux "
+                        "cgroup quota; needs root), 0.01 to 64")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if any(not 1 <= n <= 16 for n in args.processes or []):
+        parser.error("--processes: 1 to 16")
+    if any(n < 1 for n in args.tables or []):
+        parser.error("--tables: at least 1")
+    if not 0.05 <= args.pace <= 60 or not 1 <= args.window <= 600:
+        parser.error("--pace: 0.05 to 60 seconds; --window: 1 to 600 seconds")
+    if args.cpu_share is not None:
+        if not 0.01 <= args.cpu_share <= 64:
+            parser.error("--cpu-share: 0.01 to 64")
+        why = available()
+        if why is not None:
+            parser.error(f"--cpu-share: {why}")
+    steps = tuple(sorted(args.tables)) if args.tables else STEPS
+    results = []
+    with Progress(TextColumn("{task.description}"), transient=True) as bar:
+        task = bar.add_task("starting")
+        for n in args.processes or [1]:
+            for route in dict.fromkeys(args.route or ["spread"]) if n > 1 else ["spread"]:
+                results.append(run_paced(
+                    n, steps=steps, pace=args.pace, window=args.window, route=route,
+                    cluster=args.cluster, cpu_share=args.cpu_share,
+                    progress=lambda text: bar.update(task, description=text)))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results]))
+        return
+    Console().print(table(results))
+
+
+if __name__ == "__main__":
+    main()

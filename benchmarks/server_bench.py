@@ -1,4 +1,9 @@
-"""``toepen bench --server --tables N``: load on a real server over real WebSockets.
+"""Load on a real server over real WebSockets::
+
+    uv run python benchmarks/server_bench.py --tables 10 --tables 100 [--baseline] [--json]
+
+(``toepen bench --server`` until the server's benchmarks left the package for
+``benchmarks/``.)
 
 Starts ``toepen serve`` in a subprocess (its own temporary SQLite file), creates ``N``
 four-seat tables over HTTP and drives every seat of every table with a *random bot
@@ -272,7 +277,7 @@ def run_server_bench(n: int, lives: int = 5,
 
 def table(results: list[ServerBenchResult]) -> Table:
     """The results of :func:`run_server_bench` as a terminal table, one row per run."""
-    out = Table(title="toepen bench --server (random bots in the client drive every seat "
+    out = Table(title="server_bench (random bots in the client drive every seat "
                 "over WebSockets; server and client share this machine)")
     out.add_column("server")
     for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "CPU ms/action",
@@ -292,3 +297,46 @@ def table(results: list[ServerBenchResult]) -> Table:
                     f"{j['server_rss_peak_mib']:.0f}", f"{r.kib_per_table:,.0f}",
                     str(r.errors))
     return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """One run per table count (``--baseline``: the server of before first, then the
+    default), a bar each, then the table (or ``--json``)."""
+    import argparse
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, action="append", metavar="N",
+                        help="concurrent tables (repeatable; default 10)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also run the server's broadcast of before (one observe and "
+                        "stdlib JSON per receiver), interleaved, for the CPU ratio")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if any(n < 1 for n in args.tables or []):
+        parser.error("--tables: at least 1")
+    results = []
+    runs = [(n, b) for n in args.tables or [10]
+            for b in ((True, False) if args.baseline else (False,))]
+    for n, base in runs:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      transient=True) as bar:
+            what = "baseline, " if base else ""
+            made = bar.add_task(f"{n} tables ({what}creating)", total=n)
+            done = bar.add_task(f"{n} tables ({what}playing)", total=n)
+
+            def progress(what: str, k: int, made: TaskID = made, done: TaskID = done,
+                         bar: Progress = bar) -> None:
+                bar.advance(made if what == "created" else done, k)
+
+            results.append(run_server_bench(n, lives=5, progress=progress, baseline=base))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results]))
+        return
+    Console().print(table(results))
+
+
+if __name__ == "__main__":
+    main()

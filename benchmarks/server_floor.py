@@ -1,5 +1,5 @@
 """What the server's stack costs per action with no game in it: the floor under
-``toepen bench --server``'s CPU per action.
+``benchmarks/server_bench.py``'s CPU per action.
 
 ``python benchmarks/server_floor.py serve --port P`` is a server that speaks just enough
 of the protocol for the load benchmark's clients: ``POST /api/tables`` and ``/join``
@@ -14,8 +14,8 @@ benchmark's games at 5 lives).
 
 ``python benchmarks/server_floor.py bench`` starts that server (with and without the
 commit: ``serve --no-commit``) and runs the load benchmark's own clients against it
-(``tools/server_bench._seat``), and prints the server's CPU per action, beside the real
-server's (``toepen bench --server``) in turn with it::
+(``benchmarks/server_bench._seat``), and prints the server's CPU per action, beside the real
+server's (``benchmarks/server_bench.py``) in turn with it::
 
     uv run python benchmarks/server_floor.py bench --tables 50 --rounds 3
 
@@ -37,6 +37,7 @@ from typing import Any
 
 import httpx
 import orjson
+import server_bench as sb
 from rich.console import Console
 from rich.table import Table as RichTable
 
@@ -48,7 +49,6 @@ from toepen.server.db.commit import Storage
 from toepen.server.db.store import ActionRow, SeatRow, Store, TableRow
 from toepen.server.socket import wire
 from toepen.server.tables.master import view_bytes
-from toepen.tools import server_bench as sb
 
 SIZE = 4
 

@@ -27,10 +27,9 @@ import tempfile
 from pathlib import Path
 
 import httpx
+import server_bench as sb
 from rich.console import Console
 from rich.table import Table
-
-from toepen.tools import server_bench as sb
 
 
 def _totals(out: Path) -> int:

@@ -2,7 +2,7 @@
 free loopback port, gone afterwards. Debian's packages (``postgresql``, ``redis-server``)
 provide the programs; ``.ci/run`` installs them.
 
-``toepen bench --server --paced --processes N`` runs its servers on them, and the server
+``benchmarks/paced_bench.py --processes N`` runs its servers on them, and the server
 tests' ``postgres_url`` and ``redis_url`` fixtures are these two.
 """
 
@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .server_bench import free_port
+from server_bench import free_port  # the benchmarks' own module, beside this one
 
 __all__ = ["Postgres", "throwaway_postgres", "throwaway_postgres_cluster", "throwaway_redis"]
 

@@ -7,7 +7,7 @@ this module at start-up, wraps the parts below and writes, every 0.2 s, the CPU 
 how often it ran::
 
     PYTHONPATH=benchmarks/server_split CPU_SPLIT_OUT=/tmp/split.json \\
-        uv run toepen bench --server --tables 50 --json
+        uv run python benchmarks/server_bench.py --tables 50 --json
     uv run python benchmarks/server_split/report.py /tmp/split.json ACTIONS
 
 (``ACTIONS``: the ``actions`` of the benchmark's JSON.) The file holds the whole life of

@@ -24,11 +24,10 @@ from typing import Any
 
 import httpx
 import pytest
+from server_bench import free_port as free_port  # the tests import it here
+from services import throwaway_postgres
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
-
-from toepen.tools.server_bench import free_port as free_port  # the tests import it here
-from toepen.tools.services import throwaway_postgres
 
 from .schema import check_server_message
 

@@ -23,9 +23,9 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from services import throwaway_redis
 
 from toepen.record import replay
-from toepen.tools.services import throwaway_redis
 
 from .audit import audit, timeline
 from .conftest import Player, Server, create

@@ -32,13 +32,13 @@ from pathlib import Path
 
 import pytest
 import redis
+from services import Postgres, throwaway_postgres_cluster, throwaway_redis
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from toepen.record import replay
 from toepen.server.cluster.core import Cluster, Renewer
 from toepen.server.db.store import database_url
-from toepen.tools.services import Postgres, throwaway_postgres_cluster, throwaway_redis
 
 from .audit import audit, timeline
 from .conftest import Player, Server, create

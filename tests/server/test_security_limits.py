@@ -11,8 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 import redis
-
-from toepen.tools.services import throwaway_redis
+from services import throwaway_redis
 
 from .conftest import Server
 

@@ -72,8 +72,8 @@ def test_progress_counts_every_step_and_the_figures_render() -> None:
 
 
 def test_server_bench_reports_cpu_per_action_against_its_baseline() -> None:
-    from toepen.tools.server_bench import ServerBenchResult
-    from toepen.tools.server_bench import table as server_table
+    from server_bench import ServerBenchResult
+    from server_bench import table as server_table
 
     base = ServerBenchResult(tables=50, actions=2000, seconds=4.0, server_cpu=2.0,
                              label="baseline")
@@ -87,8 +87,8 @@ def test_server_bench_reports_cpu_per_action_against_its_baseline() -> None:
 
 
 def test_paced_search_holds_the_largest_step_under_the_bound() -> None:
-    from toepen.tools.paced_bench import PacedResult, PacedStep
-    from toepen.tools.paced_bench import table as paced_table
+    from paced_bench import PacedResult, PacedStep
+    from paced_bench import table as paced_table
 
     fast = PacedStep(100, actions=500, latencies=[0.01] * 98 + [0.05] * 2, seconds=5.0,
                      server_cpu=0.25)
@@ -162,3 +162,22 @@ def test_against_names_the_other_trees_failure(tmp_path: Path) -> None:
     other = _tree_copy(tmp_path, "raise ImportError('this engine is broken')")
     with pytest.raises(AgainstError, match="this engine is broken"):
         run_against(other, seconds=0.05, rounds=1, presets=("rulebook",), sizes=(4,))
+
+
+def test_the_server_benchmarks_refuse_bad_options_before_starting_anything(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the server's benchmarks run from benchmarks/ (no longer ``toepen bench --server``):
+    # a wrong option is named, with usage, and no server is started
+    import paced_bench
+    import server_bench
+
+    for main, argv, said in (
+            (server_bench.main, ["--tables", "0"], "--tables: at least 1"),
+            (paced_bench.main, ["--route", "nowhere"], "invalid choice: 'nowhere'"),
+            (paced_bench.main, ["--processes", "17"], "--processes: 1 to 16"),
+            (paced_bench.main, ["--pace", "0"], "--pace: 0.05 to 60 seconds"),
+            (paced_bench.main, ["--cpu-share", "100"], "--cpu-share: 0.01 to 64")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert said in capsys.readouterr().err

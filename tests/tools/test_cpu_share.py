@@ -9,9 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from toepen.tools.cpu_share import available, limited
-from toepen.tools.server_bench import cpu_seconds
+from cpu_share import available, limited
+from server_bench import cpu_seconds
 
 
 def test_a_busy_process_gets_no_more_than_its_share() -> None:
@@ -54,7 +53,7 @@ def test_a_busy_process_gets_no_more_than_its_share() -> None:
 
 
 def _roots() -> list[Path]:
-    from toepen.tools.cpu_share import ROOT_V1, ROOT_V2
+    from cpu_share import ROOT_V1, ROOT_V2
 
     out: list[Path] = []
     for root in (ROOT_V1, ROOT_V2):
@@ -70,7 +69,7 @@ def test_groups_a_killed_bench_left_are_removed() -> None:
         with pytest.raises(OSError, match="cgroup"), limited([], 0.2):
             pass
         return
-    from toepen.tools.cpu_share import _root
+    from cpu_share import _root
 
     found = _root()
     assert found is not None

@@ -22,10 +22,10 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 RUNTIME_ONLY = {"psycopg"}
 """Core dependencies used without an import (SQLAlchemy loads psycopg for postgresql://)."""
 WHERE = {
-    "server": ("server/", "tools/server_bench.py", "tools/paced_bench.py"),
+    "server": ("server/",),
     "tui": ("tui/",),
     "postgres": ("server/db/store.py",),  # the lease holder's one-statement write (lazily)
-    "redis": ("server/cluster/core.py", "server/site/accounts/__init__.py", "tools/services.py"),
+    "redis": ("server/cluster/core.py", "server/site/accounts/__init__.py"),
     "rl": ("rl/", "tools/bench.py"),  # the bench times the rl environments when installed
     "plot": ("tools/arena/report.py", "tools/review_plot.py"),
     "arena": ("tools/arena/",),
@@ -33,9 +33,11 @@ WHERE = {
 """Where in src/toepen each extra may be imported (a distribution in two extras, numpy or
 openskill, may be imported where either allows)."""
 LOCAL = ({p.stem for p in (ROOT / "tests").glob("*.py")}
-         | {p.parent.name for p in (ROOT / "tests").glob("*/__init__.py")})
+         | {p.parent.name for p in (ROOT / "tests").glob("*/__init__.py")}
+         | {p.stem for p in (ROOT / "benchmarks").glob("*.py")})
 """The tests' own helper modules and packages at the top of tests/ (imported by plain name:
-``from server.test_replay_budget import ...``)."""
+``from server.test_replay_budget import ...``), and the benchmarks' modules (``services``,
+``server_bench``: on pytest's path, and beside each other)."""
 
 
 def _name(requirement: str) -> str:

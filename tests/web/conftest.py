@@ -22,8 +22,7 @@ from typing import Any
 import pytest
 from chromium import launch
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
-
-from toepen.tools.server_bench import free_port
+from server_bench import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"

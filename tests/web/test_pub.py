@@ -24,10 +24,10 @@ import zxingcpp
 from chromium import CHROMIUM, CHROMIUM_ARGS
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
+from server_bench import free_port
 
 import toepen.server.app as server_app
 from toepen.server.config import ServerConfig
-from toepen.tools.server_bench import free_port
 
 from .conftest import Server, screenshot
 from .helpers import wait_ready
