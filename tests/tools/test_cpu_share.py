@@ -1,4 +1,4 @@
-"""A server process with a share of a core of its own (toepen bench --paced --cpu-share)."""
+"""A server process with a share of a core of its own (benchmarks/paced_bench.py --cpu-share)."""
 
 from __future__ import annotations
 
