@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.progress import Progress, TextColumn
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0].rstrip(":"))
     parser.add_argument("--processes", type=int, action="append", metavar="N",
                         help="server processes behind one Redis and PostgreSQL started for "
                         "the run (repeatable: 1, 2, 3; default 1)")

@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0].rstrip(":"))
     parser.add_argument("--tables", type=int, action="append", metavar="N",
                         help="concurrent tables (repeatable; default 10)")
     parser.add_argument("--baseline", action="store_true",
