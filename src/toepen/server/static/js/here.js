@@ -6,7 +6,7 @@
 import { t, translateStatic } from "./i18n.js";
 import { esc } from "./util.js";
 import { saveSeat, seatOf } from "./net.js";
-import { accountApi } from "./account.js";
+import { api } from "./http.js";
 import { presetName } from "./tableinfo.js";
 import { clientId } from "./playnow.js";
 
@@ -61,7 +61,7 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
   const beat = async () => {
     const body = { client: clientId() };
     if (!me.user && visible && nameOf()) { body.visible = true; body.name = nameOf(); }
-    try { last = await accountApi("POST", "/api/here", body); draw(); onData(last); } catch (e) {
+    try { last = await api("POST", "/api/here", body); draw(); onData(last); } catch (e) {
       const refused = e.say && ["here.error.name_taken", "here.error.guests"].includes(e.say.id);
       if (body.visible && refused) {  // shown once; the page stays here, unnamed
         visible = false;
@@ -72,7 +72,7 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
     }
   };
   const act = async (method, path, body) => {
-    try { const out = await accountApi(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }
+    try { const out = await api(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }
   };
   box.addEventListener("change", (ev) => {
     if (ev.target.id === "here-visible") {

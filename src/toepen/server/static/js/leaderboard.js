@@ -3,7 +3,8 @@
 import { t, lang } from "./i18n.js";
 import { esc } from "./util.js";
 import { presets } from "./net.js";
-import { accountApi, profileLink } from "./account.js";
+import { profileLink } from "./account.js";
+import { api } from "./http.js";
 import { presetName } from "./tableinfo.js";
 
 export async function showLeaderboard(app) {
@@ -18,7 +19,7 @@ export async function showLeaderboard(app) {
   const load = async () => {
     const query = preset || size ? `?preset=${encodeURIComponent(preset || first.name)}&size=${size || 4}` : "";
     try {
-      board = await accountApi("GET", `/api/leaderboard${query}`);
+      board = await api("GET", `/api/leaderboard${query}`);
       preset = board.preset; size = board.size;
     } catch (e) { board = { players: [], boards: [], error: e.message }; preset ||= first.name; size ||= 4; }
   };

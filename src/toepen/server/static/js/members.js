@@ -3,13 +3,13 @@
 // who is no member is still typed in the name field beside it.
 import { t } from "./i18n.js";
 import { esc } from "./util.js";
-import { call } from "./club.js";
+import { api } from "./http.js";
 
 /** The names of the club's members (GET /api/clubs/ID), or none (no club, or not reached). */
 export async function clubMembers(tn) {
   if (!tn.club) return [];
   try {
-    const club = await call("GET", `/api/clubs/${encodeURIComponent(tn.club.id)}`);
+    const club = await api("GET", `/api/clubs/${encodeURIComponent(tn.club.id)}`);
     return club.members.map((m) => m.name);
   } catch { return []; }
 }

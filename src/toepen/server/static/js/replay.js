@@ -5,7 +5,7 @@
 // it replays the states this browser received while it watched or played (kept in
 // IndexedDB), and failing that lists the record's moves.
 import { t, say, actionText, translateStatic } from "./i18n.js";
-import { api } from "./net.js";
+import { api } from "./http.js";
 import { renderBoard } from "./board.js";
 import { keptStates } from "./store.js";
 import { esc } from "./util.js";

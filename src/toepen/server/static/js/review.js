@@ -3,7 +3,7 @@
 // /api/tables/{id}/review?seat=N[&all=1] until it is done, the progress shown). The figures
 // and reasons come from the server; this page only translates and draws them.
 import { t, say, actionText, lang } from "./i18n.js";
-import { api } from "./net.js";
+import { api } from "./http.js";
 import { esc } from "./util.js";
 
 const POLL_MS = 400;

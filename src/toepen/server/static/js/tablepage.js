@@ -1,6 +1,7 @@
 // The table page: waiting room before the start, the board during the game, the result after.
 import { t, say, has, translateStatic } from "./i18n.js";
-import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
+import { Connection, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
+import { api } from "./http.js";
 import { renderBoard, boardKey } from "./board.js";
 import { scoreSheetHTML, pointsLimit } from "./scoresheet.js";
 import { rulesList } from "./rulesets.js";
@@ -76,10 +77,9 @@ export async function showTable(app, tableId, setConn) {
   });
   if (st.token) {
     // Is there a hint endpoint? A missing route answers FastAPI's plain 404 "Not Found".
-    fetch(`/api/tables/${tableId}/hint`, { headers: { Authorization: `Bearer ${st.token}` } }).then(async (r) => {
-      let d = null; try { d = await r.json(); } catch { d = null; }
-      if ((r.status === 404 && (!d || d.detail === "Not Found")) || r.status === 405) { st.hintAvailable = false; drawBoard(); }
-    }).catch(() => {});
+    api("GET", `/api/tables/${tableId}/hint`, undefined, { token: st.token }).catch((e) => {
+      if ((e.status === 404 && (e.detail === null || e.detail === "Not Found")) || e.status === 405) { st.hintAvailable = false; drawBoard(); }
+    });
   }
   presets().then((m) => {
     st.meta = m; st.bots = botMenu(m); st.defaultBot = m.default_bot || m.bots[0];
@@ -215,7 +215,7 @@ export async function showTable(app, tableId, setConn) {
   async function hint() {
     if (!st.token || !st.view) return;
     try {
-      const h = await api("GET", `/api/tables/${tableId}/hint`, undefined, st.token);
+      const h = await api("GET", `/api/tables/${tableId}/hint`, undefined, { token: st.token });
       if (st.view && h.state === st.view.action_count) {
         // the suggested action and why, in the page's language, under the prompt (never over the cards)
         st.hint = h.action;
