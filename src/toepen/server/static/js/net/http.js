@@ -3,7 +3,8 @@
 // catalog message (say); without one, what failed picks the message: no network, an answer
 // that is not JSON, a refusal, the server's own fault. The server's English detail is for
 // programs and logs, never shown.
-import { t, say, has } from "./i18n.js";
+import { t, say, has } from "../ui/i18n.js";
+import { once } from "../ui/util.js";
 
 let me = null;
 
@@ -75,3 +76,7 @@ export async function api(method, path, body, { token, cache, names } = {}) {
   if (r.ok) throw new RequestError(t("web.error.unreadable"), "unreadable", r.status);
   throw new RequestError(errorText(data, r.status, names), r.status >= 500 ? "server" : "refused", r.status, data);
 }
+
+/** GET /api/presets, once: {presets: [{name, label, about, sizes, lives, rules}], options:
+ * [{name, type, choices, default, about}], sizes, bots, default_bot}. The rules' facts. */
+export const presets = once(() => api("GET", "/api/presets"));

@@ -1,7 +1,5 @@
 // The table's WebSocket: hello with the seat's token, reconnect with exponential backoff;
-// what a table can be (GET /api/presets, fetched once; JSON over HTTP is http.js's).
-import { once } from "./util.js";
-import { api } from "./http.js";
+// the seats' tokens this browser holds (localStorage).
 
 const FINAL_CLOSES = new Set([4000, 4001, 4004, 4009, 4029]);  // 4009: replaced by a newer tab
 
@@ -116,7 +114,3 @@ export class Connection {
     if (this.ws) this.ws.close(1000);
   }
 }
-
-/** GET /api/presets, once: {presets: [{name, label, about, sizes, lives, rules}], options:
- * [{name, type, choices, default, about}], sizes, bots, default_bot}. The rules' facts. */
-export const presets = once(() => api("GET", "/api/presets"));

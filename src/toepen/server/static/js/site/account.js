@@ -1,9 +1,9 @@
 // Accounts in the browser: the header's account links, the log-in / register page and the
 // account page. Who is logged in (account(): the user and this browser's CSRF token, which
 // every request that changes something carries) is http.js's, re-exported here.
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { account, api } from "./http.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { account, api } from "../net/http.js";
 
 export { account };
 

@@ -1,13 +1,12 @@
 // Clubs: the list of clubs with forms for a new club and a tournament without a club, and
 // a club's page (house rules, members, tournaments, the season's standings). Every check
 // is the server's; its refusals come with a catalog message (say) shown in the language.
-import { t, translateStatic } from "./i18n.js";
-import { presets } from "./net.js";
-import { toast, savedName } from "./lobby.js";
-import { esc } from "./util.js";
-import { api } from "./http.js";
-import { followPresetLives } from "./options.js";
-import { qrFigure } from "./pwa.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { toast, savedName } from "../table/lobby.js";
+import { esc } from "../ui/util.js";
+import { api, presets } from "../net/http.js";
+import { followPresetLives } from "../ui/options.js";
+import { qrFigure } from "../ui/pwa.js";
 
 /** The admin and organiser keys this browser holds, by "club:ID" / "tournament:ID". */
 export function keyOf(what) {

@@ -3,11 +3,11 @@
 // online, at a table, invite to my table) and invitations (accept: seated; decline).
 // A guest is counted, named only if it ticks "show my name", and then marked as a guest; a
 // name that is an account's, or one guest too many from this address, unticks it (said once).
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat, seatOf } from "./net.js";
-import { api } from "./http.js";
-import { presetName } from "./tableinfo.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat, seatOf } from "../net/socket.js";
+import { api } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;

@@ -3,11 +3,11 @@
 // /api/invitations); an invitation to you shows at the top of the lobby and of a waiting
 // table, with accept and decline, as soon as the page hears of it (POST /api/here, the
 // lobby's beat of who is here). Nothing of a game is in it.
-import { t } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat } from "./net.js";
+import { t } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat } from "../net/socket.js";
 import { account } from "./account.js";
-import { api } from "./http.js";
+import { api } from "../net/http.js";
 import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;

@@ -1,11 +1,10 @@
 // The leaderboard (/?page=leaderboard&preset=P&size=N): ratings of one preset and table
 // size, best first (GET /api/leaderboard); people and bots alike.
-import { t, lang } from "./i18n.js";
-import { esc } from "./util.js";
-import { presets } from "./net.js";
+import { t, lang } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
 import { profileLink } from "./account.js";
-import { api } from "./http.js";
-import { presetName } from "./tableinfo.js";
+import { api, presets } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 
 export async function showLeaderboard(app) {
   const q = new URLSearchParams(location.search);

@@ -1,9 +1,9 @@
 // A club tournament's organiser registers players from the club's members: a box per
 // member not yet registered, ticked and registered at once (no retyping of names); a guest
 // who is no member is still typed in the name field beside it.
-import { t } from "./i18n.js";
-import { esc } from "./util.js";
-import { api } from "./http.js";
+import { t } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { api } from "../net/http.js";
 
 /** The names of the club's members (GET /api/clubs/ID), or none (no club, or not reached). */
 export async function clubMembers(tn) {

@@ -3,11 +3,11 @@
 // seated the ticket is the seat's token and the table page opens. Leaving the queue:
 // the button, or the tab closing (a beacon); a second tab of this browser replaces the
 // first (the browser's own id, localStorage "toepen.client").
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat } from "./net.js";
-import { api, errorText } from "./http.js";
-import { presetName } from "./tableinfo.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat } from "../net/socket.js";
+import { api, errorText } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 
 const WAITS = [["0", "web.playnow.wait_0"], ["15", "web.playnow.wait_15"],
   ["60", "web.playnow.wait_60"], ["", "web.playnow.wait_none"]];

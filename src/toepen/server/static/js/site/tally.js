@@ -1,14 +1,13 @@
 // The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
 // everyone else follows it live (?sheet=ID). The server says what may be entered next
 // (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
-import { t, say, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { presets } from "./net.js";
-import { api } from "./http.js";
-import { toast } from "./lobby.js";
-import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "./pwa.js";
-import { optionField, fieldValue, showPresetValues } from "./options.js";
-import { potText, settlementHTML } from "./pot.js";
+import { t, say, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { api, presets } from "../net/http.js";
+import { toast } from "../table/lobby.js";
+import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "../ui/pwa.js";
+import { optionField, fieldValue, showPresetValues } from "../ui/options.js";
+import { potText, settlementHTML } from "../ui/pot.js";
 
 /** The rule options of pot toepen the new sheet's form offers (GET /api/presets' fields). */
 const POT_OPTIONS = ["rebuy", "pot", "pot_unit"];

@@ -2,15 +2,15 @@
 // finishing order, drop-outs and late arrivals, standings) and the projector view (live
 // standings and the tables of the round to play). The draw, the points and the order of
 // the standings are the server's (toepen.tourney); this page only shows and sends.
-import { t } from "./i18n.js";
-import { presets, saveSeat } from "./net.js";
-import { toast } from "./lobby.js";
-import { api } from "./http.js";
+import { t } from "../ui/i18n.js";
+import { saveSeat } from "../net/socket.js";
+import { toast } from "../table/lobby.js";
+import { api, presets } from "../net/http.js";
 import { keyOf, saveKey, freshKey, schemeName, standingsHTML, houseName } from "./club.js";
 import { clubMembers, membersHTML, attachMembers } from "./members.js";
 import { account } from "./account.js";
-import { esc } from "./util.js";
-import { money, settlementHTML } from "./pot.js";
+import { esc } from "../ui/util.js";
+import { money, settlementHTML } from "../ui/pot.js";
 
 const POLL_MS = 3000;
 

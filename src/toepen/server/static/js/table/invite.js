@@ -1,14 +1,14 @@
 // The invite page (/?join=CODE): the table in words (its preset's name, how many seats are
 // free), its rules, then a name and Join; a full or started table says so and offers
 // watching it or the lobby instead.
-import { t, translateStatic } from "./i18n.js";
-import { saveSeat } from "./net.js";
-import { esc } from "./util.js";
-import { rulesList } from "./rulesets.js";
-import { account } from "./account.js";
-import { api } from "./http.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { saveSeat } from "../net/socket.js";
+import { esc } from "../ui/util.js";
+import { rulesList } from "../ui/rulesets.js";
+import { account } from "../site/account.js";
+import { api } from "../net/http.js";
 import { toast, savedName, rememberName, seatWho } from "./lobby.js";
-import { freeSeats, tableLine } from "./tableinfo.js";
+import { freeSeats, tableLine } from "../ui/tableinfo.js";
 
 export async function showJoin(app, code) {
   let table;

@@ -1,20 +1,20 @@
 // The table page: waiting room before the start, the board during the game, the result after.
-import { t, say, has, translateStatic } from "./i18n.js";
-import { Connection, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
-import { api } from "./http.js";
+import { t, say, has, translateStatic } from "../ui/i18n.js";
+import { Connection, seatOf, saveSeat, forgetSeat } from "../net/socket.js";
+import { api, presets } from "../net/http.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, pointsLimit } from "./scoresheet.js";
-import { rulesList } from "./rulesets.js";
+import { scoreSheetHTML, pointsLimit } from "../ui/scoresheet.js";
+import { rulesList } from "../ui/rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
-import { esc } from "./util.js";
-import { money } from "./pot.js";
+import { esc } from "../ui/util.js";
+import { money } from "../ui/pot.js";
 import { reviewButton } from "./review.js";
-import { tableLine, botMark } from "./tableinfo.js";
-import { botKind, botMenu } from "./levels.js";
-import { sound, soundOn, setSoundOn } from "./sound.js";
-import { tableInvitations } from "./invitations.js";
-import { keepAwake, awakeToggle, qrFigure, shareButton } from "./pwa.js";
+import { tableLine, botMark } from "../ui/tableinfo.js";
+import { botKind, botMenu } from "../ui/levels.js";
+import { sound, soundOn, setSoundOn } from "../ui/sound.js";
+import { tableInvitations } from "../site/invitations.js";
+import { keepAwake, awakeToggle, qrFigure, shareButton } from "../ui/pwa.js";
 
 const LOG_MAX = 300;
 const LOG_LINES = 120; // the log's lines on the page, newest first
