@@ -1,5 +1,5 @@
 """One wording of a failed request on every page (issue 40): the lobby, the score sheet, a
-club and a profile each ask the server through the one helper (``static/js/http.js``), so
+club and a profile each ask the server through the one helper (``static/js/net/http.js``), so
 the same failure reads the same everywhere, in the page's language: no network, an answer
 that is not JSON, a refusal with the server's catalog message, a refusal with only an error
 code, a plain 404 and the server's own fault. Each request is made to fail by the browser
