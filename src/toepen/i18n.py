@@ -18,7 +18,7 @@ no variant for. The count is the message's parameter named first in :data:`COUNT
 language that needs no variant for a message simply has none (German ``1 Leben``): a
 variant is never taken from another language, but from the catalog the text itself comes
 from. The category is the language's own rule: Babel's ``Locale.plural_form`` here, the
-browser's ``Intl.PluralRules`` in ``static/js/i18n.js`` (no rule of our own in either).
+browser's ``Intl.PluralRules`` in ``static/js/ui/i18n.js`` (no rule of our own in either).
 A variant has the placeholders of its ``<id>`` or fewer (``l'unica vita``, where the
 category is one number). The same ids serve the ``.po`` files, the browser's
 ``web-extra*.json`` and the narration's messages (``{id, params}``): the translators

@@ -84,7 +84,7 @@ def used_ids() -> dict[str, str]:
     # the browser's ids kept in the .po catalogs (the others are in static/i18n/web-extra*)
     po_ids = catalog_ids()
     families: dict[str, str] = {}
-    for js in sorted((SRC / "server" / "static" / "js").glob("*.js")):
+    for js in sorted((SRC / "server" / "static" / "js").rglob("*.js")):
         text = js.read_text(encoding="utf-8")
         for m in re.finditer(r"""["'`]((?:review|web)\.[a-z_.0-9]*[a-z_0-9])["'`]""", text):
             if m.group(1) in po_ids:

@@ -38,7 +38,7 @@ def test_every_refusal_is_said_in_every_language() -> None:
             assert text, f"{lang}: web.club.error.{why} is missing"
             assert placeholders(text) == params, (lang, why, text)
     # and no error message is left that nothing says
-    said = {f"web.club.error.{w}" for w in used} | {"web.club.error.form", "web.club.error.http"}
+    said = {f"web.club.error.{w}" for w in used}
     for area in sorted(STATIC.glob("web-extra-*.json")):  # an area's own file may hold some
         if area.name != "web-extra-clubs.json":
             extra.update(json.loads(area.read_text(encoding="utf-8")))

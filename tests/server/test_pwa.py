@@ -31,7 +31,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 def test_the_shell_is_the_client_and_nothing_else() -> None:
     shell = shell_files(STATIC)
     assert shell[0] == "/" and shell == ["/", *sorted(shell[1:])]
-    for path in ("/index.html", "/offline.html", "/js/app.js", "/js/pwa.js", "/css/pub.css",
+    for path in ("/index.html", "/offline.html", "/js/app.js", "/js/ui/pwa.js", "/css/pub.css",
                  "/i18n/nb.json", "/i18n/languages.json", "/icons/maskable-512.png",
                  "/favicon.svg"):
         assert path in shell

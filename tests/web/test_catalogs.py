@@ -77,8 +77,8 @@ def test_generated_catalogs_are_current_and_hold_the_shared_texts() -> None:
 def test_the_page_holds_no_narration_and_no_rule_facts() -> None:
     """Events are put in words once, by toepen.narration on the server (each event's
     ``say``); the page only translates. Rule facts come from the server or the catalogs."""
-    assert not (STATIC / "js" / "narrate.js").exists()
-    js = {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").glob("*.js"))}
+    assert not list((STATIC / "js").rglob("narrate.js"))
+    js = {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").rglob("*.js"))}
     text = "\n".join(js.values())
     # no switch over event kinds, no event message ids written out
     kinds = {k.value for k in EventKind}

@@ -251,7 +251,7 @@ def test_the_score_sheets_counts_stand_in_one_column(page: Page, server: Server)
     page.goto(server.url + "/?rules")
     wait_ready(page)
     got = page.evaluate("""async () => {
-      const { scoreSheetHTML } = await import("/js/scoresheet.js");
+      const { scoreSheetHTML } = await import("/js/ui/scoresheet.js");
       const view = { players: ["Ann", "Bas", "Cor", "Dirk"], lives_lost: [11, 3, 0, 7],
         drinks: [0, 0, 0, 0], rubbers_won: [0, 0, 0, 0], winner: 2,
         places: [{ place: 1, seats: [2] }, { place: 2, seats: [1] }, { place: 3, seats: [3] },

@@ -15,7 +15,7 @@ from toepen.i18n import LANGUAGES
 from .conftest import Server
 
 SAY = """async ({langs, cases}) => {
-  const i18n = await import("/js/i18n.js");
+  const i18n = await import("/js/ui/i18n.js");
   const out = {};
   for (const lang of langs) {
     await i18n.setLang(lang);

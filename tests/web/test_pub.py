@@ -168,15 +168,16 @@ def test_offline_the_shell_is_kept_and_no_api_answer(browser: Browser, server: S
     ctx.set_offline(True)  # no-store: past the HTTP cache, only the worker may answer
     offline = page.evaluate("""async (sid) => {
       const out = {};
-      for (const p of ["/js/tally.js", "/css/style.css", "/i18n/de.json", "/icons/icon-192.png",
-                       "/api/health", `/api/sheets/${sid}`, `/api/sheets/${sid}/qr`]) {
+      for (const p of ["/js/site/tally.js", "/css/style.css", "/i18n/de.json",
+                       "/icons/icon-192.png", "/api/health", `/api/sheets/${sid}`,
+                       `/api/sheets/${sid}/qr`]) {
         try { out[p] = (await fetch(p, { cache: "no-store" })).status; } catch {
           out[p] = "failed";
         }
       }
       return out;
     }""", sid)
-    assert offline == {"/js/tally.js": 200, "/css/style.css": 200, "/i18n/de.json": 200,
+    assert offline == {"/js/site/tally.js": 200, "/css/style.css": 200, "/i18n/de.json": 200,
                        "/icons/icon-192.png": 200, "/api/health": "failed",
                        f"/api/sheets/{sid}": "failed", f"/api/sheets/{sid}/qr": "failed"}
     # a page opened offline: the offline page, in the reader's language
@@ -225,7 +226,7 @@ def two_releases(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
     one, two = tmp_path / "one", tmp_path / "two"
     shutil.copytree(server_app.STATIC, one)
     shutil.copytree(server_app.STATIC, two)
-    with (two / "js" / "util.js").open("a") as f:
+    with (two / "js" / "ui" / "util.js").open("a") as f:
         f.write('\nwindow.__release = "two";\n')
     yield one, two
 

@@ -13,7 +13,7 @@ from toepen.narration import describe
 from .conftest import Server
 
 SAY = """async ({langs, said}) => {
-  const i18n = await import("/js/i18n.js");
+  const i18n = await import("/js/ui/i18n.js");
   const out = {};
   for (const lang of langs) {
     await i18n.setLang(lang);

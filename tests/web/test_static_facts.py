@@ -13,7 +13,7 @@ from .test_catalogs import STATIC
 
 
 def _js() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").glob("*.js"))}
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((STATIC / "js").rglob("*.js"))}
 
 
 def test_no_page_works_out_a_prompt() -> None:

@@ -56,7 +56,7 @@ def test_a_percentage_is_written_as_the_language_writes_it(page: Page, server: S
     page.goto(server.url + "/?rules")
     wait_ready(page)
     got = page.evaluate("""async () => {
-      const { percent } = await import("/js/profile.js");
+      const { percent } = await import("/js/site/profile.js");
       return Object.fromEntries(["en", "nl", "de", "it", "nb"].map((l) => [l, percent(0.49, l)]));
     }""")
     assert got == {lang: format_percent(0.49, locale=lang) for lang in got}, got

@@ -40,7 +40,7 @@ class Axis:
 
 
 def axis(review: Review) -> Axis:
-    """The decisions' axis of ``review`` (the same as the browser's, static/js/review.js)."""
+    """The decisions' axis of ``review`` (the same as the browser's, static/js/table/review.js)."""
     indices = [d.index for d in review.decisions]
 
     def x_of(action: int) -> float:

@@ -1,17 +1,17 @@
 // Entry point: pick the page from the URL, load the language, keep the header up to date.
-import { initialLang, languages, setLang, onLangChange, t } from "./i18n.js";
-import { esc } from "./util.js";
-import { showLobby } from "./lobby.js";
-import { showJoin } from "./invite.js";
-import { showTable } from "./tablepage.js";
-import { showReplay } from "./replay.js";
-import { drawNav } from "./account.js";
-import { accountPage, showAccountPage } from "./accountpages.js";
-import { showClubs, showClub } from "./club.js";
-import { showTournament, showProjector } from "./tournament.js";
-import { showSheet } from "./tally.js";
-import { showRules } from "./rules.js";
-import { registerWorker } from "./pwa.js";
+import { initialLang, languages, setLang, onLangChange, t } from "./ui/i18n.js";
+import { esc } from "./ui/util.js";
+import { showLobby } from "./table/lobby.js";
+import { showJoin } from "./table/invite.js";
+import { showTable } from "./table/tablepage.js";
+import { showReplay } from "./table/replay.js";
+import { drawNav } from "./site/account.js";
+import { accountPage, showAccountPage } from "./site/accountpages.js";
+import { showClubs, showClub } from "./site/club.js";
+import { showTournament, showProjector } from "./site/tournament.js";
+import { showSheet } from "./site/tally.js";
+import { showRules } from "./site/rules.js";
+import { registerWorker } from "./ui/pwa.js";
 
 const app = document.getElementById("app");
 const connEl = document.getElementById("conn");

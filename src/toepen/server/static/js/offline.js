@@ -1,7 +1,7 @@
 // The offline page (offline.html, the service worker's answer when a page cannot be
 // reached; the address is still the page asked for): in the reader's language from the
 // kept catalogs, and that page again as soon as the connection is back.
-import { initialLang, setLang } from "./i18n.js";
+import { initialLang, setLang } from "./ui/i18n.js";
 
 const again = () => location.reload();
 window.addEventListener("online", again);

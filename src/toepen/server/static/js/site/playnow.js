@@ -3,11 +3,11 @@
 // seated the ticket is the seat's token and the table page opens. Leaving the queue:
 // the button, or the tab closing (a beacon); a second tab of this browser replaces the
 // first (the browser's own id, localStorage "toepen.client").
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat } from "./net.js";
-import { accountApi, errorText } from "./account.js";
-import { presetName } from "./tableinfo.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat } from "../net/socket.js";
+import { api, errorText } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 
 const WAITS = [["0", "web.playnow.wait_0"], ["15", "web.playnow.wait_15"],
   ["60", "web.playnow.wait_60"], ["", "web.playnow.wait_none"]];
@@ -103,13 +103,15 @@ export function showPlayNow(lobby, meta, me, nameOf, toast, setName = () => {}) 
   const ask = async () => {
     if (!ticket) return;
     const mine = ticket;
-    let r;
+    let data;
     try {
-      r = await fetch("/api/playnow", { headers: { Authorization: `Bearer ${mine}` }, cache: "no-store" });
-    } catch { return; } // offline for a moment: ask again
-    const data = await r.json().catch(() => null);
+      data = await api("GET", "/api/playnow", undefined, { token: mine, cache: "no-store" });
+    } catch (e) {
+      if (e.kind === "network" || mine !== ticket) return; // offline for a moment: ask again
+      stop(e.message);
+      return;
+    }
     if (mine !== ticket) return;
-    if (!r.ok) { stop(errorText(data, r.status)); return; }
     if (data.status === "waiting") {
       statusEl.textContent = t("web.playnow.waiting", { waited: Math.round(data.waited || 0) });
     } else if (data.status === "seated") {
@@ -132,7 +134,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast, setName = () => {}) 
     statusEl.classList.remove("error");
     const wait = box.querySelector("#pn-wait").value;
     try {
-      const made = await accountApi("POST", "/api/playnow", {
+      const made = await api("POST", "/api/playnow", {
         preset: preset.value, size: Number(size.value), wait: wait === "" ? null : Number(wait),
         bot: box.querySelector("#pn-bot").value, name: me.user ? null : (nameOf() || null),
         client: clientId(),
@@ -149,7 +151,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast, setName = () => {}) 
     if (!mine) return;
     ticket = null;
     try {
-      await fetch("/api/playnow", { method: "DELETE", headers: { Authorization: `Bearer ${mine}` } });
+      await api("DELETE", "/api/playnow", undefined, { token: mine });
     } catch { /* the ticket expires by itself */ }
     stop(t("web.playnow.gone"));
   });
@@ -160,7 +162,7 @@ export function showPlayNow(lobby, meta, me, nameOf, toast, setName = () => {}) 
   const countsEl = box.querySelector("#pn-counts");
   const drawCounts = async () => {
     let data;
-    try { data = await (await fetch("/api/playnow/counts", { cache: "no-store" })).json(); } catch { return; }
+    try { data = await api("GET", "/api/playnow/counts", undefined, { cache: "no-store" }); } catch { return; }
     countsEl.innerHTML = Object.entries(data.counts || {}).map(([key, c]) => {
       const [p, n] = key.split("/");
       return `<li data-key="${esc(key)}"><span class="pn-what">${esc(presetName(p))}, ${esc(n)}</span> ` +

@@ -1,13 +1,14 @@
 // The invite page (/?join=CODE): the table in words (its preset's name, how many seats are
 // free), its rules, then a name and Join; a full or started table says so and offers
 // watching it or the lobby instead.
-import { t, translateStatic } from "./i18n.js";
-import { api, saveSeat } from "./net.js";
-import { esc } from "./util.js";
-import { rulesList } from "./rulesets.js";
-import { account, accountApi } from "./account.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { saveSeat } from "../net/socket.js";
+import { esc } from "../ui/util.js";
+import { rulesList } from "../ui/rulesets.js";
+import { account } from "../site/account.js";
+import { api } from "../net/http.js";
 import { toast, savedName, rememberName, seatWho } from "./lobby.js";
-import { freeSeats, tableLine } from "./tableinfo.js";
+import { freeSeats, tableLine } from "../ui/tableinfo.js";
 
 export async function showJoin(app, code) {
   let table;
@@ -45,7 +46,7 @@ export async function showJoin(app, code) {
     app.querySelector("#join-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
-        const joined = await accountApi("POST", "/api/join", { code: table.code, name: input.value.trim() });
+        const joined = await api("POST", "/api/join", { code: table.code, name: input.value.trim() });
         rememberName(input.value.trim());
         saveSeat(joined.table.id, joined);
         location.assign(`/?table=${joined.table.id}`);

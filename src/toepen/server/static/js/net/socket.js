@@ -1,7 +1,5 @@
 // The table's WebSocket: hello with the seat's token, reconnect with exponential backoff;
-// JSON over HTTP; what a table can be (GET /api/presets, fetched once).
-import { once } from "./util.js";
-import { t, say } from "./i18n.js";
+// the seats' tokens this browser holds (localStorage).
 
 const FINAL_CLOSES = new Set([4000, 4001, 4004, 4009, 4029]);  // 4009: replaced by a newer tab
 
@@ -116,27 +114,3 @@ export class Connection {
     if (this.ws) this.ws.close(1000);
   }
 }
-
-/** JSON over HTTP with the server's error shape ({"detail": ...}) turned into an Error. */
-export async function api(method, path, body, token) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    // the server's refusal in the page's language (its say), never its English detail
-    const words = data && data.say ? say(data.say, []) : t(r.status === 422 ? "error.bad_message" : r.status >= 500 ? "error.server_error" : "error.bad_command");
-    const err = new Error(words);
-    err.status = r.status;
-    err.code = data && data.code;
-    err.detail = data && data.detail;
-    throw err;
-  }
-  return data;
-}
-
-/** GET /api/presets, once: {presets: [{name, label, about, sizes, lives, rules}], options:
- * [{name, type, choices, default, about}], sizes, bots, default_bot}. The rules' facts. */
-export const presets = once(() => api("GET", "/api/presets"));

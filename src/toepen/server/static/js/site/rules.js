@@ -1,9 +1,9 @@
 // The rules page (/?rules): every preset and option in the page's language, from the
 // server's GET /api/presets (the page holds no rule of its own), and the first-game guide:
 // what each decision asks (web.guide.<phase>, the phases as the catalogs name them).
-import { t, has } from "./i18n.js";
-import { presets } from "./net.js";
-import { esc } from "./util.js";
+import { t, has } from "../ui/i18n.js";
+import { presets } from "../net/http.js";
+import { esc } from "../ui/util.js";
 
 /** The decisions a first game meets, in the order it meets them (display order only). */
 const GUIDE = ["deal", "blind", "blind_answer", "claim", "claim_challenge", "exchange",

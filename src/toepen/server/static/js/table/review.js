@@ -2,9 +2,9 @@
 // legal action, valued in the server's bot pool from what that seat knew (POST, then GET
 // /api/tables/{id}/review?seat=N[&all=1] until it is done, the progress shown). The figures
 // and reasons come from the server; this page only translates and draws them.
-import { t, say, actionText, lang } from "./i18n.js";
-import { api } from "./net.js";
-import { esc } from "./util.js";
+import { t, say, actionText, lang } from "../ui/i18n.js";
+import { api } from "../net/http.js";
+import { esc } from "../ui/util.js";
 
 const POLL_MS = 400;
 

@@ -3,10 +3,11 @@
 // /api/invitations); an invitation to you shows at the top of the lobby and of a waiting
 // table, with accept and decline, as soon as the page hears of it (POST /api/here, the
 // lobby's beat of who is here). Nothing of a game is in it.
-import { t } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat } from "./net.js";
-import { account, accountApi } from "./account.js";
+import { t } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat } from "../net/socket.js";
+import { account } from "./account.js";
+import { api } from "../net/http.js";
 import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;
@@ -35,11 +36,11 @@ export function invitationBar(root, toast, after = () => {}) {
     const id = line.dataset.id;
     try {
       if (ev.target.closest(".inv-accept")) {
-        const joined = await accountApi("POST", `/api/invitations/${id}/accept`, {});
+        const joined = await api("POST", `/api/invitations/${id}/accept`, {});
         saveSeat(joined.table.id, joined);
         location.assign(`/?table=${joined.table.id}`);
       } else if (ev.target.closest(".inv-decline")) {
-        await accountApi("POST", `/api/invitations/${id}/decline`, {});
+        await api("POST", `/api/invitations/${id}/decline`, {});
         line.remove();
         place(!!bar.querySelector("[data-id]"));
         after();
@@ -76,7 +77,7 @@ export function tableInvitations(root, tableId, toast) {
   const beat = async () => {
     if (!user) return;
     try {
-      data = await accountApi("POST", "/api/here", { client: clientId() });
+      data = await api("POST", "/api/here", { client: clientId() });
       bar.show(data);
       draw();
     } catch { /* asked again at the next beat */ }
@@ -86,7 +87,7 @@ export function tableInvitations(root, tableId, toast) {
     if (!li || !ev.target.closest(".here-invite")) return;
     ev.target.disabled = true;
     try {
-      await accountApi("POST", "/api/invitations", { to: li.dataset.name, table: tableId });
+      await api("POST", "/api/invitations", { to: li.dataset.name, table: tableId });
       toast(t("web.here.invited"));
     } catch (e) { toast(e.message); ev.target.disabled = false; }
   });

@@ -4,11 +4,11 @@
 // and only the pages near the step shown are kept); where the server has no such endpoint
 // it replays the states this browser received while it watched or played (kept in
 // IndexedDB), and failing that lists the record's moves.
-import { t, say, actionText, translateStatic } from "./i18n.js";
-import { api } from "./net.js";
+import { t, say, actionText, translateStatic } from "../ui/i18n.js";
+import { api } from "../net/http.js";
 import { renderBoard } from "./board.js";
 import { keptStates } from "./store.js";
-import { esc } from "./util.js";
+import { esc } from "../ui/util.js";
 import { reviewButton } from "./review.js";
 
 export async function showReplay(app, tableId) {

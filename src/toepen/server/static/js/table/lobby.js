@@ -1,15 +1,16 @@
 // The lobby: create a table, list the open ones, join by code (the invite page: invite.js).
-import { t, translateStatic } from "./i18n.js";
-import { api, presets, saveSeat, seatOf } from "./net.js";
-import { esc } from "./util.js";
-import { attachRuleSets, formOptions, ruleSetControls } from "./rulesets.js";
-import { account, accountApi } from "./account.js";
-import { presetName } from "./tableinfo.js";
-import { optionField, showPresetValues } from "./options.js";
-import { showPlayNow } from "./playnow.js";
-import { showHere } from "./here.js";
-import { invitationBar } from "./invitations.js";
-import { botKind, botLabel, botMenu, playsAs } from "./levels.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { saveSeat, seatOf } from "../net/socket.js";
+import { esc } from "../ui/util.js";
+import { attachRuleSets, formOptions, ruleSetControls } from "../ui/rulesets.js";
+import { account } from "../site/account.js";
+import { api, presets } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
+import { optionField, showPresetValues } from "../ui/options.js";
+import { showPlayNow } from "../site/playnow.js";
+import { showHere } from "../site/here.js";
+import { invitationBar } from "../site/invitations.js";
+import { botKind, botLabel, botMenu, playsAs } from "../ui/levels.js";
 
 export function savedName() { return localStorage.getItem("toepen.name") || ""; }
 export function rememberName(name) { if (name) localStorage.setItem("toepen.name", name); }
@@ -141,7 +142,7 @@ export async function showLobby(app) {
       rated: !!me.user && form.querySelector("#rated").checked,
     };
     try {
-      const joined = await accountApi("POST", "/api/tables", body);
+      const joined = await api("POST", "/api/tables", body);
       rememberName(name);
       saveSeat(joined.table.id, joined);
       createId = newId(); // the next table is another
@@ -161,7 +162,7 @@ export async function showLobby(app) {
     for (let s = 1; s < n; s++) botMap[s] = meta.default_bot;
     challenge.disabled = true;
     try {
-      const joined = await accountApi("POST", "/api/tables", {
+      const joined = await api("POST", "/api/tables", {
         request: newId(), preset: preset.value, size: n, bots: botMap, name: me.user.name,
         options: {}, autostart: true, rated: true,
       });

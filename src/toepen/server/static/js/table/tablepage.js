@@ -1,19 +1,20 @@
 // The table page: waiting room before the start, the board during the game, the result after.
-import { t, say, has, translateStatic } from "./i18n.js";
-import { Connection, api, presets, seatOf, saveSeat, forgetSeat } from "./net.js";
+import { t, say, has, translateStatic } from "../ui/i18n.js";
+import { Connection, seatOf, saveSeat, forgetSeat } from "../net/socket.js";
+import { api, presets } from "../net/http.js";
 import { renderBoard, boardKey } from "./board.js";
-import { scoreSheetHTML, pointsLimit } from "./scoresheet.js";
-import { rulesList } from "./rulesets.js";
+import { scoreSheetHTML, pointsLimit } from "../ui/scoresheet.js";
+import { rulesList } from "../ui/rulesets.js";
 import { toast, savedName, botOption } from "./lobby.js";
 import { keepState } from "./store.js";
-import { esc } from "./util.js";
-import { money } from "./pot.js";
+import { esc } from "../ui/util.js";
+import { money } from "../ui/pot.js";
 import { reviewButton } from "./review.js";
-import { tableLine, botMark } from "./tableinfo.js";
-import { botKind, botMenu } from "./levels.js";
-import { sound, soundOn, setSoundOn } from "./sound.js";
-import { tableInvitations } from "./invitations.js";
-import { keepAwake, awakeToggle, qrFigure, shareButton } from "./pwa.js";
+import { tableLine, botMark } from "../ui/tableinfo.js";
+import { botKind, botMenu } from "../ui/levels.js";
+import { sound, soundOn, setSoundOn } from "../ui/sound.js";
+import { tableInvitations } from "../site/invitations.js";
+import { keepAwake, awakeToggle, qrFigure, shareButton } from "../ui/pwa.js";
 
 const LOG_MAX = 300;
 const LOG_LINES = 120; // the log's lines on the page, newest first
@@ -76,10 +77,9 @@ export async function showTable(app, tableId, setConn) {
   });
   if (st.token) {
     // Is there a hint endpoint? A missing route answers FastAPI's plain 404 "Not Found".
-    fetch(`/api/tables/${tableId}/hint`, { headers: { Authorization: `Bearer ${st.token}` } }).then(async (r) => {
-      let d = null; try { d = await r.json(); } catch { d = null; }
-      if ((r.status === 404 && (!d || d.detail === "Not Found")) || r.status === 405) { st.hintAvailable = false; drawBoard(); }
-    }).catch(() => {});
+    api("GET", `/api/tables/${tableId}/hint`, undefined, { token: st.token }).catch((e) => {
+      if ((e.status === 404 && (e.detail === null || e.detail === "Not Found")) || e.status === 405) { st.hintAvailable = false; drawBoard(); }
+    });
   }
   presets().then((m) => {
     st.meta = m; st.bots = botMenu(m); st.defaultBot = m.default_bot || m.bots[0];
@@ -215,7 +215,7 @@ export async function showTable(app, tableId, setConn) {
   async function hint() {
     if (!st.token || !st.view) return;
     try {
-      const h = await api("GET", `/api/tables/${tableId}/hint`, undefined, st.token);
+      const h = await api("GET", `/api/tables/${tableId}/hint`, undefined, { token: st.token });
       if (st.view && h.state === st.view.action_count) {
         // the suggested action and why, in the page's language, under the prompt (never over the cards)
         st.hint = h.action;

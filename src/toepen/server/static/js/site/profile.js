@@ -1,9 +1,10 @@
 // A player's profile (/?player=NAME): ratings, figures, favourite rules, the rating
 // graph (an SVG drawn here from GET /api/players/NAME) and the history of games with
 // their replays and records (GET /api/players/NAME/history).
-import { t, lang } from "./i18n.js";
-import { esc } from "./util.js";
-import { accountApi, profileLink } from "./account.js";
+import { t, lang } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { profileLink } from "./account.js";
+import { api } from "../net/http.js";
 
 const COLOURS = ["#1f6f43", "#b5442c", "#2b5d9b", "#8a6d0b"];
 
@@ -72,8 +73,8 @@ export async function showProfile(app, name) {
   let p, games;
   try {
     [p, { games }] = await Promise.all([
-      accountApi("GET", `/api/players/${encodeURIComponent(name)}`),
-      accountApi("GET", `/api/players/${encodeURIComponent(name)}/history?limit=50`),
+      api("GET", `/api/players/${encodeURIComponent(name)}`),
+      api("GET", `/api/players/${encodeURIComponent(name)}/history?limit=50`),
     ]);
   } catch (e) {
     const draw = () => {

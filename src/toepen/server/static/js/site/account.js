@@ -1,50 +1,11 @@
-// Accounts in the browser: who is logged in, requests with this browser's CSRF token,
-// the header's account links, the log-in / register page and the account page.
-// The session cookie is HTTP-only: the page never sees it, only the CSRF token that
-// GET /api/account hands out (docs/accounts.md).
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
+// Accounts in the browser: the header's account links, the log-in / register page and the
+// account page. Who is logged in (account(): the user and this browser's CSRF token, which
+// every request that changes something carries) is http.js's, re-exported here.
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { account, api } from "../net/http.js";
 
-let me = null;
-
-/** {user: {name, kind, since} | null, csrf}: asked of the server once per page. */
-export async function account(fresh = false) {
-  if (!me || fresh) {
-    try {
-      const r = await fetch("/api/account", { cache: "no-store" });
-      me = r.ok ? await r.json() : { user: null, csrf: "" };
-    } catch { me = { user: null, csrf: "" }; }
-  }
-  return me;
-}
-
-/** The text of an error answer in the page's language: its catalog message where it has one. */
-export function errorText(data, status) {
-  if (data && data.say && typeof data.say.id === "string") {
-    const text = t(data.say.id, data.say.params || {});
-    if (text !== data.say.id) return text;
-  }
-  let detail = data && data.detail;
-  if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-  return detail || `HTTP ${status}`;
-}
-
-/** JSON over HTTP with the CSRF token on every POST (guests' requests work the same). */
-export async function accountApi(method, path, body) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method !== "GET") headers["X-CSRF-Token"] = (await account()).csrf || "";
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const err = new Error(errorText(data, r.status));
-    err.status = r.status;
-    err.say = data && data.say ? data.say : null;
-    throw err;
-  }
-  return data;
-}
+export { account };
 
 function toast(text) {
   const el = document.getElementById("toast");
@@ -91,7 +52,7 @@ export async function showLogin(app, mode) {
       btn.disabled = true;
       try {
         await account(true); // a fresh token for this browser
-        await accountApi("POST", `/api/account/${register ? "register" : "login"}`, {
+        await api("POST", `/api/account/${register ? "register" : "login"}`, {
           name: app.querySelector("#acct-name").value.trim(),
           password: app.querySelector("#acct-password").value,
         });
@@ -112,9 +73,7 @@ async function guestSeats() {
   for (const [tableId, s] of Object.entries(all)) {
     if (s.seat === null || s.seat === undefined) continue;
     try {
-      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-      if (!r.ok) continue;
-      const table = await r.json();
+      const table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
       const seat = table.seats[s.seat];
       if (seat && seat.kind === "human" && !seat.account) out.push({ table, seat, token: s.token });
     } catch { /* a table gone: nothing to claim */ }
@@ -158,13 +117,13 @@ export async function showAccount(app) {
       </form>
     </section></div>`;
     app.querySelector("#acct-logout").addEventListener("click", async () => {
-      try { await accountApi("POST", "/api/account/logout", {}); location.assign("/"); } catch (e) { toast(e.message); }
+      try { await api("POST", "/api/account/logout", {}); location.assign("/"); } catch (e) { toast(e.message); }
     });
     for (const btn of app.querySelectorAll("[data-claim]")) {
       btn.addEventListener("click", async () => {
         const g = seats[Number(btn.dataset.claim)];
         try {
-          await accountApi("POST", "/api/account/claim", { table: g.table.id, token: g.token });
+          await api("POST", "/api/account/claim", { table: g.table.id, token: g.token });
           toast(t("web.acct.claimed"));
           seats = seats.filter((x) => x !== g);
           draw();
@@ -174,7 +133,7 @@ export async function showAccount(app) {
     app.querySelector("#pw-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
-        await accountApi("POST", "/api/account/password", { old: app.querySelector("#pw-old").value, new: app.querySelector("#pw-new").value });
+        await api("POST", "/api/account/password", { old: app.querySelector("#pw-old").value, new: app.querySelector("#pw-new").value });
         await account(true);
         toast(t("web.acct.password_changed"));
         ev.target.reset();
@@ -185,9 +144,9 @@ export async function showAccount(app) {
       const password = app.querySelector("#del-password").value;
       try {
         // the password first (a wrong one is said at once), then the question, then the deed
-        await accountApi("POST", "/api/account/delete", { password, check: true });
+        await api("POST", "/api/account/delete", { password, check: true });
         if (!window.confirm(t("web.acct.delete_about"))) return;
-        await accountApi("POST", "/api/account/delete", { password });
+        await api("POST", "/api/account/delete", { password });
         toast(t("web.acct.deleted"));
         location.assign("/");
       } catch (e) { toast(e.message); }

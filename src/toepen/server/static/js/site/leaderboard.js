@@ -1,10 +1,10 @@
 // The leaderboard (/?page=leaderboard&preset=P&size=N): ratings of one preset and table
 // size, best first (GET /api/leaderboard); people and bots alike.
-import { t, lang } from "./i18n.js";
-import { esc } from "./util.js";
-import { presets } from "./net.js";
-import { accountApi, profileLink } from "./account.js";
-import { presetName } from "./tableinfo.js";
+import { t, lang } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { profileLink } from "./account.js";
+import { api, presets } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 
 export async function showLeaderboard(app) {
   const q = new URLSearchParams(location.search);
@@ -18,7 +18,7 @@ export async function showLeaderboard(app) {
   const load = async () => {
     const query = preset || size ? `?preset=${encodeURIComponent(preset || first.name)}&size=${size || 4}` : "";
     try {
-      board = await accountApi("GET", `/api/leaderboard${query}`);
+      board = await api("GET", `/api/leaderboard${query}`);
       preset = board.preset; size = board.size;
     } catch (e) { board = { players: [], boards: [], error: e.message }; preset ||= first.name; size ||= 4; }
   };

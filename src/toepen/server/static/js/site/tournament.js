@@ -2,19 +2,20 @@
 // finishing order, drop-outs and late arrivals, standings) and the projector view (live
 // standings and the tables of the round to play). The draw, the points and the order of
 // the standings are the server's (toepen.tourney); this page only shows and sends.
-import { t } from "./i18n.js";
-import { presets, saveSeat } from "./net.js";
-import { toast } from "./lobby.js";
-import { call, keyOf, saveKey, freshKey, schemeName, standingsHTML, houseName } from "./club.js";
+import { t } from "../ui/i18n.js";
+import { saveSeat } from "../net/socket.js";
+import { toast } from "../table/lobby.js";
+import { api, presets } from "../net/http.js";
+import { keyOf, saveKey, freshKey, schemeName, standingsHTML, houseName } from "./club.js";
 import { clubMembers, membersHTML, attachMembers } from "./members.js";
 import { account } from "./account.js";
-import { esc } from "./util.js";
-import { money, settlementHTML } from "./pot.js";
+import { esc } from "../ui/util.js";
+import { money, settlementHTML } from "../ui/pot.js";
 
 const POLL_MS = 3000;
 
 async function load(id) {
-  return call("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+  return api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
 }
 
 function notFound(app, message) {
@@ -106,7 +107,7 @@ async function takeSeatByLink(id) {
   if (!m) return false;
   history.replaceState(null, "", location.pathname + location.search);
   try {
-    const joined = await call("POST", `/api/tournaments/${encodeURIComponent(id)}/seat`, { key: m[1] });
+    const joined = await api("POST", `/api/tournaments/${encodeURIComponent(id)}/seat`, { key: m[1] });
     saveSeat(joined.table.id, joined);
     location.assign(`/?table=${encodeURIComponent(joined.table.id)}`);
     return true;
@@ -122,7 +123,7 @@ async function seatLinks(tn, key, loggedIn) {
   const pending = tn.rounds.some((r) => r.tables.some((x) => x.mode === "online" && !x.result));
   if (!pending || (!key && !(tn.club && loggedIn))) return {};
   try {
-    const got = await call("GET", `/api/tournaments/${encodeURIComponent(tn.id)}/seats`, undefined, key);
+    const got = await api("GET", `/api/tournaments/${encodeURIComponent(tn.id)}/seats`, undefined, { token: key });
     const links = {};
     for (const x of got.tables) {
       for (const s of x.seats) {
@@ -183,7 +184,7 @@ export async function showTournament(app, id) {
     const q = (s) => app.querySelector(s);
     const send = async (path, body) => {
       try {
-        const next = await call("POST", `/api/tournaments/${tn.id}/${path}`, body, key);
+        const next = await api("POST", `/api/tournaments/${tn.id}/${path}`, body, { token: key });
         // each score sheet's keeper key comes once, with the draw: this browser keeps it
         for (const [no, sheetKey] of Object.entries(next.sheet_keys || {})) {
           saveKey(`sheet:${next.rounds[next.rounds.length - 1].tables[Number(no) - 1].sheet}`, sheetKey);
@@ -223,7 +224,7 @@ export async function showTournament(app, id) {
     for (const b of app.querySelectorAll("[data-seat]")) {
       b.addEventListener("click", async () => {
         try {
-          const joined = await call("POST", `/api/tournaments/${tn.id}/seat`, { round: Number(b.dataset.round), table: Number(b.dataset.table), name: b.dataset.seat });
+          const joined = await api("POST", `/api/tournaments/${tn.id}/seat`, { round: Number(b.dataset.round), table: Number(b.dataset.table), name: b.dataset.seat });
           saveSeat(joined.table.id, joined);
           location.assign(`/?table=${joined.table.id}`);
         } catch (e) { toast(e.message); }

@@ -1,17 +1,12 @@
 // Clubs: the list of clubs with forms for a new club and a tournament without a club, and
 // a club's page (house rules, members, tournaments, the season's standings). Every check
 // is the server's; its refusals come with a catalog message (say) shown in the language.
-import { t, translateStatic } from "./i18n.js";
-import { presets } from "./net.js";
-import { toast, savedName } from "./lobby.js";
-import { esc, once } from "./util.js";
-import { followPresetLives } from "./options.js";
-import { qrFigure } from "./pwa.js";
-
-/** This browser's CSRF token (GET /api/account): a logged-in admin's requests need it. */
-const csrf = once(async () => {
-  try { const r = await fetch("/api/account"); return r.ok ? (await r.json()).csrf || "" : ""; } catch { return ""; }
-});
+import { t, translateStatic } from "../ui/i18n.js";
+import { toast, savedName } from "../table/lobby.js";
+import { esc } from "../ui/util.js";
+import { api, presets } from "../net/http.js";
+import { followPresetLives } from "../ui/options.js";
+import { qrFigure } from "../ui/pwa.js";
 
 /** The admin and organiser keys this browser holds, by "club:ID" / "tournament:ID". */
 export function keyOf(what) {
@@ -21,29 +16,6 @@ export function saveKey(what, key) {
   const all = JSON.parse(localStorage.getItem("toepen.keys") || "{}");
   all[what] = key;
   localStorage.setItem("toepen.keys", JSON.stringify(all));
-}
-
-/** JSON over HTTP; a refusal becomes an Error with the server's message in the language. */
-export async function call(method, path, body, key) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (key) headers.Authorization = `Bearer ${key}`;
-  const token = await csrf();
-  if (token) headers["X-CSRF-Token"] = token;
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    let text;
-    if (data && data.say && typeof data.say.id === "string") text = t(data.say.id, data.say.params || {});
-    else if (data && Array.isArray(data.detail)) {
-      text = t("web.club.error.form", { fields: data.detail.map((d) => (d.loc || []).slice(1).join(".")).join(", ") });
-    } else text = t("web.club.error.http", { status: r.status });
-    const err = new Error(text);
-    err.status = r.status;
-    throw err;
-  }
-  return data;
 }
 
 /** The server's scheme of this name and these points (GET /api/presets: schemes), if any. */
@@ -111,7 +83,7 @@ export async function showClubs(app) {
   try { meta = await presets(); } catch (e) { toast(e.message); }
   const draw = async () => {
     let clubs = [];
-    try { clubs = (await call("GET", "/api/clubs")).clubs; } catch (e) { toast(e.message); }
+    try { clubs = (await api("GET", "/api/clubs")).clubs; } catch (e) { toast(e.message); }
     app.innerHTML = `<div class="clubs">
       <section class="panel"><h1>${esc(t("web.club.clubs"))}</h1>
         <ul class="tables" id="club-list">${clubs.length ? clubs.map((c) => `<li><a href="/?club=${esc(c.id)}">${esc(c.name)}</a></li>`).join("")
@@ -137,7 +109,7 @@ export async function showClubs(app) {
       ev.preventDefault();
       const form = ev.target;
       try {
-        const made = await call("POST", "/api/clubs", { name: form.querySelector("#cl-name").value.trim(),
+        const made = await api("POST", "/api/clubs", { name: form.querySelector("#cl-name").value.trim(),
           admin: form.querySelector("#cl-admin").value.trim(), house_rules: houseRules(form, "cl"),
           scheme: form.querySelector("#cl-scheme").value });
         saveKey(`club:${made.club.id}`, made.key);
@@ -149,7 +121,7 @@ export async function showClubs(app) {
       ev.preventDefault();
       const form = ev.target;
       try {
-        const made = await call("POST", "/api/tournaments", { name: form.querySelector("#tn-name").value.trim(),
+        const made = await api("POST", "/api/tournaments", { name: form.querySelector("#tn-name").value.trim(),
           house_rules: houseRules(form, "tn"), scheme: form.querySelector("#tn-scheme").value });
         saveKey(`tournament:${made.tournament.id}`, made.key);
         sessionStorage.setItem("toepen.newkey", made.key);
@@ -176,7 +148,7 @@ export async function showClub(app, clubId) {
   const fresh = freshKey();
   const draw = async () => {
     let club;
-    try { club = await call("GET", `/api/clubs/${encodeURIComponent(clubId)}${season ? `?season=${encodeURIComponent(season)}` : ""}`); } catch (e) {
+    try { club = await api("GET", `/api/clubs/${encodeURIComponent(clubId)}${season ? `?season=${encodeURIComponent(season)}` : ""}`); } catch (e) {
       app.innerHTML = `<section class="panel notfound"><h1>${esc(e.message)}</h1><a class="button" href="/?clubs">${esc(t("web.club.clubs"))}</a></section>`;
       return;
     }
@@ -218,7 +190,7 @@ export async function showClub(app, clubId) {
           const body = { admin: q("#am-admin").checked };
           if (q("#am-name").value.trim()) body.name = q("#am-name").value.trim();
           if (q("#am-account").value.trim()) body.account = q("#am-account").value.trim();
-          const out = await call("POST", `/api/clubs/${club.id}/members`, body, key);
+          const out = await api("POST", `/api/clubs/${club.id}/members`, body, { token: key });
           await draw();
           if (out.key) q("#member-key").innerHTML = showKey(out.key);
         } catch (e) { toast(e.message); }
@@ -226,7 +198,7 @@ export async function showClub(app, clubId) {
     }
     for (const b of app.querySelectorAll("[data-remove]")) {
       b.addEventListener("click", async () => {
-        try { await call("DELETE", `/api/clubs/${club.id}/members/${b.dataset.remove}`, undefined, key); await draw(); } catch (e) { toast(e.message); }
+        try { await api("DELETE", `/api/clubs/${club.id}/members/${b.dataset.remove}`, undefined, { token: key }); await draw(); } catch (e) { toast(e.message); }
       });
     }
     if (q("#club-rules")) {
@@ -242,7 +214,7 @@ export async function showClub(app, clubId) {
         const body = { house_rules: houseRules(form, "cr") };
         if (form.querySelector("#cr-scheme").value !== shown) body.scheme = form.querySelector("#cr-scheme").value;
         try {
-          await call("PUT", `/api/clubs/${club.id}`, body, key);
+          await api("PUT", `/api/clubs/${club.id}`, body, { token: key });
           await draw();
         } catch (e) { toast(e.message); }
       });
@@ -251,7 +223,7 @@ export async function showClub(app, clubId) {
       q("#new-tournament").addEventListener("submit", async (ev) => {
         ev.preventDefault();
         try {
-          const made = await call("POST", "/api/tournaments", { name: q("#nt-name").value.trim(), club: club.id }, key);
+          const made = await api("POST", "/api/tournaments", { name: q("#nt-name").value.trim(), club: club.id }, { token: key });
           saveKey(`tournament:${made.tournament.id}`, made.key);
           location.assign(`/?tournament=${made.tournament.id}`);
         } catch (e) { toast(e.message); }

@@ -3,11 +3,11 @@
 // online, at a table, invite to my table) and invitations (accept: seated; decline).
 // A guest is counted, named only if it ticks "show my name", and then marked as a guest; a
 // name that is an account's, or one guest too many from this address, unticks it (said once).
-import { t, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { saveSeat, seatOf } from "./net.js";
-import { accountApi } from "./account.js";
-import { presetName } from "./tableinfo.js";
+import { t, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { saveSeat, seatOf } from "../net/socket.js";
+import { api } from "../net/http.js";
+import { presetName } from "../ui/tableinfo.js";
 import { clientId } from "./playnow.js";
 
 const BEAT_MS = 10000;
@@ -61,7 +61,7 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
   const beat = async () => {
     const body = { client: clientId() };
     if (!me.user && visible && nameOf()) { body.visible = true; body.name = nameOf(); }
-    try { last = await accountApi("POST", "/api/here", body); draw(); onData(last); } catch (e) {
+    try { last = await api("POST", "/api/here", body); draw(); onData(last); } catch (e) {
       const refused = e.say && ["here.error.name_taken", "here.error.guests"].includes(e.say.id);
       if (body.visible && refused) {  // shown once; the page stays here, unnamed
         visible = false;
@@ -72,7 +72,7 @@ export function showHere(lobby, me, nameOf, toast, onData = () => {}) {
     }
   };
   const act = async (method, path, body) => {
-    try { const out = await accountApi(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }
+    try { const out = await api(method, path, body); await beat(); return out; } catch (e) { toast(e.message); return null; }
   };
   box.addEventListener("change", (ev) => {
     if (ev.target.id === "here-visible") {

@@ -1,10 +1,10 @@
 // The table drawn from a view: seats around the felt, the trick, your hand, the buttons.
-import { t, has, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "./i18n.js";
-import { potText } from "./pot.js";
-import { cardSVG, backSVG } from "./cards.js";
-import { esc } from "./util.js";
-import { botMark } from "./tableinfo.js";
-import { botKind } from "./levels.js";
+import { t, has, say, actionText, cardText, sortCards, suitSymbol, verbKey, verbKeys } from "../ui/i18n.js";
+import { potText } from "../ui/pot.js";
+import { cardSVG, backSVG } from "../ui/cards.js";
+import { esc } from "../ui/util.js";
+import { botMark } from "../ui/tableinfo.js";
+import { botKind } from "../ui/levels.js";
 
 /** Direction of a seat from the centre (cos, sin): the viewer at the bottom, clockwise.
  * The stylesheet turns it into a place (its radii differ between desktop and phone).

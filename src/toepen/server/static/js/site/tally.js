@@ -1,32 +1,16 @@
 // The score sheet for real cards (docs/tally.md): one phone keeps it (?sheet=ID#key=KEY),
 // everyone else follows it live (?sheet=ID). The server says what may be entered next
 // (sheet.legal) and narrates every event (log[].say); this page only draws and translates.
-import { t, say, translateStatic } from "./i18n.js";
-import { esc } from "./util.js";
-import { presets } from "./net.js";
-import { toast } from "./lobby.js";
-import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "./pwa.js";
-import { optionField, fieldValue, showPresetValues } from "./options.js";
-import { potText, settlementHTML } from "./pot.js";
+import { t, say, translateStatic } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { api, presets } from "../net/http.js";
+import { toast } from "../table/lobby.js";
+import { keepAwake, awakeToggle, speakToggle, speak, qrFigure, shareButton } from "../ui/pwa.js";
+import { optionField, fieldValue, showPresetValues } from "../ui/options.js";
+import { potText, settlementHTML } from "../ui/pot.js";
 
 /** The rule options of pot toepen the new sheet's form offers (GET /api/presets' fields). */
 const POT_OPTIONS = ["rebuy", "pot", "pot_unit"];
-
-async function call(method, path, body, key) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (key) headers.Authorization = `Bearer ${key}`;
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const err = new Error((data && data.detail) || `HTTP ${r.status}`);
-    err.say = data && data.say;
-    err.status = r.status;
-    throw err;
-  }
-  return data;
-}
 
 /** Lives lost as tally strokes: groups of five (four strokes and one across). */
 export function strokes(n) {
@@ -163,17 +147,17 @@ export async function showSheet(app, sheetId) {
 
   async function change(what, body) {
     try {
-      state = await call("POST", `/api/sheets/${encodeURIComponent(sheetId)}/${what}`, { ...body, version: state.version }, key);
+      state = await api("POST", `/api/sheets/${encodeURIComponent(sheetId)}/${what}`, { ...body, version: state.version }, { token: key, names: names() });
       render();
     } catch (e) {
-      toast((e.say && say(e.say, names())) || e.message);
+      toast(e.message);
       if (e.status === 409) await load();
     }
   }
 
   async function load(after) {
     const q = after === undefined ? "" : `?after=${after}&wait=25`;
-    const fresh = await call("GET", `/api/sheets/${encodeURIComponent(sheetId)}${q}`);
+    const fresh = await api("GET", `/api/sheets/${encodeURIComponent(sheetId)}${q}`);
     if (state && fresh.version === state.version && after !== undefined) return;
     state = fresh;
     render();
@@ -188,7 +172,7 @@ export async function showSheet(app, sheetId) {
   }
 
   try { await load(); } catch (e) {
-    app.innerHTML = `<p class="panel error">${esc((e.say && say(e.say, [])) || e.message)}</p>`;
+    app.innerHTML = `<p class="panel error">${esc(e.message)}</p>`;
     return { relabel() {} };
   }
   follow();  // the keeper too: another phone may keep the sheet as well
@@ -228,11 +212,11 @@ async function showNewSheet(app) {
       if (f.get("lives")) opts.lives = Number(f.get("lives"));
       for (const el of ev.target.querySelectorAll("[data-option]")) if (el.value !== "") opts[el.dataset.option] = fieldValue(el);
       try {
-        const made = await call("POST", "/api/sheets", { preset: f.get("preset"), options: opts, players, display: f.get("display") });
+        const made = await api("POST", "/api/sheets", { preset: f.get("preset"), options: opts, players, display: f.get("display") });
         localStorage.setItem(`toepen.sheet.${made.id}`, made.key);
         location.href = `/?sheet=${encodeURIComponent(made.id)}#key=${encodeURIComponent(made.key)}`;
       } catch (e) {
-        toast((e.say && say(e.say, [])) || e.message);
+        toast(e.message);
       }
     });
   }

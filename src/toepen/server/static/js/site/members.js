@@ -1,15 +1,15 @@
 // A club tournament's organiser registers players from the club's members: a box per
 // member not yet registered, ticked and registered at once (no retyping of names); a guest
 // who is no member is still typed in the name field beside it.
-import { t } from "./i18n.js";
-import { esc } from "./util.js";
-import { call } from "./club.js";
+import { t } from "../ui/i18n.js";
+import { esc } from "../ui/util.js";
+import { api } from "../net/http.js";
 
 /** The names of the club's members (GET /api/clubs/ID), or none (no club, or not reached). */
 export async function clubMembers(tn) {
   if (!tn.club) return [];
   try {
-    const club = await call("GET", `/api/clubs/${encodeURIComponent(tn.club.id)}`);
+    const club = await api("GET", `/api/clubs/${encodeURIComponent(tn.club.id)}`);
     return club.members.map((m) => m.name);
   } catch { return []; }
 }
