@@ -2,14 +2,17 @@
 
 :class:`ToepenBatch` holds ``num_games`` sessions of one rule set at one table size. Each
 game awaits one seat (its ``turn``); :meth:`ToepenBatch.step` takes one action id per
-game, applies them all at once with array operations (loops run over the seats of a table
-or the cards of a trick, never over the games) and starts a finished game over on its
-own. The action ids (0..38) and the observation vector are those of the PettingZoo
-environment (:class:`~toepen.rl.encoding.ObservationEncoder`,
-:func:`~toepen.rl.encoding.action_mask`), so an agent moves between the two unchanged,
-and the rules are the engine's own: ``tests/rl/test_batch.py`` plays over a thousand
-random sessions (two thousand hands) in both from the same deals and compares every
-observation, mask, reward and ending.
+game, applies them all at once and starts a finished game over on its own. Two paths do
+it, with the same results bit for bit (``backend``, :data:`BACKENDS`): NumPy array
+operations over all the games (loops run over the seats of a table or the cards of a
+trick, never over the games), always there; and, with the optional ``fast`` extra
+(numba), the same rules written for one game and compiled as a loop over the games
+(:mod:`toepen.rl.kernel`), two to three times faster. The action ids (0..38) and the
+observation vector are those of the PettingZoo environment
+(:class:`~toepen.rl.encoding.ObservationEncoder`, :func:`~toepen.rl.encoding.action_mask`),
+so an agent moves between the two unchanged, and the rules are the engine's own:
+``tests/rl/test_batch.py`` plays over a thousand random sessions (two thousand hands) in
+both from the same deals and compares every observation, mask, reward and ending.
 
 Supported rules (anything else is refused with :class:`UnsupportedRules`): the presets
 ``rulebook``, ``classic``, ``kroegtoepen`` and ``no-knock`` at 2 to 8 players, and
