@@ -29,6 +29,7 @@ WHERE = {
     "rl": ("rl/", "tools/bench.py"),  # the bench times the rl environments when installed
     "plot": ("tools/arena/report.py", "tools/review_plot.py"),
     "arena": ("tools/arena/",),
+    "fast": ("rl/kernel.py",),  # the batched environment's compiled path, when installed
 }
 """Where in src/toepen each extra may be imported (a distribution in two extras, numpy or
 openskill, may be imported where either allows)."""

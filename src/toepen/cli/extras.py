@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("pettingzoo", "gymnasium", "numpy", "open_spiel"),
     "plot": ("matplotlib",),
     "arena": ("numpy", "openskill"),
+    "fast": ("numba",),
 }
 """Each extra and the distributions it installs (as in ``pyproject.toml``)."""
 

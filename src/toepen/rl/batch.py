@@ -2,14 +2,17 @@
 
 :class:`ToepenBatch` holds ``num_games`` sessions of one rule set at one table size. Each
 game awaits one seat (its ``turn``); :meth:`ToepenBatch.step` takes one action id per
-game, applies them all at once with array operations (loops run over the seats of a table
-or the cards of a trick, never over the games) and starts a finished game over on its
-own. The action ids (0..38) and the observation vector are those of the PettingZoo
-environment (:class:`~toepen.rl.encoding.ObservationEncoder`,
-:func:`~toepen.rl.encoding.action_mask`), so an agent moves between the two unchanged,
-and the rules are the engine's own: ``tests/rl/test_batch.py`` plays over a thousand
-random sessions (two thousand hands) in both from the same deals and compares every
-observation, mask, reward and ending.
+game, applies them all at once and starts a finished game over on its own. Two paths do
+it, with the same results bit for bit (``backend``, :data:`BACKENDS`): NumPy array
+operations over all the games (loops run over the seats of a table or the cards of a
+trick, never over the games), always there; and, with the optional ``fast`` extra
+(numba), the same rules written for one game and compiled as a loop over the games
+(:mod:`toepen.rl.kernel`), two to three times faster. The action ids (0..38) and the
+observation vector are those of the PettingZoo environment
+(:class:`~toepen.rl.encoding.ObservationEncoder`, :func:`~toepen.rl.encoding.action_mask`),
+so an agent moves between the two unchanged, and the rules are the engine's own:
+``tests/rl/test_batch.py`` plays over a thousand random sessions (two thousand hands) in
+both from the same deals and compares every observation, mask, reward and ending.
 
 Supported rules (anything else is refused with :class:`UnsupportedRules`): the presets
 ``rulebook``, ``classic``, ``kroegtoepen`` and ``no-knock`` at 2 to 8 players, and
@@ -49,11 +52,17 @@ from ..engine.state import Phase
 from ..rules import TELL_RANKS, Rules
 from .encoding import ObservationEncoder
 
-__all__ = ["BatchResult", "ToepenBatch", "UnsupportedRules", "SUPPORTED_PRESETS", "decks"]
+__all__ = ["BACKENDS", "BatchResult", "ToepenBatch", "UnsupportedRules", "SUPPORTED_PRESETS",
+           "decks"]
 
 I64 = npt.NDArray[np.int64]
 F32 = npt.NDArray[np.float32]
 Bool = npt.NDArray[np.bool_]
+
+BACKENDS = ("auto", "numba", "numpy")
+"""``ToepenBatch(backend=...)``: ``auto`` compiles the rules with numba when it is installed
+in its tested range (:mod:`toepen.rl.kernel`) and plays them in NumPy otherwise; ``numba``
+requires it; ``numpy`` never uses it. Both give the same results, bit for bit."""
 
 SUPPORTED_PRESETS = ("rulebook", "classic", "gezinstoepen", "kroegtoepen", "no-knock")
 """The presets :class:`ToepenBatch` plays (``teams`` and ``kroeg-huisregels`` are not)."""
@@ -94,8 +103,17 @@ _BITS4 = np.arange(4, dtype=np.int64)
 _CHUNK = 2048
 """Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
 (_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
- _F_POOLS, _F_DRINKS, _F_COUNT) = range(11)
-"""The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks)."""
+ _F_POOLS, _F_DRINKS, _F_LOST, _F_LOST_BEFORE, _F_RUBBERS_WON, _F_HANDS, _F_TRICK_CARD,
+ _F_TRICK_POS, _F_COUNT) = range(17)
+"""The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks,
+then the rest)."""
+(_G_KEYS, _G_GAME_KEYS, _G_EPISODES, _G_DEALS, _G_IN_SESSION, _G_DEALER, _G_HAND_NO,
+ _G_RUBBER_NO, _G_WINNER, _G_PHASE, _G_TURN, _G_ACTIVE, _G_STOCK_POS, _G_STAKE, _G_LAST_KNOCKER,
+ _G_KNOCK_BAR, _G_LEADER, _G_RESUME, _G_TRICK_COUNT, _G_PLAYED_MASK, _G_LED, _G_TRICK_NO,
+ _G_ANY_CARD, _G_CLAIMED, _G_EXCHANGED, _G_DISCARD, _G_TARGET, _G_QUEUE, _G_ROUND_QUEUE,
+ _G_CURSOR, _G_ROUND_CURSOR, _G_HAND_OVER, _G_DEAL_DUE, _G_COUNT) = range(34)
+"""The per-game fields, the rows of :attr:`ToepenBatch._game` (the compiled path passes
+two blocks, not an array a field)."""
 
 
 _POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
@@ -287,8 +305,11 @@ class ToepenBatch:
         seed: int = 0,
         episode: str = "session",
         first_dealer: int = 0,
+        backend: str = "auto",
         **options: Any,
     ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, not {backend!r}")
         if isinstance(rules, str):
             rules = Rules.preset(rules, **options)
         elif options:
@@ -340,7 +361,7 @@ class ToepenBatch:
         tells = np.stack([t[:, _F_TELL_TEN], t[:, _F_TELL_JACK]], axis=2).reshape(n, 2 * n)
         self._gather = np.concatenate(
             [t[:, _F_PLAYED], t[:, _F_REVEALED], t[:, _F_VOIDS], tells, t[:, _F_WON],
-             t[:, _F_ACCEPTED:].reshape(n, -1)], axis=1)
+             t[:, _F_ACCEPTED : _F_DRINKS + 1].reshape(n, -1)], axis=1)
         self._layout = _Layout.of(self.encoder)
         # _who[me, seat + 1]: seat's bit turned to me (0 for seat -1); _turn_flags[me, m]:
         # the seat mask m turned to me (bit r: seat me + r)
@@ -354,60 +375,97 @@ class ToepenBatch:
         self._void_shift = (4 * np.arange(n)).astype(np.uint64)
         self._field_shift = (n * np.arange(8)).astype(np.uint64)
         block = self._per_seat
+        # every per-game number is a row of one block (views below)
+        self._game = gm = z(_G_COUNT, N)
         # the session
-        self.keys = np.zeros(N, dtype=np.uint64)
+        self.keys = gm[_G_KEYS].view(np.uint64)
         """Each game's current session key: its decks are ``decks(keys[g], k)``."""
-        self.game_keys = np.zeros(N, dtype=np.uint64)
-        self.episodes = z(N)
-        self.deals = z(N)
+        self.game_keys = gm[_G_GAME_KEYS].view(np.uint64)
+        self.episodes = gm[_G_EPISODES]
+        self.deals = gm[_G_DEALS]
         self.pools = block[:, _F_POOLS]
-        self.in_session = z(N)
-        self.dealer = z(N)
-        self.hand_no = z(N)
-        self.lives_lost = z(N, n)
-        self.lost_before = z(N, n)
+        self.in_session = gm[_G_IN_SESSION]
+        self.dealer = gm[_G_DEALER]
+        self.hand_no = gm[_G_HAND_NO]
+        self.lives_lost = block[:, _F_LOST]
+        self.lost_before = block[:, _F_LOST_BEFORE]
         self.drinks = block[:, _F_DRINKS]
-        self.rubbers_won = z(N, n)
-        self.rubber_no = z(N)
-        self.winner = z(N)
+        self.rubbers_won = block[:, _F_RUBBERS_WON]
+        self.rubber_no = gm[_G_RUBBER_NO]
+        self.winner = gm[_G_WINNER]
         # the hand
-        self.phase = z(N)
-        self.turn = z(N)
-        self.active = z(N)
-        self.hands = z(N, n)
+        self.phase = gm[_G_PHASE]
+        self.turn = gm[_G_TURN]
+        self.active = gm[_G_ACTIVE]
+        self.hands = block[:, _F_HANDS]
         self.deck = z(N, 32)
-        self.stock_pos = z(N)
-        self.stake = z(N)
+        self.stock_pos = gm[_G_STOCK_POS]
+        self.stake = gm[_G_STAKE]
         self.accepted = block[:, _F_ACCEPTED]
-        self.last_knocker = z(N)
-        self.knock_bar = z(N)
-        self.leader = z(N)
-        self.resume = z(N)
-        self.trick_card = z(N, n)
-        self.trick_pos = z(N, n)
-        self.trick_count = z(N)
-        self.played_mask = z(N)
-        self.led = z(N)
-        self.trick_no = z(N)
-        self.any_card = z(N)
+        self.last_knocker = gm[_G_LAST_KNOCKER]
+        self.knock_bar = gm[_G_KNOCK_BAR]
+        self.leader = gm[_G_LEADER]
+        self.resume = gm[_G_RESUME]
+        self.trick_card = block[:, _F_TRICK_CARD]
+        self.trick_pos = block[:, _F_TRICK_POS]
+        self.trick_count = gm[_G_TRICK_COUNT]
+        self.played_mask = gm[_G_PLAYED_MASK]
+        self.led = gm[_G_LED]
+        self.trick_no = gm[_G_TRICK_NO]
+        self.any_card = gm[_G_ANY_CARD]
         self.played = block[:, _F_PLAYED]
         self.voids = block[:, _F_VOIDS]
         self.tricks_won = block[:, _F_WON]
         self.knocks = block[:, _F_KNOCKS]
-        self.claimed = z(N)
-        self.exchanged = z(N)
+        self.claimed = gm[_G_CLAIMED]
+        self.exchanged = gm[_G_EXCHANGED]
         self.revealed = block[:, _F_REVEALED]
         self.tells = (block[:, _F_TELL_TEN], block[:, _F_TELL_JACK])
-        self.discard = z(N)
-        self.target = z(N)
-        self.queue = z(N)  # seats still to be asked in the current round
-        self.round_queue = z(N)  # the declaration round's, kept during a challenge
-        self.cursor = z(N)  # the seat asked last (the next is the first after it)
-        self.round_cursor = z(N)
-        self._hand_over = np.zeros(N, dtype=bool)
+        self.discard = gm[_G_DISCARD]
+        self.target = gm[_G_TARGET]
+        self.queue = gm[_G_QUEUE]  # seats still to be asked in the current round
+        self.round_queue = gm[_G_ROUND_QUEUE]  # the declaration round's, kept in a challenge
+        self.cursor = gm[_G_CURSOR]  # the seat asked last (the next is the first after it)
+        self.round_cursor = gm[_G_ROUND_CURSOR]
+        self._hand_over = gm[_G_HAND_OVER]  # 0/1: a hand ended in this step
         self._deals_due: list[tuple[I64, bool]] = []
         self._mask: npt.NDArray[np.int8] | None = None
+        self.backend = "numpy"
+        """The path that steps the games: ``numba`` (compiled) or ``numpy``."""
+        self.compile_seconds = 0.0
+        """Seconds the compiled path took to compile (or load from numba's cache)."""
+        self._kernel: Any = None
+        if backend != "numpy":
+            self._start_kernel(backend == "numba")
         self.reset(seed)
+
+    def _start_kernel(self, required: bool) -> None:
+        """Use the compiled path (:mod:`toepen.rl.kernel`) when numba is there and in its
+        tested range; ``required``: refuse to go on without it."""
+        from . import kernel
+
+        why = kernel.unavailable()
+        if why is not None:
+            if required:
+                raise ValueError(f"backend 'numba': {why}")
+            return
+        rules = self.rules
+        cf = kernel.config(
+            n=self.n, loses=int(self._loses), elim=int(self._elim), max_stake=self._max_stake,
+            limit={"none": 0, "lives_at_least_stake": 1,
+                   "lives_cover_new_stake": 2}[self._limit],
+            decl=self._decl, tell_ten=int(0 in self._tell_ranks),
+            tell_jack=int(7 in self._tell_ranks), rubber=int(rules.session == "rubber"),
+            rubbers=-1 if rules.rubbers is None else rules.rubbers,
+            dealer_rule=("rotate", "last_trick_winner", "highest_loser").index(rules.dealer),
+            hand_episode=int(self.episode == "hand"),
+            early=int(rules.first_player_may_knock_early), pelt=int(rules.pelt),
+            lives=rules.lives, first_dealer=self.first_dealer)
+        self._state = kernel.State(self._game, self._per_seat, self.deck, self._after, cf)
+        self._kernel_layout = kernel.layout(self.encoder)
+        self.compile_seconds = kernel.compile_all(self._state, self._kernel_layout)
+        self._kernel = kernel
+        self.backend = "numba"
 
     @staticmethod
     def observation_bounds(players: int) -> tuple[F32, F32]:
@@ -422,11 +480,18 @@ class ToepenBatch:
             raise ValueError(f"seed: must be an integer, not {seed!r}")
         N = self.num_games
         base = _mix(_u64([seed]))
-        self.game_keys = _mix(base + _u64(np.arange(N)) * _C2)
+        self.game_keys[:] = _mix(base + _u64(np.arange(N)) * _C2)
         self.episodes[:] = 0
         self._deals_due = []
         self._mask = None
-        self._new_session(np.arange(N, dtype=np.int64))
+        self._new_sessions(np.arange(N, dtype=np.int64))
+
+    def _new_sessions(self, g: I64) -> None:
+        """Start the sessions of games ``g`` over and deal their first hands."""
+        if self._kernel is not None:
+            self._kernel.new_sessions(*self._state, g)
+            return
+        self._new_session(g)
         self._flush_deals()
 
     def _new_session(self, g: I64) -> None:
@@ -791,12 +856,12 @@ class ToepenBatch:
         self.winner[gf] = self._after[left[fin] << 3]  # the one seat left
         self.phase[gf] = P_OVER
         self.turn[gf] = -1
-        self._hand_over[gf] = True
+        self._hand_over[gf] = 1
 
     def _end_hand(self, g: I64, last: I64) -> None:
         if len(g) == 0:
             return
-        self._hand_over[g] = True
+        self._hand_over[g] = 1
         n = self.n
         if self.rules.session == "rubber":
             lives = self.pools[g]
@@ -865,12 +930,16 @@ class ToepenBatch:
     def _fill_mask(self, g: I64, seat: I64, mask: npt.NDArray[np.int8]) -> None:
         """Set ``mask[i]`` to the legal actions of ``seat[i]`` in game ``g[i]`` (``mask``
         all zero): the legal action ids as the bits of one 64-bit word a row, unpacked."""
+        if self._kernel is not None:
+            self._kernel.fill_mask(*self._state, np.asarray(g, dtype=np.int64),
+                                   np.asarray(seat, dtype=np.int64), mask)
+            return
         phase = self.phase[g]
         asked = (seat >= 0) & (seat == self.turn[g])
         play = asked & (phase == P_PLAY)
         knocking = play | (asked & (phase == P_ANSWER))
         # cards: the hand, or its cards of the led suit when it has any
-        hand = self.hands.reshape(-1).take(g * self.n + np.maximum(seat, 0))
+        hand = self.hands[g, np.maximum(seat, 0)]
         led = self.led[g]
         follow = hand & _SUIT.take(np.maximum(led, 0))
         legal = np.where((led >= 0) & (follow != 0), follow, hand)
@@ -927,13 +996,20 @@ class ToepenBatch:
         if sel.shape != (self.num_games,) or sel.dtype != np.bool_:
             raise ValueError(f"games: must be {self.num_games} booleans")
         self._mask = None
-        self._new_session(np.flatnonzero(sel).astype(np.int64))
-        self._flush_deals()
+        self._new_sessions(np.flatnonzero(sel).astype(np.int64))
 
     def _step(self, a: I64, phase: I64) -> BatchResult:
         N, n = self.num_games, self.n
         self._mask = None
-        self._hand_over[:] = False
+        if self._kernel is not None:
+            out = BatchResult(np.empty((N, n), dtype=np.float32), np.empty(N, dtype=bool),
+                              np.empty(N, dtype=bool), np.empty(N, dtype=np.int64),
+                              np.empty((N, n), dtype=np.int64), np.empty(N, dtype=np.int64))
+            self._kernel.step(*self._state, a, phase >= 0, out.rewards, out.done,
+                              out.winner, out.final_lives, out.final_in_session)
+            out.hand_over[:] = self._hand_over == 1
+            return out
+        self._hand_over[:] = 0
         seat = self.turn.copy()
         g = np.arange(N, dtype=np.int64)
         playing = phase == P_PLAY
@@ -953,7 +1029,7 @@ class ToepenBatch:
         self._challenge(g[sel], seat[sel], a[sel] == A_CHAL)
         self._flush_deals()
 
-        hand_over = self._hand_over.copy()
+        hand_over = self._hand_over == 1
         rewards = np.zeros((N, n), dtype=np.float32)
         h = np.flatnonzero(hand_over)
         rewards[h] = -(self.lives_lost[h] - self.lost_before[h])
@@ -995,6 +1071,12 @@ class ToepenBatch:
         then read as slices, not gathered)."""
         M = len(g)
         x = np.empty((M, self.encoder.size), dtype=np.float32)  # every entry is written
+        if self._kernel is not None:
+            mask = np.empty((M, NUM_ACTIONS), dtype=np.int8)
+            self._kernel.encode(*self._state, self._kernel_layout,
+                                np.asarray(g, dtype=np.int64), np.asarray(me, dtype=np.int64),
+                                x, mask)
+            return x, mask
         # a couple of thousand rows at a time: fewer NumPy calls, temporaries still cached
         for start in range(0, M, _CHUNK):
             stop = min(start + _CHUNK, M)
@@ -1020,7 +1102,7 @@ class ToepenBatch:
         words = np.zeros((M, lay.words), dtype=np.uint64)
         # hand, played (by seat turned to me) and trick: whole 32-bit words of the string
         w32 = words.view(np.uint32)
-        w32[:, 0] = self.hands.reshape(-1)[g * n + me]
+        w32[:, 0] = self.hands[g, me]
         w32[:, 1 : n + 1] = per[:, :n]
         w32[:, n + 1] = _or_columns(_CARD_BIT.take(self.trick_card[rows]))
         for r in range(n):
@@ -1054,9 +1136,18 @@ class ToepenBatch:
         x[:, t + 3] = self.stake[rows]
         x[:, t + 4 :] = signed[:, 6 * n :]
 
-    def random_actions(self, rng: np.random.Generator) -> I64:
-        """A uniformly random legal action for each game (for benchmarks and baselines)."""
-        mask = self.legal_mask()
-        r = rng.random(mask.shape) * mask
-        out: I64 = r.argmax(axis=1).astype(np.int64)
+    def random_actions(self, rng: np.random.Generator,
+                       mask: npt.NDArray[np.int8] | None = None) -> I64:
+        """A uniformly random legal action for each game (for benchmarks and baselines):
+        one number ``u`` of ``rng`` a game, its legal action number ``floor(u * count)``.
+        ``mask``: the games' legal actions, when :meth:`observe` has just given them."""
+        if mask is None:
+            mask = self.legal_mask()
+        u = rng.random(len(mask))
+        if self._kernel is not None:
+            out: I64 = np.empty(len(mask), dtype=np.int64)
+            self._kernel.random_actions(mask, u, out)
+            return out
+        k = (u * mask.sum(axis=1)).astype(np.int64)
+        out = (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1).astype(np.int64)
         return out

@@ -45,7 +45,7 @@ def _hands_job(rng: random.Random, rules: Rules, players: int) -> Callable[[int]
     return lambda k: engine_hands(k, rng, rules, players)
 
 
-BATCH_GAMES = 16384
+BATCH_GAMES = 2048
 """Games the batched environment steps together in :func:`batch_steps_job`."""
 AEC_NAME = "rulebook 4 players: PettingZoo AEC env, random legal actions"
 BATCH_NAME = f"rulebook 4 players: batched env ({BATCH_GAMES} games), random legal actions"
@@ -94,7 +94,7 @@ def batch_steps_job(seed: int = 1, games: int = BATCH_GAMES) -> Callable[[int], 
             raise ValueError(f"k: {k} is not a multiple of the {games} games")
         for _ in range(k // games):
             _, mask = batch.observe()
-            batch.step((mask * gen.random(mask.shape, dtype=np.float32)).argmax(axis=1))
+            batch.step(batch.random_actions(gen, mask))
 
     return run
 
