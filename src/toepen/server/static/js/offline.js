@@ -5,5 +5,10 @@ import { initialLang, setLang } from "./ui/i18n.js";
 
 const again = () => location.reload();
 window.addEventListener("online", again);
+// "online" may come before the network answers (the reload then lands here again, and no
+// second "online" follows): ask the server itself every few seconds, and reload once it answers
+setInterval(() => {
+  fetch("/api/health", { cache: "no-store" }).then((r) => { if (r.ok) again(); }, () => {});
+}, 3000);
 document.getElementById("retry").addEventListener("click", again);
 initialLang().then(setLang).catch(() => {});
