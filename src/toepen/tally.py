@@ -359,23 +359,25 @@ class _Machine:
         verb that is none, the session over (IllegalEntry; nothing changes)."""
         seat, verb = entry.seat, entry.verb
         game = self.game
+        phase = game.phase
         if isinstance(seat, bool) or not isinstance(seat, int):
             self._no("not_a_seat", seat=repr(seat))
         if verb not in ENTRY_VERBS:
             self._no("bad_action", seat=seat, error=f"unknown verb {verb!r}")
-        if game.phase is Phase.OVER:
+        if phase is Phase.OVER:
             self._no("session_over", seat=seat, action=verb)
         if not 0 <= seat < game.n:
             self._no("no_such_seat", seat=seat, players=game.n)
+        in_session = game.in_session >> seat & 1
         if verb == "rebuy":  # pot toepen: only a seat the last hand put out buys back in
-            if game.phase is not Phase.REBUY or seat not in game.queue:
-                if game.in_session >> seat & 1:
-                    self._no("not_now", seat=seat, action="stay", phase=game.phase.value)
+            if phase is not Phase.REBUY or seat not in game.queue:
+                if in_session:
+                    self._no("not_now", seat=seat, action="stay", phase=phase.value)
                 self._no("out_of_session", seat=seat)
             return
-        if not game.in_session >> seat & 1:
+        if not in_session:
             self._no("out_of_session", seat=seat)
-        if game.phase is Phase.REBUY:  # the next hand's entry: nobody has folded in it yet
+        if phase is Phase.REBUY:  # the next hand's entry: nobody has folded in it yet
             return
         if not game.active >> seat & 1:
             self._no("folded", seat=seat)
