@@ -316,15 +316,17 @@ class _Machine:
     before refusing: :class:`Sheet` enters every entry on a copy.
     """
 
-    __slots__ = ("game", "_log", "_entry_no", "_checks")
+    __slots__ = ("game", "_rounds", "_log", "_entry_no", "_checks")
 
     game: UnseenGame
+    _rounds: tuple[Declaration, ...]  # the game's declaration rounds (fixed by the rules)
     _log: list[tuple[int, Event]]
     _entry_no: int
     _checks: int  # laundry_check each: seats that checked the pending laundry, in any order
 
     def __init__(self, rules: Rules, players: Sequence[str], dealer: int) -> None:
         self.game = UnseenGame(rules, players, dealer)
+        self._rounds = self.game.rounds
         self._log = []
         self._entry_no = -1
         self._checks = 0
@@ -334,6 +336,7 @@ class _Machine:
         """An independent copy (the game cloned, the log copied)."""
         twin = object.__new__(_Machine)
         twin.game = self.game.clone()
+        twin._rounds = self._rounds
         twin._log = list(self._log)
         twin._entry_no = self._entry_no
         twin._checks = self._checks
@@ -347,10 +350,11 @@ class _Machine:
         self._entry_no += 1
         game = self.game
         game.tell(shown=entry.word)
-        deals = game.deals
+        checks = self._checks
+        deals = game.deals if checks else 0
         batch: list[Event] = []
         self._enter(entry.seat, entry.verb, entry.word, batch)
-        if game.deals != deals:  # checks belong to the deal they were made in
+        if checks and game.deals != deals:  # checks belong to the deal they were made in
             self._checks = 0
         self._flush(batch)
 
@@ -425,7 +429,8 @@ class _Machine:
         """The engine's ``apply`` of ``seat``'s decision, refused with the engine's reason.
         During the tricks the sheet does not know who is to play: the entering seat is."""
         game = self.game
-        game.take_turn(seat)
+        if game.phase is Phase.PLAY and game.turn != seat:
+            game.take_turn(seat)
         try:
             batch.extend(game.apply(seat, act))
         except IllegalAction as e:
@@ -435,7 +440,7 @@ class _Machine:
         """Where ``phase`` comes in a deal: the blind round, the declaration rounds, play."""
         if phase is Phase.BLIND or phase is Phase.BLIND_ANSWER:
             return 0
-        rounds = self.game.rounds
+        rounds = self._rounds
         for i, decl in enumerate(rounds, 1):
             if phase is decl.phase or phase is decl.challenge_phase:
                 return i
@@ -477,7 +482,7 @@ class _Machine:
         batch.extend(game.show_four(seat, _rank_of(seat, word)))
 
     def _round_of(self, verb: str) -> Declaration | None:
-        return next((d for d in self.game.rounds if _VERB_OF[d.name] == verb), None)
+        return next((d for d in self._rounds if _VERB_OF[d.name] == verb), None)
 
     def _enter_declaration(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
         game = self.game
