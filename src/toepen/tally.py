@@ -316,17 +316,17 @@ class _Machine:
     before refusing: :class:`Sheet` enters every entry on a copy.
     """
 
-    __slots__ = ("game", "_rounds", "_log", "_entry_no", "_checks")
+    __slots__ = ("game", "_decls", "_log", "_entry_no", "_checks")
 
     game: UnseenGame
-    _rounds: tuple[Declaration, ...]  # the game's declaration rounds (fixed by the rules)
+    _decls: tuple[Declaration, ...]  # the game's declaration rounds (fixed by the rules)
     _log: list[tuple[int, Event]]
     _entry_no: int
     _checks: int  # laundry_check each: seats that checked the pending laundry, in any order
 
     def __init__(self, rules: Rules, players: Sequence[str], dealer: int) -> None:
         self.game = UnseenGame(rules, players, dealer)
-        self._rounds = self.game.rounds
+        self._decls = self.game.rounds
         self._log = []
         self._entry_no = -1
         self._checks = 0
@@ -336,7 +336,7 @@ class _Machine:
         """An independent copy (the game cloned, the log copied)."""
         twin = object.__new__(_Machine)
         twin.game = self.game.clone()
-        twin._rounds = self._rounds
+        twin._decls = self._decls
         twin._log = list(self._log)
         twin._entry_no = self._entry_no
         twin._checks = self._checks
@@ -440,7 +440,7 @@ class _Machine:
         """Where ``phase`` comes in a deal: the blind round, the declaration rounds, play."""
         if phase is Phase.BLIND or phase is Phase.BLIND_ANSWER:
             return 0
-        rounds = self._rounds
+        rounds = self._decls
         for i, decl in enumerate(rounds, 1):
             if phase is decl.phase or phase is decl.challenge_phase:
                 return i
@@ -482,7 +482,7 @@ class _Machine:
         batch.extend(game.show_four(seat, _rank_of(seat, word)))
 
     def _round_of(self, verb: str) -> Declaration | None:
-        return next((d for d in self._rounds if _VERB_OF[d.name] == verb), None)
+        return next((d for d in self._decls if _VERB_OF[d.name] == verb), None)
 
     def _enter_declaration(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
         game = self.game

@@ -56,3 +56,14 @@ def test_the_table_says_who_plays_and_who_took_the_last_trick() -> None:
     assert refused.value.refusal.code == "not_now" and g.phase is Phase.ANSWER
     g.take_turn(2)  # outside the play it changes nothing
     assert g.turn == 1
+
+
+def test_the_hook_shadows_no_field_of_the_engine() -> None:
+    """A member of ``UnseenGame`` with the name of an engine field would hide that field."""
+    import inspect
+
+    from toepen.engine.core import GameCore
+
+    own = {name for name, _ in inspect.getmembers(UnseenGame) if name in UnseenGame.__dict__}
+    assert not own & set(GameCore.__slots__)
+    assert set(UnseenGame.__slots__) == {"_shown", "_drawn_four", "_seen_at", "_deals"}
