@@ -349,7 +349,6 @@ class _Machine:
         self.precheck(entry)
         self._entry_no += 1
         game = self.game
-        game.tell(shown=entry.word)
         checks = self._checks
         deals = game.deals if checks else 0
         batch: list[Event] = []
@@ -521,6 +520,7 @@ class _Machine:
             self._no("not_now", seat=seat, action=action, phase=phase.value)
         declarer = game.target
         each = decl.check_each(game.rules)
+        game.tell(shown=word)  # what a challenge below shows (only a challenge reads it)
         if verb in ("unchallenged", "shown"):
             if seat != declarer:
                 self._no("not_now", seat=seat, action="pass", phase=phase.value)
