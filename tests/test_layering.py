@@ -321,3 +321,77 @@ def test_the_wing_rule_catches_what_it_names() -> None:
     assert f"{SERVER}.http.pwa -> {SERVER}.app: nothing imports the entry back" in found
     assert len(found) == 6  # the socket reading the tables and the base is allowed
     assert server_part(f"{SERVER}.lobby") == "?"  # the flat layout: a module in no wing
+
+
+def test_no_module_reads_another_modules_private_attributes() -> None:
+    """No module reaches into the private attributes of another module's objects.
+
+    The rule, over every module of ``src/toepen`` (ast, no import): an attribute access
+    ``obj._name`` (read, assigned or deleted; ``_name`` starts with one underscore and is
+    no dunder), or ``getattr``/``setattr``/``hasattr``/``delattr`` with ``"_name"`` as a
+    string, is allowed only where
+
+    - ``obj`` is the bare name ``self`` or ``cls``: an object's own fields, whichever class
+      of its bases set them (a subclass is the class's own business); or
+    - ``_name`` is defined by a class of the same module: a method or attribute of its
+      body, a name in its ``__slots__``, or a field it assigns as ``self._name`` or
+      ``cls._name``, so a clone may fill its twin's fields and a module may read the
+      fields of its own helper class; or
+    - ``_name`` is one of Python's documented public names that start with an underscore
+      (a named tuple's ``_replace``, ``_asdict``, ``_fields``, ``_make`` and
+      ``_field_defaults``; ``os._exit``).
+
+    Anything else reads another module's internals: ``game._phase`` in a module whose
+    classes define no ``_phase`` (the score sheet read 25 fields of ``Game`` so, in
+    70 places, until it drove the engine through its public hook,
+    :class:`toepen.engine.unseen.UnseenGame`), and equally a library's
+    (``SomeLibraryClass._helper``): the project's rule that another library's internals
+    are not an API is checked here for attributes, as the test above checks it for
+    imported names. Names that are not attributes
+    (``from x import _y``) are that test's; a module's own private functions and globals
+    are its own.
+    """
+    accessors = {"getattr", "setattr", "hasattr", "delattr"}
+    public_underscored = {"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_exit"}
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+
+    def defined(tree: ast.AST) -> set[str]:
+        names: set[str] = set()
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            for node in ast.walk(cls):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(node.name)
+                elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                      and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                    names.add(node.attr)
+            for stmt in cls.body:
+                targets = (stmt.targets if isinstance(stmt, ast.Assign) else
+                           [stmt.target] if isinstance(stmt, ast.AnnAssign) else [])
+                for t in (t for t in targets if isinstance(t, ast.Name)):
+                    names.add(t.id)
+                    if t.id == "__slots__" and stmt.value is not None:
+                        names.update(c.value for c in ast.walk(stmt.value)
+                                     if isinstance(c, ast.Constant) and isinstance(c.value, str))
+        return names
+
+    offences = []
+    for name, path in sorted(MODULES.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = defined(tree) | public_underscored
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                obj, attr = node.value, node.attr
+            elif (isinstance(node, ast.Call) and _called(node) in accessors
+                  and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+                  and isinstance(node.args[1].value, str)):
+                obj, attr = node.args[0], node.args[1].value
+            else:
+                continue
+            if not private(attr) or attr in own:
+                continue
+            if isinstance(obj, ast.Name) and obj.id in ("self", "cls"):
+                continue
+            offences.append(f"{name}:{node.lineno}: {ast.unparse(obj)}.{attr}")
+    assert not offences, f"{len(offences)} private attributes of others:\n" + "\n".join(offences)

@@ -196,6 +196,22 @@ def start(record: dict[str, Any]) -> tuple[Game, list[tuple[int, Action]]]:
     return game, actions
 
 
+def restart(game: Game) -> Game:
+    """``game`` back at its start: a new game of its rules, players and first dealer on
+    the decks it has dealt so far, as its record replays (:func:`start`) without the
+    record. Applying ``game.actions`` to it again gives every step's events, the hidden
+    cards included (the server's history and its replays read them so).
+
+    >>> from toepen.engine import Game
+    >>> g = Game.new("rulebook", 3, seed=5)
+    >>> _ = g.apply(g.turn, "pass")
+    >>> again = restart(g)
+    >>> again.actions, again.current_deck() == g.current_deck(), again.seed
+    ([], True, None)
+    """
+    return Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
+
+
 def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     """The game a record describes, after its actions (or the first ``upto`` of them).
 

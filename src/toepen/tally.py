@@ -47,20 +47,19 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import narration
-from .cards import JACK, RANK_MASKS, RANKS, card_str, parse_card
+from .cards import JACK, RANKS, card_str, parse_card
 from .engine.actions import CHALLENGE, FOLD, KNOCK, PASS, STAY, Action
-from .engine.core import GameCore
 from .engine.declare import DECLARATIONS, Declaration
 from .engine.events import Event, EventKind
 from .engine.phase import Phase
 from .engine.refusal import REFUSAL_CODES, IllegalAction, Refusal
 from .engine.settle import Place, pot_balances
-from .engine.state import Game
+from .engine.unseen import UnseenGame
 from .narration import Message
 from .record import FORMAT, RecordError, check_format
 from .rules import Rules, RulesError
@@ -303,87 +302,45 @@ _PASSABLE = frozenset({Phase.BLIND, *(d.phase for d in DECLARATIONS)})
 _PLAYING = (Phase.PLAY, Phase.ANSWER)
 
 
-class _Machine(Game):
-    """The sheet's state machine: the engine's own ``Game`` with the cards not known.
+class _Machine:
+    """The sheet's state machine: the engine's :class:`~toepen.engine.unseen.UnseenGame`
+    (a ``Game`` whose cards are not known) and the sheet's log of its events.
 
     A sheet entry is one or more of the engine's actions (the passes nobody enters
     first, then the entered decision), applied by the engine's ``apply`` with its own
     refusals. Where the engine would read a hidden card (the deal, what a player sees
     in the cards, who may draw for kans, what a drawn card or a shown hand was) the
-    table has told it, and these steps ("the cards" in :mod:`toepen.engine.state`) read
-    what was entered instead. Whose turn it is to play a card the sheet cannot know, so
-    during the tricks the seat of an entry is the one to act, and whether a card has been
-    played (``first_player_may_knock_early``) stays with the table. Only :meth:`enter`
-    changes it, and it may change it halfway before refusing: :class:`Sheet` enters every
-    entry on a copy.
+    table has told it (``tell``, ``show_four``, ``last_trick``). Whose turn it is to play
+    a card the sheet cannot know, so during the tricks the seat of an entry is the one
+    to act (``take_turn``). Only :meth:`enter` changes it, and it may change it halfway
+    before refusing: :class:`Sheet` enters every entry on a copy.
     """
 
-    __slots__ = ("_log", "_entry_no", "_told", "_seen_at", "_deals", "_checks")
+    __slots__ = ("game", "_decls", "_log", "_entry_no", "_checks")
 
+    game: UnseenGame
+    _decls: tuple[Declaration, ...]  # the game's declaration rounds (fixed by the rules)
     _log: list[tuple[int, Event]]
     _entry_no: int
-    _told: str  # the word of the entry being entered (a shown hand, a drawn card)
-    _seen_at: int  # len(_actions) when the cards of this deal were seen (four of a kind)
-    _deals: int  # deals so far (a step that deals again ends what an entry may skip)
     _checks: int  # laundry_check each: seats that checked the pending laundry, in any order
 
     def __init__(self, rules: Rules, players: Sequence[str], dealer: int) -> None:
+        self.game = UnseenGame(rules, players, dealer)
+        self._decls = self.game.rounds
         self._log = []
         self._entry_no = -1
-        self._told = ""
-        self._seen_at = -1
-        self._deals = 0
         self._checks = 0
-        super().__init__(rules, tuple(players), dealer=dealer)
-        self._early = True  # whether a card has been played is the table's to say
-        self._flush(self._opening)
-        self._opening = []
+        self._flush(self.game.opening_events(omniscient=True))
 
     def clone(self) -> _Machine:
-        """An independent copy (lists copied shallowly, as ``Game.clone``)."""
+        """An independent copy (the game cloned, the log copied)."""
         twin = object.__new__(_Machine)
-        _copy_slots(twin, self)
+        twin.game = self.game.clone()
+        twin._decls = self._decls
+        twin._log = list(self._log)
+        twin._entry_no = self._entry_no
+        twin._checks = self._checks
         return twin
-
-    # -- the cards, as the table tells them -------------------------------------------------
-
-    def _deal_cards(self, order: tuple[int, ...], redeal: bool) -> bool:
-        self._deals += 1
-        self._checks = 0
-        self._ev.append(Event(EventKind.REDEAL if redeal else EventKind.DEAL, self._dealer,
-                              self._hand_no))
-        self._dealt_ev = ()
-        return True
-
-    def _cards_seen(self, order: tuple[int, ...]) -> None:
-        # Tells are said at the table and cost nothing; four of a kind is entered
-        # (``2 four 9``) before anything else of the deal.
-        self._seen_at = len(self._actions)
-        self._start_declarations(order)
-
-    def _may_declare(self, decl: Declaration, seat: int) -> bool:
-        return True  # who holds three of a rank (kans) only the table knows
-
-    def _draw_hand(self, decl: Declaration, seat: int) -> None:
-        self._stock_pos += decl.draws
-        self._ev.append(Event(decl.declared, seat, decl.draws))
-
-    def _kans(self, seat: int) -> None:
-        self._stock_pos += 1
-        self._ev.append(Event(EventKind.KANS, seat, 1))
-        if self._told != "miss":  # the drawn card made four of the rank told
-            self._show_four(seat, self._told)
-            return
-        self._next_declarer()
-
-    def _judge(self, decl: Declaration, declarer: int) -> str | None:
-        word = self._told
-        return None if word == decl.dishonest_word else word
-
-    def _show_four(self, seat: int, word: str) -> None:
-        """``seat`` shows four of a rank (``word``: the rank, ``9``, ``T``...)."""
-        self._hands[seat] = RANK_MASKS[_rank_of(seat, word)]  # the shown cards
-        self._four_of_a_kind(seat)
 
     # -- entries ----------------------------------------------------------------------------
 
@@ -391,43 +348,49 @@ class _Machine(Game):
         """Enter one entry (IllegalEntry: refused; the machine may be half changed)."""
         self.precheck(entry)
         self._entry_no += 1
-        self._told = entry.word
+        game = self.game
+        checks = self._checks
+        deals = game.deals if checks else 0
         batch: list[Event] = []
-        self._ev = batch
         self._enter(entry.seat, entry.verb, entry.word, batch)
+        if checks and game.deals != deals:  # checks belong to the deal they were made in
+            self._checks = 0
         self._flush(batch)
-        self._ev = []
 
     def precheck(self, entry: Entry) -> None:
         """What refuses ``entry`` whatever it is: a seat that is no seat, out or folded, a
         verb that is none, the session over (IllegalEntry; nothing changes)."""
         seat, verb = entry.seat, entry.verb
+        game = self.game
+        phase = game.phase
         if isinstance(seat, bool) or not isinstance(seat, int):
             self._no("not_a_seat", seat=repr(seat))
         if verb not in ENTRY_VERBS:
             self._no("bad_action", seat=seat, error=f"unknown verb {verb!r}")
-        if self._phase is Phase.OVER:
+        if phase is Phase.OVER:
             self._no("session_over", seat=seat, action=verb)
-        if not 0 <= seat < self._n:
-            self._no("no_such_seat", seat=seat, players=self._n)
+        if not 0 <= seat < game.n:
+            self._no("no_such_seat", seat=seat, players=game.n)
+        in_session = game.in_session >> seat & 1
         if verb == "rebuy":  # pot toepen: only a seat the last hand put out buys back in
-            if self._phase is not Phase.REBUY or seat not in self._queue:
-                if self._in_session >> seat & 1:
-                    self._no("not_now", seat=seat, action="stay", phase=self._phase.value)
+            if phase is not Phase.REBUY or seat not in game.queue:
+                if in_session:
+                    self._no("not_now", seat=seat, action="stay", phase=phase.value)
                 self._no("out_of_session", seat=seat)
             return
-        if not self._in_session >> seat & 1:
+        if not in_session:
             self._no("out_of_session", seat=seat)
-        if self._phase is Phase.REBUY:  # the next hand's entry: nobody has folded in it yet
+        if phase is Phase.REBUY:  # the next hand's entry: nobody has folded in it yet
             return
-        if not self._active >> seat & 1:
+        if not game.active >> seat & 1:
             self._no("folded", seat=seat)
 
     def _enter(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        game = self.game
         # The rebuy round (pot toepen): those asked before an entered buy-in, and all of
         # them before any other entry, stayed out (nobody enters a pass).
-        while self._phase is Phase.REBUY and not (verb == "rebuy" and self._turn == seat):
-            self._act(self._turn, PASS, batch)
+        while game.phase is Phase.REBUY and not (verb == "rebuy" and game.turn == seat):
+            self._act(game.turn, PASS, batch)
         if verb == "rebuy":
             self._act(seat, STAY, batch)
             return
@@ -439,21 +402,20 @@ class _Machine(Game):
             self._enter_challenge(seat, verb, word, batch)
         elif verb == "blind":
             self._pass_until(Phase.BLIND, seat, "knock", batch)
-            if self._phase is not Phase.BLIND:
-                self._no("not_now", seat=seat, action="knock", phase=self._phase.value)
+            if game.phase is not Phase.BLIND:
+                self._no("not_now", seat=seat, action="knock", phase=game.phase.value)
             self._act(seat, KNOCK, batch)
         else:  # knock, stay, fold, last: the play
             self._pass_until(Phase.PLAY, seat, _ACTION.get(verb, verb), batch)
-            phase = self._phase
+            phase = game.phase
             if verb == "last":
                 if phase is not Phase.PLAY:
                     self._no("not_now", seat=seat, action="play", phase=phase.value)
-                if word and self._rules.jack_last_trick == "off":
+                if word and game.rules.jack_last_trick == "off":
                     self._no("bad_action", seat=seat,
                              error="the card of the last trick counts only with jack_last_trick")
                 card = _card_of(seat, word) if word else -1
-                self._ev = batch
-                self._settle(seat, card)
+                batch.extend(game.last_trick(seat, card))
                 return
             if phase not in _PLAYING and phase is not Phase.BLIND_ANSWER:
                 self._no("not_now", seat=seat, action=verb, phase=phase.value)
@@ -465,11 +427,11 @@ class _Machine(Game):
     def _act(self, seat: int, act: Action, batch: list[Event]) -> None:
         """The engine's ``apply`` of ``seat``'s decision, refused with the engine's reason.
         During the tricks the sheet does not know who is to play: the entering seat is."""
-        if self._phase is Phase.PLAY and self._turn != seat:
-            self._turn = seat
-            self._legal = None
+        game = self.game
+        if game.phase is Phase.PLAY and game.turn != seat:
+            game.take_turn(seat)
         try:
-            batch.extend(self.apply(seat, act))
+            batch.extend(game.apply(seat, act))
         except IllegalAction as e:
             raise IllegalEntry(e.refusal) from None
 
@@ -477,69 +439,71 @@ class _Machine(Game):
         """Where ``phase`` comes in a deal: the blind round, the declaration rounds, play."""
         if phase is Phase.BLIND or phase is Phase.BLIND_ANSWER:
             return 0
-        for i, decl in enumerate(self._rounds, 1):
+        rounds = self._decls
+        for i, decl in enumerate(rounds, 1):
             if phase is decl.phase or phase is decl.challenge_phase:
                 return i
-        return len(self._rounds) + 1
+        return len(rounds) + 1
 
     def _pass_until(self, target: Phase, seat: int, action: str, batch: list[Event]) -> None:
         """The rounds before ``target`` (and, in ``target``'s round, the seats asked before
         ``seat``) were passed: the engine takes those passes. A round that ``seat`` has
         already passed or declared in refuses; so does a pass that would end the deal."""
-        deals = self._deals
+        game = self.game
+        deals = game.deals
         want = self._rank(target)
-        while self._phase in _PASSABLE:
-            phase = self._phase
+        while game.phase in _PASSABLE:
+            phase = game.phase
             here = self._rank(phase)
             if here > want:
                 return
             if here == want and phase is target:
-                if self._turn == seat:
+                if game.turn == seat:
                     return
-                decl = self._decl
-                if seat not in self._queue and decl is not None:
-                    if self._declared[decl.index] >> seat & 1:
+                decl = game.declaration
+                if seat not in game.queue and decl is not None:
+                    if game.declared(decl) >> seat & 1:
                         self._no("sheet_declared", seat=seat, declaration=decl.name)
                     self._no("sheet_passed", seat=seat, declaration=decl.name)
-            self._act(self._turn, PASS, batch)
-            if self._deals != deals or self._phase is Phase.OVER:
+            self._act(game.turn, PASS, batch)
+            if game.deals != deals or game.phase is Phase.OVER:
                 self._no("not_now", seat=seat, action=action, phase=phase.value)
 
     def _enter_four(self, seat: int, word: str, batch: list[Event]) -> None:
         """Four of a kind shown when the cards are seen (the blind round passed first)."""
-        if self._rules.four_of_a_kind and self._phase is Phase.BLIND:
-            while self._phase is Phase.BLIND:
-                self._act(self._turn, PASS, batch)
-        if not self._rules.four_of_a_kind or self._seen_at != len(self._actions) or (
-                not self._active >> seat & 1):
-            self._no("not_now", seat=seat, action="claim", phase=self._phase.value)
-        self._ev = batch
-        self._show_four(seat, word)
+        game = self.game
+        four = game.rules.four_of_a_kind
+        if four and game.phase is Phase.BLIND:
+            while game.phase is Phase.BLIND:
+                self._act(game.turn, PASS, batch)
+        if not four or not game.cards_just_seen or not game.active >> seat & 1:
+            self._no("not_now", seat=seat, action="claim", phase=game.phase.value)
+        batch.extend(game.show_four(seat, _rank_of(seat, word)))
 
     def _round_of(self, verb: str) -> Declaration | None:
-        return next((d for d in self._rounds if _VERB_OF[d.name] == verb), None)
+        return next((d for d in self._decls if _VERB_OF[d.name] == verb), None)
 
     def _enter_declaration(self, seat: int, verb: str, word: str, batch: list[Event]) -> None:
+        game = self.game
         decl = self._round_of(verb)
-        if decl is not None and decl.draws and self._stock_pos + decl.draws > 32:
+        if decl is not None and decl.draws and game.stock_size < decl.draws:
             self._no("sheet_stock_short", seat=seat)  # (the round ended for it)
         action = _ACTION.get(verb, verb)
         if decl is None:
-            self._no("not_now", seat=seat, action=action, phase=self._phase.value)
+            self._no("not_now", seat=seat, action=action, phase=game.phase.value)
         if decl.draws == 1:  # kans: the word says what the drawn card made
-            if word != "miss":
-                _rank_of(seat, word)
+            game.tell(shown=word, drawn_four=-1 if word == "miss" else _rank_of(seat, word))
         elif word:
             self._no("bad_action", seat=seat, error=f"{verb} takes no third word")
         self._pass_until(decl.phase, seat, action, batch)
-        if self._phase is not decl.phase:
-            self._no("not_now", seat=seat, action=action, phase=self._phase.value)
+        if game.phase is not decl.phase:
+            self._no("not_now", seat=seat, action=action, phase=game.phase.value)
         self._act(seat, decl.verb, batch)
 
-    def _outcomes(self, decl: Declaration) -> tuple[str, ...]:
+    def outcomes(self, decl: Declaration) -> tuple[str, ...]:
         """What a shown hand may turn out to be: honest words, then the dishonest one."""
         if decl.word_of is not None:  # the laundry: which was it was, or caught
-            words = [w for w in ("witte_was", "vuile_was") if getattr(self._rules, w)]
+            words = [w for w in ("witte_was", "vuile_was") if getattr(self.game.rules, w)]
             return (*words, decl.dishonest_word)
         return (decl.honest_word, decl.dishonest_word)
 
@@ -547,14 +511,16 @@ class _Machine(Game):
         """A challenge round: ``challenge`` (the first challenger settles it), ``check`` and
         ``shown`` (``laundry_check: each``: every check, then the shown hand) or
         ``unchallenged``; the opponents asked who entered nothing passed."""
-        decl = self._decl
-        phase = self._phase
+        game = self.game
+        decl = game.declaration
+        phase = game.phase
         action = _ACTION.get(verb, verb)
         if decl is None or phase is not decl.challenge_phase or decl.challenge_phase is (
                 decl.phase):  # (kans is never challenged)
             self._no("not_now", seat=seat, action=action, phase=phase.value)
-        declarer = self._target
-        each = decl.check_each(self._rules)
+        declarer = game.target
+        each = decl.check_each(game.rules)
+        game.tell(shown=word)  # what a challenge below shows (only a challenge reads it)
         if verb in ("unchallenged", "shown"):
             if seat != declarer:
                 self._no("not_now", seat=seat, action="pass", phase=phase.value)
@@ -566,12 +532,12 @@ class _Machine(Game):
                 self._verdict_word(decl, seat, word)
             checks, self._checks = self._checks, 0
             events: list[Event] = []
-            for s in list(self._queue):  # the engine asks them in its order
+            for s in game.queue:  # the engine asks them in its order
                 self._act(s, CHALLENGE if checks >> s & 1 else PASS, events)
             # the checks were told as they were entered
             batch.extend(e for e in events if e.kind is not EventKind.CHALLENGE)
             return
-        if not self._opponents_mask(declarer) >> seat & 1:
+        if not game.opponents(declarer) >> seat & 1:
             self._no("sheet_not_opponent", seat=seat, target=declarer)
         if each != (verb == "check"):  # each: checks, then the shown hand; else one challenge
             self._no("not_now", seat=seat, action=action, phase=phase.value)
@@ -582,12 +548,12 @@ class _Machine(Game):
             batch.append(Event(EventKind.CHALLENGE, seat, declarer))
             return
         self._verdict_word(decl, seat, word)
-        while self._turn != seat:
-            self._act(self._turn, PASS, batch)
+        while game.turn != seat:
+            self._act(game.turn, PASS, batch)
         self._act(seat, CHALLENGE, batch)
 
     def _verdict_word(self, decl: Declaration, seat: int, word: str) -> None:
-        outcomes = self._outcomes(decl)
+        outcomes = self.outcomes(decl)
         if word not in outcomes:
             self._no("sheet_bad_outcome", seat=seat, declaration=decl.name, word=word,
                      choices=" or ".join(outcomes))
@@ -599,7 +565,7 @@ class _Machine(Game):
 
     def rows(self) -> list[HandRow]:
         rows: list[HandRow] = []
-        n = self._n
+        n = self.game.n
         cur: dict[str, Any] | None = None
 
         def close(done: bool) -> None:
@@ -633,27 +599,8 @@ class _Machine(Game):
                     cur["last"] = e.seat
                 cur["ended"] = True
         if cur is not None:
-            close(bool(cur.get("ended")) or self._phase is Phase.OVER)
+            close(bool(cur.get("ended")) or self.game.phase is Phase.OVER)
         return rows
-
-
-def _slot_copier() -> Callable[[_Machine, _Machine], None]:
-    """One function assigning every slot of the machine in a straight line, lists copied
-    (as the engine's clone: a loop of getattr and setattr costs several times more, and
-    ``legal_entries`` copies the machine for every candidate)."""
-    lists = {name for name in GameCore.__slots__ if isinstance(getattr(_EMPTY, name), list)}
-    lines = "".join(
-        f"    g.{name} = list(s.{name})\n" if name in lists or name == "_log" else
-        f"    g.{name} = s.{name}\n"
-        for cls in _Machine.__mro__ for name in getattr(cls, "__slots__", ()))
-    namespace: dict[str, Any] = {}
-    exec(f"def copy(g, s):\n{lines}", namespace)  # noqa: S102 - names from __slots__ only
-    copier: Callable[[_Machine, _Machine], None] = namespace["copy"]
-    return copier
-
-
-_EMPTY = _Machine(Rules(), ("a", "b"), 0)
-_copy_slots = _slot_copier()
 
 
 def _as_entry(entry: Entry | str) -> Entry:
@@ -772,24 +719,24 @@ class Sheet:
     def legal_entries(self) -> list[Entry]:
         """Every entry the sheet would take now (what a client offers as buttons)."""
         m = self._machine
-        if m._phase is Phase.OVER:
+        if m.game.phase is Phase.OVER:
             return []
         rules = self.rules
         words: tuple[str, ...] = ()
-        decl = m._decl
-        if decl is not None and m._phase is decl.challenge_phase:
-            words = m._outcomes(decl)
+        decl = m.game.declaration
+        if decl is not None and m.game.phase is decl.challenge_phase:
+            words = m.outcomes(decl)
         plain = ["knock", "stay", "fold", "claim", "exchange", "unchallenged", "last"]
         if rules.blind_knock:
             plain.append("blind")
-        if m._phase is Phase.REBUY:
+        if m.game.phase is Phase.REBUY:
             plain.append("rebuy")
         each = decl is not None and decl.check_each(rules)
         if each:
             plain.append("check")
         ranks = "T987AKQJ" if rules.four_of_a_kind else ""
         out: list[Entry] = []
-        for seat in range(m._n):
+        for seat in range(m.game.n):
             candidates = [Entry(seat, v) for v in plain]
             candidates += [Entry(seat, "shown" if each else "challenge", w) for w in words]
             candidates += [Entry(seat, "four", r) for r in ranks.lower()]
@@ -811,143 +758,143 @@ class Sheet:
         """``claim``/``exchange``: the declaration round is open; ``claim_challenge``/
         ``exchange_challenge``: a declaration awaits its challenge; ``answer``: a knock
         (or pelt) awaits the answer of :attr:`turn`; ``play``: the tricks; ``over``."""
-        return self._machine._phase
+        return self._machine.game.phase
 
     @property
     def rebuyers(self) -> tuple[int, ...]:
         """``rebuy``: the seats the last hand put out that may buy back in now (entry
         ``SEAT rebuy``; any other entry means they stayed out); empty otherwise."""
         m = self._machine
-        return tuple(m._queue) if m._phase is Phase.REBUY else ()
+        return tuple(m.game.queue) if m.game.phase is Phase.REBUY else ()
 
     @property
     def rebuys(self) -> tuple[int, ...]:
         """By seat: how often it bought back in (pot toepen)."""
-        return tuple(self._machine._rebuys)
+        return tuple(self._machine.game.rebuys)
 
     @property
     def pot(self) -> int:
         """The pot in cents: every player's stake at the start and at each buy-in."""
-        return self.rules.pot_cents * (self._machine._n + sum(self._machine._rebuys))
+        return self.rules.pot_cents * (self._machine.game.n + sum(self._machine.game.rebuys))
 
     def pot_balances(self) -> tuple[int, ...]:
         """By seat, in cents, of a finished sheet: what the pot won less what was put in
         (ValueError while nobody has won)."""
         m = self._machine
-        return pot_balances(self.rules.pot_cents, m._rebuys, m._team_of, m._winner)
+        return pot_balances(self.rules.pot_cents, m.game.rebuys, m.game.team_of, m.game.winner)
 
     @property
     def turn(self) -> int:
         """The seat whose answer a knock awaits (-1 when no answer is awaited)."""
         m = self._machine
-        return m._turn if m._phase in (Phase.ANSWER, Phase.BLIND_ANSWER) else -1
+        return m.game.turn if m.game.phase in (Phase.ANSWER, Phase.BLIND_ANSWER) else -1
 
     @property
     def target(self) -> int:
         """The seat whose declaration awaits its challenge (-1 if none)."""
         m = self._machine
-        decl = m._decl
-        if decl is None or m._phase is not decl.challenge_phase or decl.phase is m._phase:
+        decl = m.game.declaration
+        if decl is None or m.game.phase is not decl.challenge_phase or decl.phase is m.game.phase:
             return -1
-        return m._target
+        return m.game.target
 
     @property
     def declaration(self) -> str | None:
         """The declaration round open or being challenged (``armoede``, ``exchange``)."""
         m = self._machine
-        decl = m._decl
-        if decl is None or m._phase not in (decl.phase, decl.challenge_phase):
+        decl = m.game.declaration
+        if decl is None or m.game.phase not in (decl.phase, decl.challenge_phase):
             return None
         return decl.name
 
     @property
     def n(self) -> int:
-        return self._machine._n
+        return self._machine.game.n
 
     @property
     def stake(self) -> int:
-        return self._machine._stake
+        return self._machine.game.stake
 
     @property
     def accepted(self) -> list[int]:
         """The stake each seat has accepted this hand (what folding costs it)."""
-        return list(self._machine._accepted)
+        return list(self._machine.game.accepted)
 
     @property
     def last_knocker(self) -> int:
-        return self._machine._last_knocker
+        return self._machine.game.last_knocker
 
     @property
     def dealer(self) -> int:
-        return self._machine._dealer
+        return self._machine.game.dealer
 
     @property
     def hand_no(self) -> int:
-        return self._machine._hand_no
+        return self._machine.game.hand_no
 
     @property
     def team_of(self) -> tuple[int, ...]:
-        return self._machine._team_of
+        return self._machine.game.team_of
 
     @property
     def lives(self) -> list[int]:
         """Lives by seat (with teams: the pair's pool)."""
         m = self._machine
-        return [m._pools[m._team_of[s]] for s in range(m._n)]
+        return [m.game.pools[m.game.team_of[s]] for s in range(m.game.n)]
 
     @property
     def pools(self) -> list[int]:
-        return list(self._machine._pools)
+        return list(self._machine.game.pools)
 
     @property
     def lives_lost(self) -> list[int]:
-        return list(self._machine._lives_lost)
+        return list(self._machine.game.lives_lost)
 
     @property
     def in_session(self) -> list[int]:
         m = self._machine
-        return [s for s in range(m._n) if m._in_session >> s & 1]
+        return [s for s in range(m.game.n) if m.game.in_session >> s & 1]
 
     @property
     def active(self) -> list[int]:
         m = self._machine
-        return [s for s in range(m._n) if m._active >> s & 1]
+        return [s for s in range(m.game.n) if m.game.active >> s & 1]
 
     @property
     def eliminated(self) -> list[int]:
-        return list(self._machine._eliminated)
+        return list(self._machine.game.eliminated)
 
     @property
     def winner(self) -> int | None:
-        return self._machine._winner
+        return self._machine.game.winner
 
     @property
     def is_over(self) -> bool:
-        return self._machine._phase is Phase.OVER
+        return self._machine.game.phase is Phase.OVER
 
     @property
     def rubber_no(self) -> int:
-        return self._machine._rubber_no
+        return self._machine.game.rubber_no
 
     @property
     def drinks(self) -> list[int]:
-        return list(self._machine._drinks)
+        return list(self._machine.game.drinks)
 
     @property
     def beers(self) -> list[int]:
-        return list(self._machine._beers)
+        return list(self._machine.game.beers)
 
     @property
     def rubbers_won(self) -> list[int]:
-        return list(self._machine._rubbers_won)
+        return list(self._machine.game.rubbers_won)
 
     @property
     def toepkoning(self) -> list[int]:
-        return list(self._machine._toepkoning)
+        return list(self._machine.game.toepkoning)
 
     @property
     def hands_played(self) -> int:
-        return self._machine._hands_played
+        return self._machine.game.hands_played
 
     def events(self) -> list[tuple[int, Event]]:
         """Every event so far with the index of the entry that caused it (-1: the start)."""
@@ -960,16 +907,16 @@ class Sheet:
     def places(self) -> tuple[Place, ...]:
         """The finishing order as it stands: the engine's own
         (:func:`toepen.engine.settle.finishing_order`), the same as a game's."""
-        return self._machine.places()
+        return self._machine.game.places()
 
     def standings(self) -> list[Standing]:
         """Each seat by its place in :meth:`places` (partners share theirs)."""
         m = self._machine
         lives = self.lives
-        out_hand = dict(zip(m._eliminated, m._out_hands, strict=True))
+        out_hand = dict(zip(m.game.eliminated, m.game.out_hands, strict=True))
         return [
-            Standing(p.place, s, self.players[s], lives[s], m._lives_lost[s], out_hand.get(s),
-                     m._drinks[s], m._rubbers_won[s])
+            Standing(p.place, s, self.players[s], lives[s], m.game.lives_lost[s], out_hand.get(s),
+                     m.game.drinks[s], m.game.rubbers_won[s])
             for p in self.places() for s in p.seats
         ]
 
@@ -1055,14 +1002,14 @@ class Sheet:
         m = self._machine
         lives = self.lives
         seats = []
-        for s in range(m._n):
+        for s in range(m.game.n):
             seats.append({
                 "seat": s, "name": self.players[s], "lives": lives[s],
-                "lost": m._lives_lost[s], "in": bool(m._in_session >> s & 1),
-                "active": bool(m._active >> s & 1), "accepted": m._accepted[s],
-                "drinks": m._drinks[s], "beers": m._beers[s],
-                "rubbers_won": m._rubbers_won[s], "toepkoning": s in m._toepkoning,
-                "team": m._team_of[s],
+                "lost": m.game.lives_lost[s], "in": bool(m.game.in_session >> s & 1),
+                "active": bool(m.game.active >> s & 1), "accepted": m.game.accepted[s],
+                "drinks": m.game.drinks[s], "beers": m.game.beers[s],
+                "rubbers_won": m.game.rubbers_won[s], "toepkoning": s in m.game.toepkoning,
+                "team": m.game.team_of[s],
             })
         legal = self.legal_entries()
         return {
@@ -1073,18 +1020,18 @@ class Sheet:
             "session": self.rules.session,
             "players": list(self.players),
             "seats": seats,
-            "phase": m._phase.value,
+            "phase": m.game.phase.value,
             "declaration": self.declaration,
             "turn": self.turn,
             "target": self.target,
-            "stake": m._stake,
-            "last_knocker": m._last_knocker,
-            "dealer": m._dealer,
-            "hand": m._hand_no,
-            "rubber": m._rubber_no,
-            "winner": m._winner,
+            "stake": m.game.stake,
+            "last_knocker": m.game.last_knocker,
+            "dealer": m.game.dealer,
+            "hand": m.game.hand_no,
+            "rubber": m.game.rubber_no,
+            "winner": m.game.winner,
             "over": self.is_over,
-            "eliminated": list(m._eliminated),
+            "eliminated": list(m.game.eliminated),
             "entries": [str(e) for e in self._entries],
             "legal": [str(e) for e in legal],
             "legal_say": [entry_message(e).to_json() for e in legal],
@@ -1092,7 +1039,7 @@ class Sheet:
             "standings": [dataclasses.asdict(s) for s in self.standings()],
             "places": [p.to_json() for p in self.places()],
             "standings_say": [m.to_json() for m in narration.standings(
-                self.places(), self.rules, over=self.is_over, rebuys=m._rebuys)],
+                self.places(), self.rules, over=self.is_over, rebuys=m.game.rebuys)],
             "rebuyers": list(self.rebuyers),
             "rebuys": list(self.rebuys),
             "pot": self.pot,

@@ -47,25 +47,12 @@ def _plain_type(self: TyperOption, ctx: Any) -> str | None:
     return TYPE_WORDS.get(bare, shown)
 
 
-def _range_words(self: TyperOption) -> str | None:
-    """An option's bounds in ``--help`` in words (``at least 0``, ``1 to 64``), not
-    ``x>=0.0``."""
-    low, high = self.min, self.max
-    if low is not None and high is not None:
-        return f"{low:g} to {high:g}"
-    if low is not None:
-        return f"at least {low:g}"
-    if high is not None:
-        return f"at most {high:g}"
-    return None
-
-
-# typer's rich help reads these two (0.12 to 0.29 tested); where a version lacks them,
-# its own words are shown instead.
+# typer's rich help reads this (0.12 to 0.29 tested); where a version lacks it, its own
+# words are shown instead. An option's bounds are typer's own words (``[x>=0]``): the
+# method that words them is private to typer, and another library's internals are not
+# an API (tests/test_layering.py).
 if hasattr(TyperOption, "display_type_rich"):
     TyperOption.display_type_rich = _plain_type  # type: ignore[method-assign]
-if hasattr(TyperOption, "_get_number_range_help_str"):
-    TyperOption._get_number_range_help_str = _range_words  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="toepen",

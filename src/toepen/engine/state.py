@@ -28,8 +28,8 @@ read through explicit omniscient methods (:meth:`Game.hand_mask`, :meth:`Game.st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..cards import (
     FULL_MASK,
@@ -52,7 +52,7 @@ from .actions import (
     ActionError,
     action,
 )
-from .core import GameCore, after_table, order_table
+from .core import GameCore, after_table, order_table, slot_copier
 from .deck import DeckError, check_deck, seeded_deck
 from .declare import DECLARATIONS, Declarations, rounds_of
 from .events import Event, EventKind, redact
@@ -1208,14 +1208,4 @@ _COPIED_SLOTS = frozenset((
 _SHARED_SLOTS = tuple(n for n in GameCore.__slots__ if n not in _COPIED_SLOTS and n != "_ev")
 
 
-def _shared_copier() -> Callable[[Game, Game], None]:
-    """One function assigning every shared slot in a straight line (a loop of setattr and
-    getattr costs twice as much, and a clone is made for every searched position)."""
-    lines = "".join(f"    g.{name} = s.{name}\n" for name in _SHARED_SLOTS)
-    namespace: dict[str, Any] = {}
-    exec(f"def copy(g, s):\n{lines}", namespace)  # noqa: S102 - names from __slots__ only
-    copier: Callable[[Game, Game], None] = namespace["copy"]
-    return copier
-
-
-_copy_shared = _shared_copier()
+_copy_shared = slot_copier(_SHARED_SLOTS)

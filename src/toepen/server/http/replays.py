@@ -39,6 +39,7 @@ from fastapi.responses import JSONResponse, Response
 from ...cards import card_str, cards_of
 from ...engine import Event, Game
 from ...narration import Message
+from ...record import restart
 from ...view import observe
 from ..protocol import Refused, events_json
 from ..site.accounts.limits import client_key
@@ -94,8 +95,7 @@ def encode_chunk(game: Game, seat: int | None, all_cards: bool, start: int, stop
     same game, at most at step ``start - 1``); only the steps asked for are observed and
     encoded (what costs)."""
     if replay is None or not 0 < len(replay.actions) < start:
-        replay = Game(game.rules, game.players, decks=game.dealt_decks(),
-                      dealer=game.first_dealer)
+        replay = restart(game)
     done = len(replay.actions)
     viewer = None if all_cards else seat
     out: list[bytes] = []

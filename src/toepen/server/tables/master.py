@@ -27,8 +27,9 @@ from typing import Any
 
 import orjson
 
-from ...engine import Action, ActionError, Event, EventKind, Game
+from ...engine import Action, ActionError, Event, EventKind, Game, IllegalAction, Refusal
 from ...narration import refusal_message
+from ...record import restart
 from ...view import encoded_views, observe
 from .. import protocol
 from ..db.commit import Fenced, Storage
@@ -73,7 +74,7 @@ def parse_action(text: Any, state: Any) -> Action:
 def history(game: Game) -> list[Event]:
     """Every event of ``game`` so far, unredacted (the caller redacts for its receiver):
     the first deal, then what each action caused, from the game replayed on its decks."""
-    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
+    replay = restart(game)
     events = list(replay.opening_events(omniscient=True))
     for seat, act in game.actions:
         events.extend(replay.apply(seat, act))
@@ -175,8 +176,10 @@ class Master:
 
     # -- the game --------------------------------------------------------------------
 
-    def check(self, table: Table, seat: int, act: Action, state: int, by: str) -> None:
-        """Refused unless ``seat`` may do ``act`` now, at state number ``state``."""
+    def check(self, table: Table, seat: int, state: int, by: str) -> None:
+        """Refused unless the table's game takes an action of ``seat`` now, at state number
+        ``state``; whether the action is legal, and why not, the engine's ``apply`` says
+        (:meth:`refused`)."""
         game = table.game
         if game is None:
             raise Refused("not_started", "the game has not started")
@@ -187,23 +190,19 @@ class Master:
         n = len(game.actions)
         if state != n:
             raise Refused("stale", f"state {state} is stale: the game is at state {n}")
-        if seat not in game.to_act:  # knock_anytime: also those who may knock out of turn
-            raise Refused("not_your_turn", f"seat {seat} is not to act (seat {game.turn} is)",
-                          refusal=self.refusal(table, seat, act))
-        if act not in game.legal(seat):  # two knocks at once: the second finds its state stale
-            raise Refused("illegal", game.explain(seat, act),
-                          refusal=self.refusal(table, seat, act))
 
     @staticmethod
-    def refusal(table: Table, seat: int, act: Action) -> dict[str, Any] | None:
-        """The engine's reason against ``act``, for the error: code, params, English and
-        its narration (``say``, for the seat's own view)."""
-        game = table.game
-        why = None if game is None else game.refusal(seat, act)
-        if game is None or why is None:
-            return None
+    def refused(game: Game, seat: int, why: Refusal) -> Refused:
+        """The engine's refusal of an action of ``seat`` as the protocol's error:
+        ``not_your_turn`` (knock_anytime: nor may it knock out of turn) or ``illegal`` (two
+        knocks at once: the second finds its state stale), with the reason's code, params,
+        English and narration (``say``, for the seat's own view)."""
         say = refusal_message(why, observe(game, seat))
-        return {**why.to_json(), "message": why.english(), "say": say.to_json()}
+        refusal = {**why.to_json(), "message": why.english(), "say": say.to_json()}
+        if seat not in game.to_act:
+            return Refused("not_your_turn", f"seat {seat} is not to act (seat {game.turn} is)",
+                           refusal=refusal)
+        return Refused("illegal", why.english(), refusal=refusal)
 
     async def act(self, table: Table, seat: int, text: Any, state: Any,
                   by: str = "player", relayed: bool = False) -> None:
@@ -239,12 +238,15 @@ class Master:
         cancelled = False
         try:
             async with table.lock:
-                self.check(table, seat, act, state, by)
+                self.check(table, seat, state, by)
                 game = table.game
                 assert game is not None
                 n = len(game.actions)
                 after = game.clone()
-                events = after.apply(seat, act)
+                try:
+                    events = after.apply(seat, act)
+                except IllegalAction as e:  # (it changed nothing)
+                    raise self.refused(game, seat, e.refusal) from None
                 started = time.perf_counter()
                 epoch = None if cluster is None else cluster.fence(table.id)
                 row = ActionRow(table.id, n, seat, str(act), by,
