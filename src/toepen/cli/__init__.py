@@ -6,6 +6,7 @@ Each area registers its commands from its own module (``register(app)``).
 from __future__ import annotations
 
 import inspect
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import typer
@@ -47,12 +48,39 @@ def _plain_type(self: TyperOption, ctx: Any) -> str | None:
     return TYPE_WORDS.get(bare, shown)
 
 
-# typer's rich help reads this (0.12 to 0.29 tested); where a version lacks it, its own
-# words are shown instead. An option's bounds are typer's own words (``[x>=0]``): the
-# method that words them is private to typer, and another library's internals are not
-# an API (tests/test_layering.py).
+def _range_words(self: TyperOption) -> str | None:
+    """An option's bounds in ``--help`` in words (``at least 0``, ``1 to 64``), not
+    ``x>=0.0``."""
+    low, high = self.min, self.max
+    if low is not None and high is not None:
+        return f"{low:g} to {high:g}"
+    if low is not None:
+        return f"at least {low:g}"
+    if high is not None:
+        return f"at most {high:g}"
+    return None
+
+
+TYPER_TESTED = ((0, 12), (0, 29))
+"""The typer versions (major, minor) whose help hooks below were tested."""
+
+
+def _typer_tested() -> bool:
+    try:
+        major, minor = (int(p) for p in version("typer").split(".")[:2])
+    except (PackageNotFoundError, ValueError):
+        return False
+    return TYPER_TESTED[0] <= (major, minor) <= TYPER_TESTED[1]
+
+
+# typer's rich help reads these two. The range's is private to typer: reached into only in
+# the tested versions (checked here, at start-up) and where it exists; anywhere else typer's
+# own words are shown (``[x>=0.0]``), the fallback (tests/test_layering.py names this one
+# exception to its rule on other libraries' internals).
 if hasattr(TyperOption, "display_type_rich"):
     TyperOption.display_type_rich = _plain_type  # type: ignore[method-assign]
+if _typer_tested() and hasattr(TyperOption, "_get_number_range_help_str"):
+    setattr(TyperOption, "_get_number_range_help_str", _range_words)  # noqa: B010
 
 app = typer.Typer(
     name="toepen",

@@ -47,10 +47,76 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, NUM_ACTIONS, PASS, STAY
+from ..engine.actions import NUM_ACTIONS
 from ..engine.state import Phase
 from ..rules import TELL_RANKS, Rules
 from .encoding import ObservationEncoder
+from .layout import (
+    A_CHAL,
+    A_CLAIM,
+    A_EXCH,
+    A_FOLD,
+    A_KNOCK,
+    A_PASS,
+    A_STAY,
+    F_ACCEPTED,
+    F_COUNT,
+    F_DRINKS,
+    F_HANDS,
+    F_KNOCKS,
+    F_LOST,
+    F_LOST_BEFORE,
+    F_PLAYED,
+    F_POOLS,
+    F_REVEALED,
+    F_RUBBERS_WON,
+    F_TELL_JACK,
+    F_TELL_TEN,
+    F_TRICK_CARD,
+    F_TRICK_POS,
+    F_VOIDS,
+    F_WON,
+    G_ACTIVE,
+    G_ANY_CARD,
+    G_CLAIMED,
+    G_COUNT,
+    G_CURSOR,
+    G_DEALER,
+    G_DEALS,
+    G_DISCARD,
+    G_EPISODES,
+    G_EXCHANGED,
+    G_GAME_KEYS,
+    G_HAND_NO,
+    G_HAND_OVER,
+    G_IN_SESSION,
+    G_KEYS,
+    G_KNOCK_BAR,
+    G_LAST_KNOCKER,
+    G_LEADER,
+    G_LED,
+    G_PHASE,
+    G_PLAYED_MASK,
+    G_QUEUE,
+    G_RESUME,
+    G_ROUND_CURSOR,
+    G_ROUND_QUEUE,
+    G_RUBBER_NO,
+    G_STAKE,
+    G_STOCK_POS,
+    G_TARGET,
+    G_TRICK_COUNT,
+    G_TRICK_NO,
+    G_TURN,
+    G_WINNER,
+    P_ANSWER,
+    P_CLAIM,
+    P_CLAIM_CH,
+    P_EXCH,
+    P_EXCH_CH,
+    P_OVER,
+    P_PLAY,
+)
 
 __all__ = ["BACKENDS", "BatchResult", "ToepenBatch", "UnsupportedRules", "SUPPORTED_PRESETS",
            "decks"]
@@ -87,13 +153,6 @@ class UnsupportedRules(ValueError):
     """Rules the batched environment does not play (the engine and the AEC env do)."""
 
 
-# Phase ids: the index in Phase (the observation's one-hot).
-_PH = {p: i for i, p in enumerate(Phase)}
-P_CLAIM, P_CLAIM_CH = _PH[Phase.CLAIM], _PH[Phase.CLAIM_CHALLENGE]
-P_EXCH, P_EXCH_CH = _PH[Phase.EXCHANGE], _PH[Phase.EXCHANGE_CHALLENGE]
-P_ANSWER, P_PLAY, P_OVER = _PH[Phase.ANSWER], _PH[Phase.PLAY], _PH[Phase.OVER]
-A_KNOCK, A_STAY, A_FOLD = int(KNOCK), int(STAY), int(FOLD)
-A_CLAIM, A_EXCH, A_CHAL, A_PASS = int(CLAIM), int(EXCHANGE), int(CHALLENGE), int(PASS)
 
 _HIGH = 0
 for _s in range(4):
@@ -102,18 +161,6 @@ _SUIT = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
 _BITS4 = np.arange(4, dtype=np.int64)
 _CHUNK = 2048
 """Rows of observations :meth:`ToepenBatch.encode` writes at a time."""
-(_F_PLAYED, _F_REVEALED, _F_VOIDS, _F_TELL_TEN, _F_TELL_JACK, _F_WON, _F_ACCEPTED, _F_KNOCKS,
- _F_POOLS, _F_DRINKS, _F_LOST, _F_LOST_BEFORE, _F_RUBBERS_WON, _F_HANDS, _F_TRICK_CARD,
- _F_TRICK_POS, _F_COUNT) = range(17)
-"""The per-seat fields of :attr:`ToepenBatch._per_seat` (the observation's per-seat blocks,
-then the rest)."""
-(_G_KEYS, _G_GAME_KEYS, _G_EPISODES, _G_DEALS, _G_IN_SESSION, _G_DEALER, _G_HAND_NO,
- _G_RUBBER_NO, _G_WINNER, _G_PHASE, _G_TURN, _G_ACTIVE, _G_STOCK_POS, _G_STAKE, _G_LAST_KNOCKER,
- _G_KNOCK_BAR, _G_LEADER, _G_RESUME, _G_TRICK_COUNT, _G_PLAYED_MASK, _G_LED, _G_TRICK_NO,
- _G_ANY_CARD, _G_CLAIMED, _G_EXCHANGED, _G_DISCARD, _G_TARGET, _G_QUEUE, _G_ROUND_QUEUE,
- _G_CURSOR, _G_ROUND_CURSOR, _G_HAND_OVER, _G_DEAL_DUE, _G_COUNT) = range(34)
-"""The per-game fields, the rows of :attr:`ToepenBatch._game` (the compiled path passes
-two blocks, not an array a field)."""
 
 
 _POP = np.array([bin(m).count("1") for m in range(256)], dtype=np.int64)
@@ -350,18 +397,18 @@ class ToepenBatch:
             dtype=np.int64)
         # The per-seat fields the observation shows, one block (views into it below), so
         # that turning them all to the observer is one gather.
-        self._per_seat = z(N, _F_COUNT, n)
+        self._per_seat = z(N, F_COUNT, n)
         # _turned[me]: the flat indices (within a game's block) of its fields, turned to me
-        self._turned = (np.arange(_F_COUNT)[None, :, None] * n
-                        + self._rot[:, None, :]).reshape(n, _F_COUNT * n)
+        self._turned = (np.arange(F_COUNT)[None, :, None] * n
+                        + self._rot[:, None, :]).reshape(n, F_COUNT * n)
         # _gather[me]: those the observation packs or writes, in its order: played,
         # revealed, voids (by seat), tells (ten, jack by seat), tricks won, then accepted,
         # knocks, lives, drinks (by seat)
-        t = self._turned.reshape(n, _F_COUNT, n)
-        tells = np.stack([t[:, _F_TELL_TEN], t[:, _F_TELL_JACK]], axis=2).reshape(n, 2 * n)
+        t = self._turned.reshape(n, F_COUNT, n)
+        tells = np.stack([t[:, F_TELL_TEN], t[:, F_TELL_JACK]], axis=2).reshape(n, 2 * n)
         self._gather = np.concatenate(
-            [t[:, _F_PLAYED], t[:, _F_REVEALED], t[:, _F_VOIDS], tells, t[:, _F_WON],
-             t[:, _F_ACCEPTED : _F_DRINKS + 1].reshape(n, -1)], axis=1)
+            [t[:, F_PLAYED], t[:, F_REVEALED], t[:, F_VOIDS], tells, t[:, F_WON],
+             t[:, F_ACCEPTED : F_DRINKS + 1].reshape(n, -1)], axis=1)
         self._layout = _Layout.of(self.encoder)
         # _who[me, seat + 1]: seat's bit turned to me (0 for seat -1); _turn_flags[me, m]:
         # the seat mask m turned to me (bit r: seat me + r)
@@ -376,58 +423,58 @@ class ToepenBatch:
         self._field_shift = (n * np.arange(8)).astype(np.uint64)
         block = self._per_seat
         # every per-game number is a row of one block (views below)
-        self._game = gm = z(_G_COUNT, N)
+        self._game = gm = z(G_COUNT, N)
         # the session
-        self.keys = gm[_G_KEYS].view(np.uint64)
+        self.keys = gm[G_KEYS].view(np.uint64)
         """Each game's current session key: its decks are ``decks(keys[g], k)``."""
-        self.game_keys = gm[_G_GAME_KEYS].view(np.uint64)
-        self.episodes = gm[_G_EPISODES]
-        self.deals = gm[_G_DEALS]
-        self.pools = block[:, _F_POOLS]
-        self.in_session = gm[_G_IN_SESSION]
-        self.dealer = gm[_G_DEALER]
-        self.hand_no = gm[_G_HAND_NO]
-        self.lives_lost = block[:, _F_LOST]
-        self.lost_before = block[:, _F_LOST_BEFORE]
-        self.drinks = block[:, _F_DRINKS]
-        self.rubbers_won = block[:, _F_RUBBERS_WON]
-        self.rubber_no = gm[_G_RUBBER_NO]
-        self.winner = gm[_G_WINNER]
+        self.game_keys = gm[G_GAME_KEYS].view(np.uint64)
+        self.episodes = gm[G_EPISODES]
+        self.deals = gm[G_DEALS]
+        self.pools = block[:, F_POOLS]
+        self.in_session = gm[G_IN_SESSION]
+        self.dealer = gm[G_DEALER]
+        self.hand_no = gm[G_HAND_NO]
+        self.lives_lost = block[:, F_LOST]
+        self.lost_before = block[:, F_LOST_BEFORE]
+        self.drinks = block[:, F_DRINKS]
+        self.rubbers_won = block[:, F_RUBBERS_WON]
+        self.rubber_no = gm[G_RUBBER_NO]
+        self.winner = gm[G_WINNER]
         # the hand
-        self.phase = gm[_G_PHASE]
-        self.turn = gm[_G_TURN]
-        self.active = gm[_G_ACTIVE]
-        self.hands = block[:, _F_HANDS]
+        self.phase = gm[G_PHASE]
+        self.turn = gm[G_TURN]
+        self.active = gm[G_ACTIVE]
+        self.hands = block[:, F_HANDS]
         self.deck = z(N, 32)
-        self.stock_pos = gm[_G_STOCK_POS]
-        self.stake = gm[_G_STAKE]
-        self.accepted = block[:, _F_ACCEPTED]
-        self.last_knocker = gm[_G_LAST_KNOCKER]
-        self.knock_bar = gm[_G_KNOCK_BAR]
-        self.leader = gm[_G_LEADER]
-        self.resume = gm[_G_RESUME]
-        self.trick_card = block[:, _F_TRICK_CARD]
-        self.trick_pos = block[:, _F_TRICK_POS]
-        self.trick_count = gm[_G_TRICK_COUNT]
-        self.played_mask = gm[_G_PLAYED_MASK]
-        self.led = gm[_G_LED]
-        self.trick_no = gm[_G_TRICK_NO]
-        self.any_card = gm[_G_ANY_CARD]
-        self.played = block[:, _F_PLAYED]
-        self.voids = block[:, _F_VOIDS]
-        self.tricks_won = block[:, _F_WON]
-        self.knocks = block[:, _F_KNOCKS]
-        self.claimed = gm[_G_CLAIMED]
-        self.exchanged = gm[_G_EXCHANGED]
-        self.revealed = block[:, _F_REVEALED]
-        self.tells = (block[:, _F_TELL_TEN], block[:, _F_TELL_JACK])
-        self.discard = gm[_G_DISCARD]
-        self.target = gm[_G_TARGET]
-        self.queue = gm[_G_QUEUE]  # seats still to be asked in the current round
-        self.round_queue = gm[_G_ROUND_QUEUE]  # the declaration round's, kept in a challenge
-        self.cursor = gm[_G_CURSOR]  # the seat asked last (the next is the first after it)
-        self.round_cursor = gm[_G_ROUND_CURSOR]
-        self._hand_over = gm[_G_HAND_OVER]  # 0/1: a hand ended in this step
+        self.stock_pos = gm[G_STOCK_POS]
+        self.stake = gm[G_STAKE]
+        self.accepted = block[:, F_ACCEPTED]
+        self.last_knocker = gm[G_LAST_KNOCKER]
+        self.knock_bar = gm[G_KNOCK_BAR]
+        self.leader = gm[G_LEADER]
+        self.resume = gm[G_RESUME]
+        self.trick_card = block[:, F_TRICK_CARD]
+        self.trick_pos = block[:, F_TRICK_POS]
+        self.trick_count = gm[G_TRICK_COUNT]
+        self.played_mask = gm[G_PLAYED_MASK]
+        self.led = gm[G_LED]
+        self.trick_no = gm[G_TRICK_NO]
+        self.any_card = gm[G_ANY_CARD]
+        self.played = block[:, F_PLAYED]
+        self.voids = block[:, F_VOIDS]
+        self.tricks_won = block[:, F_WON]
+        self.knocks = block[:, F_KNOCKS]
+        self.claimed = gm[G_CLAIMED]
+        self.exchanged = gm[G_EXCHANGED]
+        self.revealed = block[:, F_REVEALED]
+        self.tells = (block[:, F_TELL_TEN], block[:, F_TELL_JACK])
+        self.discard = gm[G_DISCARD]
+        self.target = gm[G_TARGET]
+        self.queue = gm[G_QUEUE]  # seats still to be asked in the current round
+        self.round_queue = gm[G_ROUND_QUEUE]  # the declaration round's, kept in a challenge
+        self.cursor = gm[G_CURSOR]  # the seat asked last (the next is the first after it)
+        self.round_cursor = gm[G_ROUND_CURSOR]
+        self._hand_over = gm[G_HAND_OVER]  # 0/1: a hand ended in this step
         self._deals_due: list[tuple[I64, bool]] = []
         self._mask: npt.NDArray[np.int8] | None = None
         self.backend = "numpy"
@@ -1095,7 +1142,7 @@ class ToepenBatch:
         # every per-seat field, turned to the observer, in one gather (cards, voids, then
         # the numbers of the observation's tail, in its order)
         flat = np.take(self._gather, me, axis=0)
-        flat += (g * (_F_COUNT * n))[:, None]
+        flat += (g * (F_COUNT * n))[:, None]
         signed = np.take(self._per_seat, flat)
         per = signed.view(np.uint64)
         # the observation's 0/1 entries, packed as its bits in 64-bit words, unpacked once

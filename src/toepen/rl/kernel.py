@@ -24,56 +24,8 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .batch import (
-    _F_ACCEPTED,
-    _F_DRINKS,
-    _F_HANDS,
-    _F_KNOCKS,
-    _F_LOST,
-    _F_LOST_BEFORE,
-    _F_PLAYED,
-    _F_POOLS,
-    _F_REVEALED,
-    _F_RUBBERS_WON,
-    _F_TELL_JACK,
-    _F_TELL_TEN,
-    _F_TRICK_CARD,
-    _F_TRICK_POS,
-    _F_VOIDS,
-    _F_WON,
-    _G_ACTIVE,
-    _G_ANY_CARD,
-    _G_CLAIMED,
-    _G_CURSOR,
-    _G_DEAL_DUE,
-    _G_DEALER,
-    _G_DEALS,
-    _G_DISCARD,
-    _G_EPISODES,
-    _G_EXCHANGED,
-    _G_GAME_KEYS,
-    _G_HAND_NO,
-    _G_HAND_OVER,
-    _G_IN_SESSION,
-    _G_KEYS,
-    _G_KNOCK_BAR,
-    _G_LAST_KNOCKER,
-    _G_LEADER,
-    _G_LED,
-    _G_PHASE,
-    _G_PLAYED_MASK,
-    _G_QUEUE,
-    _G_RESUME,
-    _G_ROUND_CURSOR,
-    _G_ROUND_QUEUE,
-    _G_RUBBER_NO,
-    _G_STAKE,
-    _G_STOCK_POS,
-    _G_TARGET,
-    _G_TRICK_COUNT,
-    _G_TRICK_NO,
-    _G_TURN,
-    _G_WINNER,
+from .encoding import ObservationEncoder
+from .layout import (
     A_CHAL,
     A_CLAIM,
     A_EXCH,
@@ -81,6 +33,55 @@ from .batch import (
     A_KNOCK,
     A_PASS,
     A_STAY,
+    F_ACCEPTED,
+    F_DRINKS,
+    F_HANDS,
+    F_KNOCKS,
+    F_LOST,
+    F_LOST_BEFORE,
+    F_PLAYED,
+    F_POOLS,
+    F_REVEALED,
+    F_RUBBERS_WON,
+    F_TELL_JACK,
+    F_TELL_TEN,
+    F_TRICK_CARD,
+    F_TRICK_POS,
+    F_VOIDS,
+    F_WON,
+    G_ACTIVE,
+    G_ANY_CARD,
+    G_CLAIMED,
+    G_CURSOR,
+    G_DEAL_DUE,
+    G_DEALER,
+    G_DEALS,
+    G_DISCARD,
+    G_EPISODES,
+    G_EXCHANGED,
+    G_GAME_KEYS,
+    G_HAND_NO,
+    G_HAND_OVER,
+    G_IN_SESSION,
+    G_KEYS,
+    G_KNOCK_BAR,
+    G_LAST_KNOCKER,
+    G_LEADER,
+    G_LED,
+    G_PHASE,
+    G_PLAYED_MASK,
+    G_QUEUE,
+    G_RESUME,
+    G_ROUND_CURSOR,
+    G_ROUND_QUEUE,
+    G_RUBBER_NO,
+    G_STAKE,
+    G_STOCK_POS,
+    G_TARGET,
+    G_TRICK_COUNT,
+    G_TRICK_NO,
+    G_TURN,
+    G_WINNER,
     P_ANSWER,
     P_CLAIM,
     P_CLAIM_CH,
@@ -89,7 +90,6 @@ from .batch import (
     P_OVER,
     P_PLAY,
 )
-from .encoding import ObservationEncoder
 
 __all__ = ["CONFIG", "LAYOUT", "NUMBA_RANGE", "State", "compile_all", "config", "layout",
            "unavailable"]
@@ -225,8 +225,8 @@ def _popcount(m: int) -> int:
 def _fill_deck(gm: I64, deck: I64, g: int, draws: I64) -> None:
     """``batch.decks(keys[g], deals[g])`` into ``deck[g]``: card ``c`` goes to its rank
     among the draws (ties by index, as a stable sort), counted without branches."""
-    index = np.uint64(gm[_G_DEALS, g]) * _GOLDEN + np.uint64(1)
-    base = _mix(np.uint64(gm[_G_KEYS, g]) ^ _mix(index))
+    index = np.uint64(gm[G_DEALS, g]) * _GOLDEN + np.uint64(1)
+    base = _mix(np.uint64(gm[G_KEYS, g]) ^ _mix(index))
     for c in range(32):  # the draws as signed numbers in the same order
         draws[c] = np.int64(_mix(base + np.uint64(c + 1) * _C1) ^ _SIGN)
     for c in range(32):
@@ -244,43 +244,43 @@ def _fill_deck(gm: I64, deck: I64, g: int, draws: I64) -> None:
 
 @_jit
 def _new_session(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    key = _mix(np.uint64(gm[_G_GAME_KEYS, g]) ^ _mix(np.uint64(gm[_G_EPISODES, g]) + _C1))
-    gm[_G_KEYS, g] = np.int64(key)
-    gm[_G_EPISODES, g] += 1
-    gm[_G_DEALS, g] = 0
+    key = _mix(np.uint64(gm[G_GAME_KEYS, g]) ^ _mix(np.uint64(gm[G_EPISODES, g]) + _C1))
+    gm[G_KEYS, g] = np.int64(key)
+    gm[G_EPISODES, g] += 1
+    gm[G_DEALS, g] = 0
     for s in range(cf[_C_N]):
-        ps[g, _F_POOLS, s] = cf[_C_LIVES]
-        ps[g, _F_LOST, s] = 0
-        ps[g, _F_LOST_BEFORE, s] = 0
-        ps[g, _F_DRINKS, s] = 0
-        ps[g, _F_RUBBERS_WON, s] = 0
-    gm[_G_IN_SESSION, g] = (1 << cf[_C_N]) - 1
-    gm[_G_ACTIVE, g] = 0
-    gm[_G_DEALER, g] = cf[_C_FIRST_DEALER]
-    gm[_G_HAND_NO, g] = 0
-    gm[_G_RUBBER_NO, g] = 1
-    gm[_G_WINNER, g] = -1
-    gm[_G_LEADER, g] = -1
-    gm[_G_TURN, g] = -1
+        ps[g, F_POOLS, s] = cf[_C_LIVES]
+        ps[g, F_LOST, s] = 0
+        ps[g, F_LOST_BEFORE, s] = 0
+        ps[g, F_DRINKS, s] = 0
+        ps[g, F_RUBBERS_WON, s] = 0
+    gm[G_IN_SESSION, g] = (1 << cf[_C_N]) - 1
+    gm[G_ACTIVE, g] = 0
+    gm[G_DEALER, g] = cf[_C_FIRST_DEALER]
+    gm[G_HAND_NO, g] = 0
+    gm[G_RUBBER_NO, g] = 1
+    gm[G_WINNER, g] = -1
+    gm[G_LEADER, g] = -1
+    gm[G_TURN, g] = -1
     _start_hand(gm, ps, deck, after, cf, g)
 
 
 @_jit
 def _start_hand(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    gm[_G_HAND_NO, g] += 1
-    gm[_G_CLAIMED, g] = 0
-    gm[_G_EXCHANGED, g] = 0
+    gm[G_HAND_NO, g] += 1
+    gm[G_CLAIMED, g] = 0
+    gm[G_EXCHANGED, g] = 0
     for s in range(cf[_C_N]):
-        ps[g, _F_KNOCKS, s] = 0
-    gm[_G_DEAL_DUE, g] = 1
+        ps[g, F_KNOCKS, s] = 0
+    gm[G_DEAL_DUE, g] = 1
 
 
 @_jit
 def _flush(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, draws: I64) -> None:
     """Deal while a deal is due (a deal can end a hand that asks for the next one)."""
-    while gm[_G_DEAL_DUE, g]:
-        redeal = gm[_G_DEAL_DUE, g] == 2
-        gm[_G_DEAL_DUE, g] = 0
+    while gm[G_DEAL_DUE, g]:
+        redeal = gm[G_DEAL_DUE, g] == 2
+        gm[G_DEAL_DUE, g] = 0
         _deal_now(gm, ps, deck, after, cf, g, redeal, draws)
 
 
@@ -289,57 +289,57 @@ def _deal_now(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, redeal: 
               draws: I64) -> None:
     n = cf[_C_N]
     if not redeal:  # an armoede redeal keeps the hand's stake
-        gm[_G_STAKE, g] = 1
+        gm[G_STAKE, g] = 1
         for s in range(n):
-            ps[g, _F_ACCEPTED, s] = 1
-        gm[_G_LAST_KNOCKER, g] = -1
-        gm[_G_KNOCK_BAR, g] = -1
+            ps[g, F_ACCEPTED, s] = 1
+        gm[G_LAST_KNOCKER, g] = -1
+        gm[G_KNOCK_BAR, g] = -1
     for s in range(n):
-        ps[g, _F_TRICK_CARD, s] = -1
-        ps[g, _F_WON, s] = 0
-        ps[g, _F_PLAYED, s] = 0
-        ps[g, _F_VOIDS, s] = 0
-        ps[g, _F_REVEALED, s] = 0
-        ps[g, _F_TELL_TEN, s] = 0
-        ps[g, _F_TELL_JACK, s] = 0
-    gm[_G_TRICK_COUNT, g] = 0
-    gm[_G_PLAYED_MASK, g] = 0
-    gm[_G_LED, g] = -1
-    gm[_G_TRICK_NO, g] = 0
-    gm[_G_ANY_CARD, g] = 0
-    gm[_G_TARGET, g] = -1
-    gm[_G_DISCARD, g] = 0
-    gm[_G_RESUME, g] = -1
-    members = (gm[_G_ACTIVE, g] if redeal else -1) & gm[_G_IN_SESSION, g]
+        ps[g, F_TRICK_CARD, s] = -1
+        ps[g, F_WON, s] = 0
+        ps[g, F_PLAYED, s] = 0
+        ps[g, F_VOIDS, s] = 0
+        ps[g, F_REVEALED, s] = 0
+        ps[g, F_TELL_TEN, s] = 0
+        ps[g, F_TELL_JACK, s] = 0
+    gm[G_TRICK_COUNT, g] = 0
+    gm[G_PLAYED_MASK, g] = 0
+    gm[G_LED, g] = -1
+    gm[G_TRICK_NO, g] = 0
+    gm[G_ANY_CARD, g] = 0
+    gm[G_TARGET, g] = -1
+    gm[G_DISCARD, g] = 0
+    gm[G_RESUME, g] = -1
+    members = (gm[G_ACTIVE, g] if redeal else -1) & gm[G_IN_SESSION, g]
     _fill_deck(gm, deck, g, draws)
-    gm[_G_DEALS, g] += 1
+    gm[G_DEALS, g] += 1
     m = _popcount(members)
     j = 0
     for k in range(n):
-        s = _wrap(gm[_G_DEALER, g] + 1 + k, n)
+        s = _wrap(gm[G_DEALER, g] + 1 + k, n)
         if members >> s & 1:
             h = 0
             for r in range(4):
                 h |= 1 << deck[g, min(j + m * r, 31)]
-            ps[g, _F_HANDS, s] = h
+            ps[g, F_HANDS, s] = h
             j += 1
         else:
-            ps[g, _F_HANDS, s] = 0
-    gm[_G_STOCK_POS, g] = 4 * m
-    gm[_G_ACTIVE, g] = members
+            ps[g, F_HANDS, s] = 0
+    gm[G_STOCK_POS, g] = 4 * m
+    gm[G_ACTIVE, g] = members
     if cf[_C_TELL_TEN] or cf[_C_TELL_JACK]:
         for s in range(n):
-            h = ps[g, _F_HANDS, s]
+            h = ps[g, F_HANDS, s]
             if cf[_C_TELL_TEN]:
                 c = 0
                 for su in range(4):
                     c += h >> (8 * su) & 1
-                ps[g, _F_TELL_TEN, s] = c if c >= 3 else 0
+                ps[g, F_TELL_TEN, s] = c if c >= 3 else 0
             if cf[_C_TELL_JACK]:
                 c = 0
                 for su in range(4):
                     c += h >> (8 * su + 7) & 1
-                ps[g, _F_TELL_JACK, s] = c if c >= 3 else 0
+                ps[g, F_TELL_JACK, s] = c if c >= 3 else 0
     _start_declarations(gm, ps, deck, after, cf, g, members)
 
 
@@ -352,21 +352,21 @@ def _start_declarations(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int
     if cf[_C_DECL] < 0:
         _start_play(gm, ps, deck, after, cf, g)
         return
-    gm[_G_QUEUE, g] = order
-    gm[_G_CURSOR, g] = gm[_G_DEALER, g]
+    gm[G_QUEUE, g] = order
+    gm[G_CURSOR, g] = gm[G_DEALER, g]
     _next_declarer(gm, ps, deck, after, cf, g)
 
 
 @_jit
 def _next_declarer(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    declared = gm[_G_CLAIMED, g] if cf[_C_DECL] == P_CLAIM else gm[_G_EXCHANGED, g]
-    cand = gm[_G_QUEUE, g] & gm[_G_ACTIVE, g] & ~declared
-    if cf[_C_DECL] == P_EXCH and gm[_G_STOCK_POS, g] + 4 > 32:
+    declared = gm[G_CLAIMED, g] if cf[_C_DECL] == P_CLAIM else gm[G_EXCHANGED, g]
+    cand = gm[G_QUEUE, g] & gm[G_ACTIVE, g] & ~declared
+    if cf[_C_DECL] == P_EXCH and gm[G_STOCK_POS, g] + 4 > 32:
         cand = 0
-    nxt = after[cand << 3 | gm[_G_CURSOR, g]]
+    nxt = after[cand << 3 | gm[G_CURSOR, g]]
     if nxt >= 0:
-        gm[_G_PHASE, g] = cf[_C_DECL]
-        gm[_G_TURN, g] = nxt
+        gm[G_PHASE, g] = cf[_C_DECL]
+        gm[G_TURN, g] = nxt
     else:
         _start_play(gm, ps, deck, after, cf, g)
 
@@ -375,32 +375,32 @@ def _next_declarer(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> 
 def _declare(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int,
              declare: bool) -> None:
     bit = 1 << seat
-    gm[_G_QUEUE, g] &= ~bit
-    gm[_G_CURSOR, g] = seat
+    gm[G_QUEUE, g] &= ~bit
+    gm[G_CURSOR, g] = seat
     if not declare:
         _next_declarer(gm, ps, deck, after, cf, g)
         return
     if cf[_C_DECL] == P_CLAIM:
-        gm[_G_CLAIMED, g] |= bit
+        gm[G_CLAIMED, g] |= bit
     else:
-        gm[_G_EXCHANGED, g] |= bit
-        gm[_G_DISCARD, g] = ps[g, _F_HANDS, seat]
-        pos = gm[_G_STOCK_POS, g]
+        gm[G_EXCHANGED, g] |= bit
+        gm[G_DISCARD, g] = ps[g, F_HANDS, seat]
+        pos = gm[G_STOCK_POS, g]
         new = 0
         for r in range(4):
             new |= 1 << deck[g, pos + r]
-        gm[_G_STOCK_POS, g] = pos + 4
-        ps[g, _F_HANDS, seat] = new
-    gm[_G_TARGET, g] = seat
-    gm[_G_ROUND_QUEUE, g] = gm[_G_QUEUE, g]
-    gm[_G_ROUND_CURSOR, g] = seat
-    opp = gm[_G_ACTIVE, g] & ~bit
-    gm[_G_QUEUE, g] = opp
-    gm[_G_CURSOR, g] = seat
+        gm[G_STOCK_POS, g] = pos + 4
+        ps[g, F_HANDS, seat] = new
+    gm[G_TARGET, g] = seat
+    gm[G_ROUND_QUEUE, g] = gm[G_QUEUE, g]
+    gm[G_ROUND_CURSOR, g] = seat
+    opp = gm[G_ACTIVE, g] & ~bit
+    gm[G_QUEUE, g] = opp
+    gm[G_CURSOR, g] = seat
     nxt = after[opp << 3 | seat]
     if nxt >= 0:
-        gm[_G_PHASE, g] = P_CLAIM_CH if cf[_C_DECL] == P_CLAIM else P_EXCH_CH
-        gm[_G_TURN, g] = nxt
+        gm[G_PHASE, g] = P_CLAIM_CH if cf[_C_DECL] == P_CLAIM else P_EXCH_CH
+        gm[G_TURN, g] = nxt
     else:
         _stands(gm, ps, deck, after, cf, g)
 
@@ -408,36 +408,36 @@ def _declare(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int
 @_jit
 def _challenge(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int,
                challenge: bool) -> None:
-    gm[_G_QUEUE, g] &= ~(1 << seat)
+    gm[G_QUEUE, g] &= ~(1 << seat)
     if not challenge:  # the next opponent, or the declaration stands unchallenged
-        nxt = after[gm[_G_QUEUE, g] << 3 | seat]
+        nxt = after[gm[G_QUEUE, g] << 3 | seat]
         if nxt >= 0:
-            gm[_G_TURN, g] = nxt
+            gm[G_TURN, g] = nxt
         else:
             _stands(gm, ps, deck, after, cf, g)
         return
-    declarer = gm[_G_TARGET, g]
-    shown = ps[g, _F_HANDS, declarer] if cf[_C_DECL] == P_CLAIM else gm[_G_DISCARD, g]
-    ps[g, _F_REVEALED, declarer] |= shown
+    declarer = gm[G_TARGET, g]
+    shown = ps[g, F_HANDS, declarer] if cf[_C_DECL] == P_CLAIM else gm[G_DISCARD, g]
+    ps[g, F_REVEALED, declarer] |= shown
     if (shown & _HIGH) == 0:  # honest: the challenger pays
         _lose(gm, ps, deck, after, cf, g, seat, 1)
-        if gm[_G_PHASE, g] != P_OVER:
+        if gm[G_PHASE, g] != P_OVER:
             _stands(gm, ps, deck, after, cf, g)
         return
     _lose(gm, ps, deck, after, cf, g, declarer, 1)
-    if gm[_G_PHASE, g] != P_OVER:
-        gm[_G_QUEUE, g] = gm[_G_ROUND_QUEUE, g]
-        gm[_G_CURSOR, g] = gm[_G_ROUND_CURSOR, g]
+    if gm[G_PHASE, g] != P_OVER:
+        gm[G_QUEUE, g] = gm[G_ROUND_QUEUE, g]
+        gm[G_CURSOR, g] = gm[G_ROUND_CURSOR, g]
         _next_declarer(gm, ps, deck, after, cf, g)
 
 
 @_jit
 def _stands(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
     if cf[_C_DECL] == P_CLAIM:
-        gm[_G_DEAL_DUE, g] = 2  # a redeal to those still in the hand
+        gm[G_DEAL_DUE, g] = 2  # a redeal to those still in the hand
     else:
-        gm[_G_QUEUE, g] = gm[_G_ROUND_QUEUE, g]
-        gm[_G_CURSOR, g] = gm[_G_ROUND_CURSOR, g]
+        gm[G_QUEUE, g] = gm[G_ROUND_QUEUE, g]
+        gm[G_CURSOR, g] = gm[G_ROUND_CURSOR, g]
         _next_declarer(gm, ps, deck, after, cf, g)
 
 
@@ -447,100 +447,100 @@ def _stands(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
 @_jit
 def _start_play(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
     n = cf[_C_N]
-    active = gm[_G_ACTIVE, g]
+    active = gm[G_ACTIVE, g]
     if _popcount(active) <= 1:
         _end_hand_by_folds(gm, ps, deck, after, cf, g)
         return
     if cf[_C_PELT]:
         opener = -1
-        if gm[_G_LAST_KNOCKER, g] < 0:
+        if gm[G_LAST_KNOCKER, g] < 0:
             for k in range(n, 0, -1):  # the first seat in order wins: walk it backwards
-                s = _wrap(gm[_G_DEALER, g] + k, n)
-                if (active >> s & 1) == 1 and ps[g, _F_POOLS, s] == 1:
+                s = _wrap(gm[G_DEALER, g] + k, n)
+                if (active >> s & 1) == 1 and ps[g, F_POOLS, s] == 1:
                     opener = s
         if opener >= 0:
-            gm[_G_STAKE, g] = 2
-            ps[g, _F_ACCEPTED, opener] = 2
-            gm[_G_LAST_KNOCKER, g] = opener
-            gm[_G_KNOCK_BAR, g] = opener
-            gm[_G_LEADER, g] = opener
-            gm[_G_RESUME, g] = opener
+            gm[G_STAKE, g] = 2
+            ps[g, F_ACCEPTED, opener] = 2
+            gm[G_LAST_KNOCKER, g] = opener
+            gm[G_KNOCK_BAR, g] = opener
+            gm[G_LEADER, g] = opener
+            gm[G_RESUME, g] = opener
             _ask_answers(gm, ps, deck, after, cf, g, opener)
             return
-    leader = after[active << 3 | gm[_G_DEALER, g]]
-    gm[_G_LEADER, g] = leader
-    gm[_G_PHASE, g] = P_PLAY
-    gm[_G_TURN, g] = leader
+    leader = after[active << 3 | gm[G_DEALER, g]]
+    gm[G_LEADER, g] = leader
+    gm[G_PHASE, g] = P_PLAY
+    gm[G_TURN, g] = leader
 
 
 @_jit
 def _ask_answers(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> None:
-    q = gm[_G_ACTIVE, g] & ~(1 << seat)
-    gm[_G_QUEUE, g] = q
-    gm[_G_PHASE, g] = P_ANSWER
-    gm[_G_TURN, g] = after[q << 3 | seat]
+    q = gm[G_ACTIVE, g] & ~(1 << seat)
+    gm[G_QUEUE, g] = q
+    gm[G_PHASE, g] = P_ANSWER
+    gm[G_TURN, g] = after[q << 3 | seat]
 
 
 @_jit
 def _knock(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> None:
-    stake = gm[_G_STAKE, g] + 1
-    gm[_G_STAKE, g] = stake
-    ps[g, _F_ACCEPTED, seat] = stake
-    gm[_G_LAST_KNOCKER, g] = seat
-    gm[_G_KNOCK_BAR, g] = seat
-    ps[g, _F_KNOCKS, seat] += 1
-    if gm[_G_PHASE, g] == P_PLAY:
-        gm[_G_RESUME, g] = seat
+    stake = gm[G_STAKE, g] + 1
+    gm[G_STAKE, g] = stake
+    ps[g, F_ACCEPTED, seat] = stake
+    gm[G_LAST_KNOCKER, g] = seat
+    gm[G_KNOCK_BAR, g] = seat
+    ps[g, F_KNOCKS, seat] += 1
+    if gm[G_PHASE, g] == P_PLAY:
+        gm[G_RESUME, g] = seat
     _ask_answers(gm, ps, deck, after, cf, g, seat)
 
 
 @_jit
 def _next_answer(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> None:
-    gm[_G_QUEUE, g] &= ~(1 << seat)
-    cand = gm[_G_QUEUE, g] & gm[_G_ACTIVE, g]
+    gm[G_QUEUE, g] &= ~(1 << seat)
+    cand = gm[G_QUEUE, g] & gm[G_ACTIVE, g]
     nxt = after[cand << 3 | seat]
     if nxt >= 0:
-        gm[_G_TURN, g] = nxt
+        gm[G_TURN, g] = nxt
     else:
         _resume_play(gm, ps, deck, after, cf, g)
 
 
 @_jit
 def _resume_play(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    unplayed = gm[_G_ACTIVE, g] & ~gm[_G_PLAYED_MASK, g]
+    unplayed = gm[G_ACTIVE, g] & ~gm[G_PLAYED_MASK, g]
     if unplayed == 0:
         _finish_trick(gm, ps, deck, after, cf, g)
         return
-    seat = gm[_G_RESUME, g]
+    seat = gm[G_RESUME, g]
     if (unplayed >> seat & 1) == 0:
         seat = after[unplayed << 3 | seat]
     empty = True
     for s in range(cf[_C_N]):
-        if ps[g, _F_TRICK_CARD, s] >= 0:
+        if ps[g, F_TRICK_CARD, s] >= 0:
             empty = False
     if empty:
-        gm[_G_LEADER, g] = seat
-    gm[_G_PHASE, g] = P_PLAY
-    gm[_G_TURN, g] = seat
+        gm[G_LEADER, g] = seat
+    gm[G_PHASE, g] = P_PLAY
+    gm[G_TURN, g] = seat
 
 
 @_jit
 def _leave_hand(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> None:
     bit = 1 << seat
-    gm[_G_ACTIVE, g] &= ~bit
-    ps[g, _F_HANDS, seat] = 0
-    gm[_G_PLAYED_MASK, g] &= ~bit
-    ps[g, _F_TRICK_CARD, seat] = -1
+    gm[G_ACTIVE, g] &= ~bit
+    ps[g, F_HANDS, seat] = 0
+    gm[G_PLAYED_MASK, g] &= ~bit
+    ps[g, F_TRICK_CARD, seat] = -1
 
 
 @_jit
 def _fold(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> None:
-    paid = ps[g, _F_ACCEPTED, seat]
+    paid = ps[g, F_ACCEPTED, seat]
     _leave_hand(gm, ps, deck, after, cf, g, seat)
     _lose(gm, ps, deck, after, cf, g, seat, paid)
-    if gm[_G_PHASE, g] == P_OVER:
+    if gm[G_PHASE, g] == P_OVER:
         return
-    if _popcount(gm[_G_ACTIVE, g]) <= 1:
+    if _popcount(gm[G_ACTIVE, g]) <= 1:
         _end_hand_by_folds(gm, ps, deck, after, cf, g)
     else:
         _next_answer(gm, ps, deck, after, cf, g, seat)
@@ -549,54 +549,54 @@ def _fold(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -
 @_jit
 def _play(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int, card: int) -> None:
     cbit = 1 << card
-    ps[g, _F_HANDS, seat] &= ~cbit
-    led = gm[_G_LED, g]
+    ps[g, F_HANDS, seat] &= ~cbit
+    led = gm[G_LED, g]
     if led < 0:
         led = card >> 3
-    gm[_G_LED, g] = led
-    ps[g, _F_TRICK_CARD, seat] = card
-    ps[g, _F_TRICK_POS, seat] = gm[_G_TRICK_COUNT, g]
-    gm[_G_TRICK_COUNT, g] += 1
-    ps[g, _F_PLAYED, seat] |= cbit
+    gm[G_LED, g] = led
+    ps[g, F_TRICK_CARD, seat] = card
+    ps[g, F_TRICK_POS, seat] = gm[G_TRICK_COUNT, g]
+    gm[G_TRICK_COUNT, g] += 1
+    ps[g, F_PLAYED, seat] |= cbit
     if (card >> 3) != led:
-        ps[g, _F_VOIDS, seat] |= 1 << led
-    played = gm[_G_PLAYED_MASK, g] | (1 << seat)
-    gm[_G_PLAYED_MASK, g] = played
-    gm[_G_ANY_CARD, g] = 1
-    unplayed = gm[_G_ACTIVE, g] & ~played
+        ps[g, F_VOIDS, seat] |= 1 << led
+    played = gm[G_PLAYED_MASK, g] | (1 << seat)
+    gm[G_PLAYED_MASK, g] = played
+    gm[G_ANY_CARD, g] = 1
+    unplayed = gm[G_ACTIVE, g] & ~played
     if unplayed == 0:
         _finish_trick(gm, ps, deck, after, cf, g)
     else:
-        gm[_G_TURN, g] = after[unplayed << 3 | seat]
+        gm[G_TURN, g] = after[unplayed << 3 | seat]
 
 
 @_jit
 def _finish_trick(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    led = gm[_G_LED, g]
+    led = gm[G_LED, g]
     best, best_card = -1, 99
     first, first_pos = 0, 1 << 30
     for s in range(cf[_C_N]):
-        c = ps[g, _F_TRICK_CARD, s]
+        c = ps[g, F_TRICK_CARD, s]
         if c < 0:
             continue
         if (c >> 3) == led and c < best_card:
             best, best_card = s, c
-        if ps[g, _F_TRICK_POS, s] < first_pos:
-            first, first_pos = s, ps[g, _F_TRICK_POS, s]
+        if ps[g, F_TRICK_POS, s] < first_pos:
+            first, first_pos = s, ps[g, F_TRICK_POS, s]
     winner = best if best >= 0 else first
-    gm[_G_TRICK_NO, g] += 1
-    ps[g, _F_WON, winner] += 1
+    gm[G_TRICK_NO, g] += 1
+    ps[g, F_WON, winner] += 1
     for s in range(cf[_C_N]):
-        ps[g, _F_TRICK_CARD, s] = -1
-    gm[_G_TRICK_COUNT, g] = 0
-    gm[_G_PLAYED_MASK, g] = 0
-    gm[_G_LED, g] = -1
-    if gm[_G_TRICK_NO, g] == 4:
+        ps[g, F_TRICK_CARD, s] = -1
+    gm[G_TRICK_COUNT, g] = 0
+    gm[G_PLAYED_MASK, g] = 0
+    gm[G_LED, g] = -1
+    if gm[G_TRICK_NO, g] == 4:
         _settle(gm, ps, deck, after, cf, g, winner)
     else:
-        gm[_G_LEADER, g] = winner
-        gm[_G_PHASE, g] = P_PLAY
-        gm[_G_TURN, g] = winner
+        gm[G_LEADER, g] = winner
+        gm[G_PHASE, g] = P_PLAY
+        gm[G_TURN, g] = winner
 
 
 # -- lives, hands, the session -------------------------------------------------------------
@@ -604,91 +604,91 @@ def _finish_trick(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> N
 
 @_jit
 def _settle(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, last: int) -> None:
-    stake = gm[_G_STAKE, g]
+    stake = gm[G_STAKE, g]
     if cf[_C_LOSES]:
         _lose(gm, ps, deck, after, cf, g, last, stake)
     else:
         n = cf[_C_N]
         for k in range(1, n):
             s = _wrap(last + k, n)
-            if (gm[_G_ACTIVE, g] >> s & 1) == 1:
+            if (gm[G_ACTIVE, g] >> s & 1) == 1:
                 _lose(gm, ps, deck, after, cf, g, s, stake)
-    if gm[_G_PHASE, g] != P_OVER:
+    if gm[G_PHASE, g] != P_OVER:
         _end_hand(gm, ps, deck, after, cf, g, last)
 
 
 @_jit
 def _end_hand_by_folds(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int) -> None:
-    _end_hand(gm, ps, deck, after, cf, g, after[gm[_G_ACTIVE, g] << 3 | gm[_G_DEALER, g]])
+    _end_hand(gm, ps, deck, after, cf, g, after[gm[G_ACTIVE, g] << 3 | gm[G_DEALER, g]])
 
 
 @_jit
 def _lose(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int, amount: int) -> None:
-    ps[g, _F_POOLS, seat] -= amount
-    ps[g, _F_LOST, seat] += amount
+    ps[g, F_POOLS, seat] -= amount
+    ps[g, F_LOST, seat] += amount
     if not cf[_C_ELIM]:
         return
-    if ps[g, _F_POOLS, seat] > 0 or (gm[_G_IN_SESSION, g] >> seat & 1) == 0:
+    if ps[g, F_POOLS, seat] > 0 or (gm[G_IN_SESSION, g] >> seat & 1) == 0:
         return
     _leave_hand(gm, ps, deck, after, cf, g, seat)
-    left = gm[_G_IN_SESSION, g] & ~(1 << seat)
-    gm[_G_IN_SESSION, g] = left
+    left = gm[G_IN_SESSION, g] & ~(1 << seat)
+    gm[G_IN_SESSION, g] = left
     count = _popcount(left)
     if count == 0:  # every side out at once: unreachable without teams
         raise RuntimeError("sudden death is not supported by the batched environment")
     if count == 1:
-        gm[_G_WINNER, g] = after[left << 3]  # the one seat left
-        gm[_G_PHASE, g] = P_OVER
-        gm[_G_TURN, g] = -1
-        gm[_G_HAND_OVER, g] = 1
+        gm[G_WINNER, g] = after[left << 3]  # the one seat left
+        gm[G_PHASE, g] = P_OVER
+        gm[G_TURN, g] = -1
+        gm[G_HAND_OVER, g] = 1
 
 
 @_jit
 def _end_hand(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, last: int) -> None:
-    gm[_G_HAND_OVER, g] = 1
+    gm[G_HAND_OVER, g] = 1
     n = cf[_C_N]
     if cf[_C_RUBBER]:
         low, best = 1 << 62, -(1 << 62)
         for s in range(n):
-            low = min(low, ps[g, _F_POOLS, s])
-            best = max(best, ps[g, _F_POOLS, s])
+            low = min(low, ps[g, F_POOLS, s])
+            best = max(best, ps[g, F_POOLS, s])
         if low <= 0:
             for s in range(n):
-                lv = ps[g, _F_POOLS, s]
+                lv = ps[g, F_POOLS, s]
                 if lv <= 0:
-                    ps[g, _F_DRINKS, s] += 1
+                    ps[g, F_DRINKS, s] += 1
                 if lv == best:
-                    ps[g, _F_RUBBERS_WON, s] += 1
-                ps[g, _F_POOLS, s] = cf[_C_LIVES]
-            if cf[_C_RUBBERS] >= 0 and gm[_G_RUBBER_NO, g] >= cf[_C_RUBBERS]:
+                    ps[g, F_RUBBERS_WON, s] += 1
+                ps[g, F_POOLS, s] = cf[_C_LIVES]
+            if cf[_C_RUBBERS] >= 0 and gm[G_RUBBER_NO, g] >= cf[_C_RUBBERS]:
                 w, key = 0, 1 << 62
                 for s in range(n):
-                    k = ps[g, _F_DRINKS, s] * 1000 - ps[g, _F_RUBBERS_WON, s]
+                    k = ps[g, F_DRINKS, s] * 1000 - ps[g, F_RUBBERS_WON, s]
                     if k < key:
                         w, key = s, k
-                gm[_G_WINNER, g] = w
-                gm[_G_PHASE, g] = P_OVER
-                gm[_G_TURN, g] = -1
+                gm[G_WINNER, g] = w
+                gm[G_PHASE, g] = P_OVER
+                gm[G_TURN, g] = -1
                 return
-            gm[_G_RUBBER_NO, g] += 1
+            gm[G_RUBBER_NO, g] += 1
     if cf[_C_HAND_EPISODE]:
-        gm[_G_PHASE, g] = P_OVER  # the episode ends here; the game is started over
-        gm[_G_TURN, g] = -1
+        gm[G_PHASE, g] = P_OVER  # the episode ends here; the game is started over
+        gm[G_TURN, g] = -1
         return
-    ins = gm[_G_IN_SESSION, g]
+    ins = gm[G_IN_SESSION, g]
     if cf[_C_DEALER_RULE] == 0:
-        dealer = after[ins << 3 | gm[_G_DEALER, g]]
+        dealer = after[ins << 3 | gm[G_DEALER, g]]
     elif cf[_C_DEALER_RULE] == 1:
         dealer = last if (ins >> last & 1) else after[ins << 3 | last]
     else:  # highest loser: the fewest lives, the first clockwise after the dealer
         dealer = -1
         fewest = 1 << 30
         for k in range(1, n + 1):
-            s = _wrap(gm[_G_DEALER, g] + k, n)
-            lives = ps[g, _F_POOLS, s]
+            s = _wrap(gm[G_DEALER, g] + k, n)
+            lives = ps[g, F_POOLS, s]
             if (ins >> s & 1) == 1 and lives < fewest:
                 dealer, fewest = s, lives
-    gm[_G_DEALER, g] = dealer
+    gm[G_DEALER, g] = dealer
     _start_hand(gm, ps, deck, after, cf, g)
 
 
@@ -713,18 +713,18 @@ def step(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, actions: I64, selecte
     draws = np.zeros(32, dtype=np.int64)
     n = cf[_C_N]
     for g in range(len(actions)):
-        gm[_G_HAND_OVER, g] = 0
+        gm[G_HAND_OVER, g] = 0
         winner[g] = -1
         if selected[g]:
             a = actions[g]
-            seat = gm[_G_TURN, g]
-            phase = gm[_G_PHASE, g]
+            seat = gm[G_TURN, g]
+            phase = gm[G_PHASE, g]
             if phase == P_PLAY and a < 32:
                 _play(gm, ps, deck, after, cf, g, seat, a)
             elif phase in (P_PLAY, P_ANSWER) and a == A_KNOCK:
                 _knock(gm, ps, deck, after, cf, g, seat)
             elif phase == P_ANSWER and a == A_STAY:
-                ps[g, _F_ACCEPTED, seat] = gm[_G_STAKE, g]
+                ps[g, F_ACCEPTED, seat] = gm[G_STAKE, g]
                 _next_answer(gm, ps, deck, after, cf, g, seat)
             elif phase == P_ANSWER and a == A_FOLD:
                 _fold(gm, ps, deck, after, cf, g, seat)
@@ -733,19 +733,19 @@ def step(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, actions: I64, selecte
             elif phase in (P_CLAIM_CH, P_EXCH_CH):
                 _challenge(gm, ps, deck, after, cf, g, seat, a == A_CHAL)
             _flush(gm, ps, deck, after, cf, g, draws)
-        if gm[_G_HAND_OVER, g]:
+        if gm[G_HAND_OVER, g]:
             for s in range(n):
-                rewards[g, s] = -(ps[g, _F_LOST, s] - ps[g, _F_LOST_BEFORE, s])
-                ps[g, _F_LOST_BEFORE, s] = ps[g, _F_LOST, s]
+                rewards[g, s] = -(ps[g, F_LOST, s] - ps[g, F_LOST_BEFORE, s])
+                ps[g, F_LOST_BEFORE, s] = ps[g, F_LOST, s]
         else:
             for s in range(n):
                 rewards[g, s] = 0.0
-        done[g] = gm[_G_PHASE, g] == P_OVER
+        done[g] = gm[G_PHASE, g] == P_OVER
         if done[g]:
-            winner[g] = gm[_G_WINNER, g]
+            winner[g] = gm[G_WINNER, g]
             for s in range(n):
-                final_lives[g, s] = ps[g, _F_POOLS, s]
-            final_in[g] = gm[_G_IN_SESSION, g]
+                final_lives[g, s] = ps[g, F_POOLS, s]
+            final_in[g] = gm[G_IN_SESSION, g]
             _new_session(gm, ps, deck, after, cf, g)
             _flush(gm, ps, deck, after, cf, g, draws)
         else:
@@ -756,15 +756,15 @@ def step(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, actions: I64, selecte
 
 @_jit
 def _may_knock(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: int) -> bool:
-    stake = gm[_G_STAKE, g]
-    if seat == gm[_G_KNOCK_BAR, g] or stake >= cf[_C_MAX_STAKE]:
+    stake = gm[G_STAKE, g]
+    if seat == gm[G_KNOCK_BAR, g] or stake >= cf[_C_MAX_STAKE]:
         return False
-    lives = ps[g, _F_POOLS, seat]
+    lives = ps[g, F_POOLS, seat]
     if cf[_C_LIMIT] == 1 and lives < stake:
         return False
     if cf[_C_LIMIT] == 2 and stake >= lives:
         return False
-    return not (not cf[_C_EARLY] and gm[_G_ANY_CARD, g] != 1 and seat == gm[_G_LEADER, g])
+    return not (not cf[_C_EARLY] and gm[G_ANY_CARD, g] != 1 and seat == gm[G_LEADER, g])
 
 
 @_jit
@@ -774,12 +774,12 @@ def _mask_row(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, g: int, seat: in
     the game does not await it)."""
     for a in range(mask.shape[1]):
         mask[i, a] = 0
-    if seat < 0 or seat != gm[_G_TURN, g]:
+    if seat < 0 or seat != gm[G_TURN, g]:
         return
-    phase = gm[_G_PHASE, g]
+    phase = gm[G_PHASE, g]
     if phase == P_PLAY:
-        hand = ps[g, _F_HANDS, seat]
-        led = gm[_G_LED, g]
+        hand = ps[g, F_HANDS, seat]
+        led = gm[G_LED, g]
         if led >= 0:
             follow = hand & (_SUIT_MASK << (8 * led))
             if follow != 0:
@@ -862,27 +862,27 @@ def encode(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, lay: I64, games: I6
         me = seats[i]
         for w in range(len(buf)):
             buf[w] = 0
-        _put(buf, 0, ps[g, _F_HANDS, me], 32)
+        _put(buf, 0, ps[g, F_HANDS, me], 32)
         trick = 0
         voids = 0
         for r in range(n):
             s = _wrap(me + r, n)
-            _put(buf, o_played + 32 * r, ps[g, _F_PLAYED, s], 32)
-            _put(buf, o_revealed + 32 * r, ps[g, _F_REVEALED, s], 32)
-            voids |= ps[g, _F_VOIDS, s] << (4 * r)
-            c = ps[g, _F_TRICK_CARD, s]
+            _put(buf, o_played + 32 * r, ps[g, F_PLAYED, s], 32)
+            _put(buf, o_revealed + 32 * r, ps[g, F_REVEALED, s], 32)
+            voids |= ps[g, F_VOIDS, s] << (4 * r)
+            c = ps[g, F_TRICK_CARD, s]
             if c >= 0:
                 trick |= 1 << c
         _put(buf, o_trick, trick, 32)
-        led = gm[_G_LED, g]
+        led = gm[G_LED, g]
         _put(buf, o_led, (1 << led) if led >= 0 else 0, 4)
-        _put(buf, o_phase, 1 << gm[_G_PHASE, g], o_to_act - o_phase)
+        _put(buf, o_phase, 1 << gm[G_PHASE, g], o_to_act - o_phase)
         _put(buf, o_voids, voids, 4 * n)
-        for f, field in enumerate((_G_TURN, _G_DEALER, _G_LEADER, _G_LAST_KNOCKER)):
+        for f, field in enumerate((G_TURN, G_DEALER, G_LEADER, G_LAST_KNOCKER)):
             seat = gm[field, g]
             if seat >= 0:
                 _put(buf, o_to_act + f * n, 1 << _wrap(seat - me + n, n), n)
-        for f, field in enumerate((_G_ACTIVE, _G_IN_SESSION, _G_CLAIMED, _G_EXCHANGED)):
+        for f, field in enumerate((G_ACTIVE, G_IN_SESSION, G_CLAIMED, G_EXCHANGED)):
             _put(buf, o_active + f * n, _turned(gm[field, g], me, n), n)
         row = x[i]
         for w in range(full):  # whole words: a loop of 64 that compiles to vector code
@@ -894,17 +894,17 @@ def encode(gm: I64, ps: I64, deck: I64, after: I64, cf: I64, lay: I64, games: I6
             row[full * 64 + k] = (v >> k) & 1
         for r in range(n):
             s = _wrap(me + r, n)
-            x[i, o_tells + 2 * r] = ps[g, _F_TELL_TEN, s] * 0.25
-            x[i, o_tells + 2 * r + 1] = ps[g, _F_TELL_JACK, s] * 0.25
-            x[i, o_tricks_won + r] = ps[g, _F_WON, s] * 0.25
-            x[i, o_accepted + r] = ps[g, _F_ACCEPTED, s]
-            x[i, o_knocks + r] = ps[g, _F_KNOCKS, s]
-            x[i, o_lives + r] = ps[g, _F_POOLS, s]
-            x[i, o_drinks + r] = ps[g, _F_DRINKS, s]
-        x[i, o_trick_no] = gm[_G_TRICK_NO, g] * 0.25
-        x[i, o_stock] = (32 - gm[_G_STOCK_POS, g]) * (1 / 32)
+            x[i, o_tells + 2 * r] = ps[g, F_TELL_TEN, s] * 0.25
+            x[i, o_tells + 2 * r + 1] = ps[g, F_TELL_JACK, s] * 0.25
+            x[i, o_tricks_won + r] = ps[g, F_WON, s] * 0.25
+            x[i, o_accepted + r] = ps[g, F_ACCEPTED, s]
+            x[i, o_knocks + r] = ps[g, F_KNOCKS, s]
+            x[i, o_lives + r] = ps[g, F_POOLS, s]
+            x[i, o_drinks + r] = ps[g, F_DRINKS, s]
+        x[i, o_trick_no] = gm[G_TRICK_NO, g] * 0.25
+        x[i, o_stock] = (32 - gm[G_STOCK_POS, g]) * (1 / 32)
         x[i, o_sudden_death] = 0.0  # never without teams
-        x[i, o_stake] = gm[_G_STAKE, g]
+        x[i, o_stake] = gm[G_STAKE, g]
         _mask_row(gm, ps, deck, after, cf, g, me, mask, i)
 
 
