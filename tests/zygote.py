@@ -32,10 +32,13 @@ from pathlib import Path
 from typing import Any
 
 PRELOAD = ("toepen.server.command", "toepen.server", "toepen.server.app", "toepen.server.store",
-           "toepen.server.botpool", "uvicorn", "uvicorn.protocols.http.httptools_impl",
-           "uvicorn.protocols.websockets.websockets_impl", "uvicorn.lifespan.on",
-           "alembic.command", "alembic.config", "sqlalchemy.dialects.sqlite",
-           "sqlalchemy.dialects.postgresql")
+           "toepen.server.botpool", "toepen.server.deadline", "toepen.server.wire",
+           "toepen.server.cluster", "uvicorn", "uvicorn.loops.uvloop", "uvicorn.lifespan.on",
+           "uvicorn.protocols.http.httptools_impl",
+           "uvicorn.protocols.websockets.websockets_sansio_impl", "alembic.command",
+           "alembic.config", "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql",
+           "psycopg", "sqlite3", "python_multipart", "concurrent.futures.process",
+           "multiprocessing.spawn")
 """What the zygote imports (whatever of it there is: a module that moved is imported by
 the child itself, as a fresh process would)."""
 
