@@ -126,7 +126,10 @@ def _become(request: dict[str, Any]) -> None:
     os.environ.update(request["env"])
     sys.path[0] = request["cwd"]  # as ``-m`` puts it
     sys.argv = ["-m", *request["args"]]
+    import multiprocessing
     import runpy
+
+    multiprocessing.current_process().authkey = os.urandom(32)  # its own, as a new process
 
     runpy.run_module("toepen.server", run_name="__main__", alter_sys=True)
 
