@@ -31,16 +31,30 @@ import threading
 from pathlib import Path
 from typing import Any
 
-PRELOAD = ("toepen.server.command", "toepen.server", "toepen.server.app", "toepen.server.store",
-           "toepen.server.botpool", "toepen.server.deadline", "toepen.server.wire",
-           "toepen.server.cluster", "uvicorn", "uvicorn.loops.uvloop", "uvicorn.lifespan.on",
+PRELOAD = ("uvicorn", "uvicorn.loops.uvloop", "uvicorn.lifespan.on",
            "uvicorn.protocols.http.httptools_impl",
            "uvicorn.protocols.websockets.websockets_sansio_impl", "alembic.command",
            "alembic.config", "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql",
-           "psycopg", "sqlite3", "python_multipart", "concurrent.futures.process",
-           "multiprocessing.spawn")
-"""What the zygote imports (whatever of it there is: a module that moved is imported by
-the child itself, as a fresh process would)."""
+           "psycopg", "sqlite3", "concurrent.futures.process", "multiprocessing.spawn")
+"""What the zygote imports besides every module of ``toepen.server`` (the migrations and
+``__main__`` left out): what a server's start imports (a module that is not there is left
+to the child, which imports what it needs as a fresh process would)."""
+
+
+def _preload(package: str = "toepen.server") -> None:
+    import importlib
+    import pkgutil
+
+    with contextlib.suppress(Exception):
+        module = importlib.import_module(package)
+        for info in pkgutil.iter_modules(module.__path__, package + "."):
+            if not info.name.endswith(("__main__", ".migrations")):
+                if info.ispkg:
+                    _preload(info.name)
+                else:
+                    with contextlib.suppress(Exception):
+                        importlib.import_module(info.name)
+
 
 IGNORED = ("PYTEST_CURRENT_TEST",)
 """Variables that change as the tests run and that a server never reads."""
@@ -70,6 +84,7 @@ def _zygote() -> dict[str, Any] | None:
     the zygote), the request (in a child)."""
     import importlib
 
+    _preload()
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
