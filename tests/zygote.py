@@ -84,10 +84,11 @@ def _zygote() -> dict[str, Any] | None:
     the zygote), the request (in a child)."""
     import importlib
 
-    _preload()
-    for name in PRELOAD:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout is for the replies alone
+        _preload()
+        for name in PRELOAD:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(name)
     if threading.active_count() != 1:  # a fork would lose a thread: refuse to serve
         _send({"error": f"threads after the imports: {threading.enumerate()}"})
         return None
@@ -201,13 +202,17 @@ class Zygote:
         self.changed = threading.Condition()
         self.codes: dict[int, int] = {}
         self.started: list[int] = []
-        self.alive = True
+        self.alive = self.ready = True
+        atexit.register(self.close)
         first = self.stdout.readline()
-        if not first or "ready" not in json.loads(first):
-            self.alive = False
+        try:
+            ready = "ready" in json.loads(first)
+        except ValueError:
+            ready = False
+        if not ready:  # each start then a process of its own; why is in the log, kept
+            self.alive = self.ready = False
             return
         threading.Thread(target=self._read, daemon=True, name="zygote").start()
-        atexit.register(self.close)
 
     def close(self) -> None:
         """Stop the zygote (its children that still run are left to their owners)."""
@@ -215,7 +220,8 @@ class Zygote:
             self.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(10)
-        self.log.unlink(missing_ok=True)
+        if self.ready:
+            self.log.unlink(missing_ok=True)
 
     def _read(self) -> None:
         for line in self.stdout:
