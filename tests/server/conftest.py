@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+import zygote
 from server_bench import free_port as free_port  # the tests import it here
 from services import throwaway_postgres
 from websockets.exceptions import ConnectionClosed
@@ -45,7 +46,7 @@ class Server:
         self.db = db
         self.extra = extra
         self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | zygote.Forked | None = None
         fd, name = tempfile.mkstemp(prefix="toepen-serve-", suffix=".log")
         os.close(fd)
         self.logpath = Path(name)
@@ -59,12 +60,15 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port), "--db", self.db,
-               "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
-               "--rate", "1000", "--sockets-per-address", "100000",  # all at 127.0.0.1
-               *self.extra]
-        with self.logpath.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        args = ["--port", str(self.port), "--db", self.db,
+                "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
+                "--rate", "1000", "--sockets-per-address", "100000",  # all at 127.0.0.1
+                *self.extra]
+        self.proc = zygote.start(args, self.logpath, ROOT)  # forked: imported already
+        if self.proc is None:
+            with self.logpath.open("ab") as log:
+                self.proc = subprocess.Popen([sys.executable, "-m", "toepen.server", *args],
+                                             stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import zygote
 from chromium import launch
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from server_bench import free_port
@@ -38,7 +39,7 @@ class Server:
     def __init__(self, db: Path, port: int | None = None) -> None:
         self.db = db
         self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | zygote.Forked | None = None
         self.log = db.with_suffix(".log")
 
     @property
@@ -46,12 +47,15 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> None:
-        cmd = [sys.executable, "-m", "toepen.server", "--port", str(self.port),
-               "--db", f"sqlite:///{self.db}", "--bot-delay", "0.05", "--bot-pool", "thread",
-               "--bot-workers", "1", "--log-level", "warning",
-               "--sockets-per-address", "100000"]  # every page is at 127.0.0.1
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        args = ["--port", str(self.port),
+                "--db", f"sqlite:///{self.db}", "--bot-delay", "0.05", "--bot-pool", "thread",
+                "--bot-workers", "1", "--log-level", "warning",
+                "--sockets-per-address", "100000"]  # every page is at 127.0.0.1
+        self.proc = zygote.start(args, self.log, ROOT)  # forked: imported already
+        if self.proc is None:
+            with self.log.open("ab") as log:
+                self.proc = subprocess.Popen([sys.executable, "-m", "toepen.server", *args],
+                                             stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
