@@ -220,6 +220,34 @@ def agree(servers: list[Server], tid: str, players: list[Player],
     return records[0]
 
 
+def told_in_order(players: list[Player], record: dict[str, Any]) -> int:
+    """Every client was told every action, in order, each with its ``last``: on each
+    connection the first ``state`` is whole (it follows ``welcome``), and every later
+    one is the next state number, its ``last`` the record's action of that number (a
+    ``state`` that skips one, even whole with its ``history``, lost the skipped action's
+    ``last``; a browser's log missed it). Returns how many states were checked."""
+    checked = 0
+    for p in players:
+        at: int | None = None
+        for m in p.messages:
+            if m["type"] == "welcome":
+                at = None  # a new connection: its first state is the whole game so far
+                continue
+            if m["type"] != "state":
+                continue
+            n = m["state"]
+            if n > 0:
+                assert m["last"] is not None, f"{p.table_id}: state {n} without last"
+                last = m["last"]
+                assert record["actions"][n - 1] == f"{last['seat']} {last['action']}", (
+                    p.table_id, n, last)
+            if at is not None:
+                assert n == at + 1, f"{p.table_id}: state {at} then {n}"
+            at = n
+            checked += 1
+    return checked
+
+
 def test_a_stale_refusal_from_a_second_tab_at_another_process(trio: list[Server],
                                                              own_redis: Redis) -> None:
     """One person with two tabs, one at the table's owner and one at another process,
@@ -291,6 +319,49 @@ def test_a_redis_restart_in_the_middle_of_a_game(trio: list[Server], own_redis: 
     for p in players:
         p.drain(0.3)
     agree(trio, tid, players, {a: 0, b: 1, watcher: None})
+    no_standin_for(players, {tid: {0, 1}})
+    assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
+    for p in players:
+        p.close()
+
+
+def test_a_redis_outage_with_clients_at_relays(trio: list[Server], own_redis: Redis) -> None:
+    """Redis goes away in the middle of play (killed: it remembers nothing) while the
+    people's tabs are at processes that relay the table, and comes back: the owner's bots
+    play on meanwhile, and every client sees every action, in order, each with its
+    ``last`` (before: a relay that read what it had missed from the database sent its
+    clients the whole state at once, two states on, and the skipped action was lost to
+    them)."""
+    rng = random.Random(19)
+    host = create(trio[0], name="Ann", size=4, bots={"2": "random", "3": "random"},
+                  options={"lives": 3}, idle_seconds=30)
+    tid = host["table"]["id"]
+    bas = trio[1].post(f"/api/tables/{tid}/join", {"name": "Bas"}).json()
+    trio[2].post(f"/api/tables/{tid}/start", {},
+                 headers={"Authorization": "Bearer " + host["token"]})
+    boss = owner(own_redis.url, tid, trio)
+    relays = [s for s in trio if s is not boss]
+    # Ann plays at the owner (and keeps its lease there): the game goes on while Redis
+    # is away; Bas and two spectators are at the relays, cut off from the owner
+    a = Player(boss, tid, host["token"])
+    b = Player(relays[0], tid, bas["token"])
+    watchers = [Player(relays[0], tid), Player(relays[1], tid)]
+    players = [a, b, *watchers]
+    drive = Driver(players, rng, trio)
+    for round_no in range(3):
+        drive.run(lambda r=round_no: a.state is not None and a.state["state"] >= 6 + 10 * r, 40)
+        own_redis.kill()
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            drive.step()
+            time.sleep(0.01)
+        own_redis.start()
+    drive.run(lambda: all(finished(p) for p in players), 120)
+    for p in players:
+        p.drain(0.3)
+    record = agree(trio, tid, players,
+                   {a: 0, b: 1, watchers[0]: None, watchers[1]: None})
+    assert told_in_order(players, record) >= len(record["actions"])
     no_standin_for(players, {tid: {0, 1}})
     assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
     for p in players:

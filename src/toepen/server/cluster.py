@@ -640,11 +640,11 @@ class Cluster:
             if c.at >= n:
                 continue
             got = frames.get(c.seat)
-            if got is not None and (fresh or c.at == n - 1):
-                c.send(got)
+            if got is not None and (c.at == n - 1 if not fresh else c.at < 0):
+                c.send(got)  # the next state; or a whole one to a client that has none
                 c.at = n
-            else:  # a frame missed: read the table from the database
-                behind = True
+            else:  # a frame missed: read the table from the database and tell the
+                behind = True  # client each action it lacks (never a state that skips one)
         if head.get("o") and table.row.status != "over":
             table.row.status = "over"
             table.row.winner = head.get("w")
