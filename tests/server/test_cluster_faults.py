@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -439,6 +440,66 @@ def test_messages_while_a_process_starts(trio: list[Server], own_redis: Redis) -
     no_standin_for(moved, {tid: {0} for tid, _ in tables})
     assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
     for p in moved:
+        p.close()
+
+
+def no_playing_after_the_end(players: list[Player]) -> None:
+    """No client was sent a ``table`` message that says ``playing`` after the game-over
+    state (its ``winner`` set)."""
+    for p in players:
+        ended = False
+        for m in p.messages:
+            if m["type"] == "state" and m["view"]["winner"] is not None:
+                ended = True
+            elif m["type"] == "table" and ended:
+                assert m["table"]["status"] == "over", (p.table_id, m["table"]["status"])
+
+
+def stopped(server: Server, timeout: float = 60.0) -> None:
+    """Wait until the server's process is stopped (SIGSTOP: state T)."""
+    end = time.monotonic() + timeout
+    while server.proc is None or Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(
+            ")", 1)[1].split()[0] != "T":
+        assert time.monotonic() < end, "the process did not stop at its failpoint"
+        time.sleep(0.02)
+
+
+def test_a_game_that_ends_while_a_process_reads_it(trio: list[Server], own_redis: Redis,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process starts, reads the live tables, and before it reads their actions the
+    game of one ends at the others (its failpoint stops it between the two): its table
+    says ``over`` there too, as in the database and at the other processes, and no client
+    there is told ``playing`` after the game-over state (before: the process replayed a
+    finished game under the row it had read, ``playing``, and said so for good)."""
+    rng = random.Random(23)
+    first, second, late = trio
+    late.stop()
+    host = create(first, name="Ann", size=3, bots={"1": "random", "2": "random"},
+                  options={"lives": 2}, idle_seconds=30)
+    tid = host["table"]["id"]
+    second.post(f"/api/tables/{tid}/start", {},
+                headers={"Authorization": "Bearer " + host["token"]})
+    ann = Player(first, tid, host["token"])
+    drive = Driver([ann], rng, trio)
+    drive.run(lambda: ann.state is not None and ann.state["state"] >= 3, 30)
+    monkeypatch.setenv("TOEPEN_FAILPOINT", "pause:load_tables")
+    starting = threading.Thread(target=late.start)
+    starting.start()
+    try:
+        stopped(late)
+        monkeypatch.delenv("TOEPEN_FAILPOINT")
+        drive.run(lambda: finished(ann), 90)  # the game ends meanwhile
+    finally:
+        if late.proc is not None:
+            os.kill(late.proc.pid, signal.SIGCONT)
+        starting.join()
+    watcher = Player(late, tid)
+    ann.drain(0.3)
+    watcher.drain(1.0)
+    record = agree(trio, tid, [ann, watcher], {ann: 0, watcher: None})
+    assert watcher.view["winner"] is not None and record["actions"]
+    no_playing_after_the_end([ann, watcher])
+    for p in (ann, watcher):
         p.close()
 
 

@@ -646,8 +646,9 @@ class Cluster:
             else:  # a frame missed: read the table from the database and tell the
                 behind = True  # client each action it lacks (never a state that skips one)
         if head.get("o") and table.row.status != "over":
-            table.row.status = "over"
+            table.row.status = "over"  # with the game-over state, on every process
             table.row.winner = head.get("w")
+            lobby.master.broadcast_table(table)
             behind = True  # the whole game here too (its record, a rematch)
         if behind:
             self.spawn(lobby.sync(table))
