@@ -443,6 +443,47 @@ def test_messages_while_a_process_starts(trio: list[Server], own_redis: Redis) -
         p.close()
 
 
+def test_a_frozen_owner_does_not_stand_in_for_a_person_connected_elsewhere(
+        trio: list[Server], own_redis: Redis) -> None:
+    """Ann's tab is at a relay; the owner is frozen (SIGSTOP) on her turn, longer than
+    the table's idle clock, so its view of every other process lapses; another process
+    takes the table and Ann plays on there. When the old owner wakes, its idle clock
+    for her is overdue: no stand-in plays for her, who was connected all along (before:
+    the old owner's clock fired before it learnt it had lost the lease, it flagged her
+    seat, and the new owner's stand-in played for her)."""
+    rng = random.Random(29)
+    for _ in range(3):  # her turn must come while the owner holds the table
+        host = create(trio[0], name="Ann", size=3, bots={"1": "random", "2": "random"},
+                      options={"lives": 3}, idle_seconds=3)
+        tid = host["table"]["id"]
+        trio[0].post(f"/api/tables/{tid}/start", {},
+                     headers={"Authorization": "Bearer " + host["token"]})
+        boss = owner(own_redis.url, tid, trio)
+        relay = next(s for s in trio if s is not boss)
+        keeper = Player(boss, tid)  # keeps the lease at the owner until it freezes
+        ann = Player(relay, tid, host["token"])
+        until(ann, lambda p: p.my_turn() or finished(p), 30)
+        if finished(ann):
+            keeper.close()
+            ann.close()
+            continue
+        # frozen past her idle clock (3 s): it is overdue when the owner wakes; she
+        # plays on meanwhile (her action waits for the lease, then a new owner does it)
+        freezer = threading.Thread(target=frozen, args=(boss, 4.5))
+        freezer.start()
+        drive = Driver([ann, keeper], rng, trio)
+        drive.run(lambda f=freezer: not f.is_alive(), 30)
+        drive.run(lambda a=ann: finished(a), 120)
+        keeper.drain(0.3)
+        ann.drain(0.3)
+        agree(trio, tid, [ann, keeper], {ann: 0, keeper: None})
+        no_standin_for([ann, keeper], {tid: {0}})
+        for p in (ann, keeper):
+            p.close()
+        return
+    raise AssertionError("the games ended before Ann's turn came")
+
+
 def no_playing_after_the_end(players: list[Player]) -> None:
     """No client was sent a ``table`` message that says ``playing`` after the game-over
     state (its ``winner`` set)."""

@@ -256,8 +256,16 @@ class Scheduler:
         return incident.action
 
     async def _idle(self, table: Table, seat: int, state: int) -> None:
+        """The idle clock of ``seat`` ran out at ``state``: a stand-in plays it. Only the
+        table's lease holder, surely (:meth:`Cluster.owns`): a clock overdue in a process
+        that was frozen or starved, and does not know yet that another process took the
+        table (where the person plays on), starts no stand-in for her."""
+        if self.owns is not None and not self.owns(table.id):
+            return  # not ours (any more): the owner's clock decides; ours again, re-armed
         async with table.lock:
             if table.game is None or len(table.game.actions) != state:
+                return
+            if self.owns is not None and not self.owns(table.id):
                 return
             table.seats[seat].standin = True
             self.master.flags_changed(table)
