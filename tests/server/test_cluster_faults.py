@@ -558,7 +558,9 @@ def test_chaos(trio: list[Server], own_redis: Redis) -> None:
     started again, or frozen with SIGSTOP past its lease and resumed); at the end every
     table is finished (0 stuck), every process tells the database's record (0 doubled),
     every action a client was told of is the record's at its number (0 lost), and every
-    frame passes the audit (0 leaked)."""
+    frame passes the audit (0 leaked); every client was told every action in order, each
+    with its ``last`` (no gap), every process says the table is over as the database does
+    and told no client ``playing`` after the end, and no stand-in played for a person."""
     seed = int(os.environ.get("TOEPEN_CHAOS_SEED", "2026"))
     rng = random.Random(seed)
     tables: list[str] = []
@@ -629,7 +631,10 @@ def test_chaos(trio: list[Server], own_redis: Redis) -> None:
     for p in players:
         p.drain(0.05)
     for tid in tables:
-        agree(trio, tid, players, audited)
+        record = agree(trio, tid, players, audited)  # every process's status the database's
+        told_in_order([p for p in players if p.table_id == tid], record)  # no gap, no state
+        # without its last
+    no_playing_after_the_end(players)
     no_standin_for(players, people)
     assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
     for p in players:
