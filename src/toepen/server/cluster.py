@@ -83,7 +83,7 @@ from .ports import Hold
 from .protocol import Refused
 from .storage import Fenced
 from .store import SeatRow, TableRow
-from .table import Table
+from .table import Table, views
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -449,9 +449,9 @@ class Cluster:
             lobby.master.broadcast_table(table, local=True)
             if self.owns(table.id) and table.game is not None:
                 # a client there may have missed a frame sent before this came: its state
-                keys = set(seats) | ({None} if int(msg["spectators"]) else set())
+                keys = views(seats, int(msg["spectators"]))
                 if before is not None:
-                    keys -= set(before[0]) | ({None} if before[1] else set())
+                    keys -= views(before[0], before[1])
                 if keys:
                     self.frames(table, table.state,
                                 {proc: dict(lobby.master.fresh_frames(table, keys))},

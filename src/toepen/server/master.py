@@ -440,15 +440,9 @@ class Master:
         clients = [c for c in table.clients if c.at < n]
         behind = [c for c in clients if c.at < n - 1]
         now = [c for c in clients if c.at == n - 1]
-        remote: dict[str, set[int | None]] = {}
         cluster = self.cluster
-        if cluster is not None and cluster.holds(table.id):
-            for proc, (seats, spectators, _host) in table.elsewhere.items():
-                keys: set[int | None] = set(seats)
-                if spectators:
-                    keys.add(None)
-                if keys:
-                    remote[proc] = keys
+        remote = (table.receivers() if cluster is not None and cluster.holds(table.id)
+                  else {})
         wanted: set[int | None] = {c.seat for c in now}
         for keys in remote.values():
             wanted |= keys
@@ -521,13 +515,9 @@ class Master:
         cluster = self.cluster
         if cluster is None or table.game is None:
             return
-        by_proc: dict[str, dict[int | None, str | bytes]] = {}
-        for proc, (seats, spectators, _host) in table.elsewhere.items():
-            keys: set[int | None] = set(seats)
-            if spectators:
-                keys.add(None)
-            if keys:
-                by_proc[proc] = dict(self.fresh_frames(table, keys))
+        by_proc: dict[str, dict[int | None, str | bytes]] = {
+            proc: dict(self.fresh_frames(table, keys))
+            for proc, keys in table.receivers().items()}
         if by_proc:
             cluster.frames(table, table.state, by_proc, fresh=True)
 
