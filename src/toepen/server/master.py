@@ -419,7 +419,7 @@ class Master:
         self.broadcast(table, protocol.table(table.info()), local=local)
 
     def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
-                      last: Last | None, ends: Closing | None = None) -> str:
+                      last: Last | None, ends: Closing | None = None) -> bytes:
         """The ``state`` message for ``seat`` (None: a spectator): its view, its events
         (and the summary of the hand they ended, ``ends``)."""
         assert table.game is not None
@@ -461,7 +461,7 @@ class Master:
             cluster.frames(table, n, {proc: {k: cache[k] for k in keys}
                                       for proc, keys in remote.items()})
 
-    def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, str]:
+    def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, bytes]:
         """The whole ``state`` (its history so far) for each of ``keys`` (a seat; None:
         a spectator), as a client that connects now gets it."""
         game = table.game
@@ -571,6 +571,6 @@ def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
     shared = protocol.shared_events(events, players) if len(seats) > 1 else None
     acting = set(game.to_act) if game.winner is None else set()
     return {seat: protocol.state_frame(
-                view, seat, events, last, n, players, closing=ends, events_part=shared,
+                view, seat, events, last, n, closing=ends, events_part=shared,
                 prompt=protocol.prompt_json(observe(game, seat)) if seat in acting else None)
             for seat, view in views.items()}
