@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -220,6 +221,34 @@ def agree(servers: list[Server], tid: str, players: list[Player],
     return records[0]
 
 
+def told_in_order(players: list[Player], record: dict[str, Any]) -> int:
+    """Every client was told every action, in order, each with its ``last``: on each
+    connection the first ``state`` is whole (it follows ``welcome``), and every later
+    one is the next state number, its ``last`` the record's action of that number (a
+    ``state`` that skips one, even whole with its ``history``, lost the skipped action's
+    ``last``; a browser's log missed it). Returns how many states were checked."""
+    checked = 0
+    for p in players:
+        at: int | None = None
+        for m in p.messages:
+            if m["type"] == "welcome":
+                at = None  # a new connection: its first state is the whole game so far
+                continue
+            if m["type"] != "state":
+                continue
+            n = m["state"]
+            if n > 0:
+                assert m["last"] is not None, f"{p.table_id}: state {n} without last"
+                last = m["last"]
+                assert record["actions"][n - 1] == f"{last['seat']} {last['action']}", (
+                    p.table_id, n, last)
+            if at is not None:
+                assert n == at + 1, f"{p.table_id}: state {at} then {n}"
+            at = n
+            checked += 1
+    return checked
+
+
 def test_a_stale_refusal_from_a_second_tab_at_another_process(trio: list[Server],
                                                              own_redis: Redis) -> None:
     """One person with two tabs, one at the table's owner and one at another process,
@@ -291,6 +320,49 @@ def test_a_redis_restart_in_the_middle_of_a_game(trio: list[Server], own_redis: 
     for p in players:
         p.drain(0.3)
     agree(trio, tid, players, {a: 0, b: 1, watcher: None})
+    no_standin_for(players, {tid: {0, 1}})
+    assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
+    for p in players:
+        p.close()
+
+
+def test_a_redis_outage_with_clients_at_relays(trio: list[Server], own_redis: Redis) -> None:
+    """Redis goes away in the middle of play (killed: it remembers nothing) while the
+    people's tabs are at processes that relay the table, and comes back: the owner's bots
+    play on meanwhile, and every client sees every action, in order, each with its
+    ``last`` (before: a relay that read what it had missed from the database sent its
+    clients the whole state at once, two states on, and the skipped action was lost to
+    them)."""
+    rng = random.Random(19)
+    host = create(trio[0], name="Ann", size=4, bots={"2": "random", "3": "random"},
+                  options={"lives": 3}, idle_seconds=30)
+    tid = host["table"]["id"]
+    bas = trio[1].post(f"/api/tables/{tid}/join", {"name": "Bas"}).json()
+    trio[2].post(f"/api/tables/{tid}/start", {},
+                 headers={"Authorization": "Bearer " + host["token"]})
+    boss = owner(own_redis.url, tid, trio)
+    relays = [s for s in trio if s is not boss]
+    # Ann plays at the owner (and keeps its lease there): the game goes on while Redis
+    # is away; Bas and two spectators are at the relays, cut off from the owner
+    a = Player(boss, tid, host["token"])
+    b = Player(relays[0], tid, bas["token"])
+    watchers = [Player(relays[0], tid), Player(relays[1], tid)]
+    players = [a, b, *watchers]
+    drive = Driver(players, rng, trio)
+    for round_no in range(3):
+        drive.run(lambda r=round_no: a.state is not None and a.state["state"] >= 6 + 10 * r, 40)
+        own_redis.kill()
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            drive.step()
+            time.sleep(0.01)
+        own_redis.start()
+    drive.run(lambda: all(finished(p) for p in players), 120)
+    for p in players:
+        p.drain(0.3)
+    record = agree(trio, tid, players,
+                   {a: 0, b: 1, watchers[0]: None, watchers[1]: None})
+    assert told_in_order(players, record) >= len(record["actions"])
     no_standin_for(players, {tid: {0, 1}})
     assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
     for p in players:
@@ -371,6 +443,107 @@ def test_messages_while_a_process_starts(trio: list[Server], own_redis: Redis) -
         p.close()
 
 
+def test_a_frozen_owner_does_not_stand_in_for_a_person_connected_elsewhere(
+        trio: list[Server], own_redis: Redis) -> None:
+    """Ann's tab is at a relay; the owner is frozen (SIGSTOP) on her turn, longer than
+    the table's idle clock, so its view of every other process lapses; another process
+    takes the table and Ann plays on there. When the old owner wakes, its idle clock
+    for her is overdue: no stand-in plays for her, who was connected all along (before:
+    the old owner's clock fired before it learnt it had lost the lease, it flagged her
+    seat, and the new owner's stand-in played for her)."""
+    rng = random.Random(29)
+    for _ in range(3):  # her turn must come while the owner holds the table
+        host = create(trio[0], name="Ann", size=3, bots={"1": "random", "2": "random"},
+                      options={"lives": 3}, idle_seconds=3)
+        tid = host["table"]["id"]
+        trio[0].post(f"/api/tables/{tid}/start", {},
+                     headers={"Authorization": "Bearer " + host["token"]})
+        boss = owner(own_redis.url, tid, trio)
+        relay = next(s for s in trio if s is not boss)
+        keeper = Player(boss, tid)  # keeps the lease at the owner until it freezes
+        ann = Player(relay, tid, host["token"])
+        until(ann, lambda p: p.my_turn() or finished(p), 30)
+        if finished(ann):
+            keeper.close()
+            ann.close()
+            continue
+        # frozen past her idle clock (3 s): it is overdue when the owner wakes; she
+        # plays on meanwhile (her action waits for the lease, then a new owner does it)
+        freezer = threading.Thread(target=frozen, args=(boss, 4.5))
+        freezer.start()
+        drive = Driver([ann, keeper], rng, trio)
+        drive.run(lambda f=freezer: not f.is_alive(), 30)
+        drive.run(lambda a=ann: finished(a), 120)
+        keeper.drain(0.3)
+        ann.drain(0.3)
+        agree(trio, tid, [ann, keeper], {ann: 0, keeper: None})
+        no_standin_for([ann, keeper], {tid: {0}})
+        for p in (ann, keeper):
+            p.close()
+        return
+    raise AssertionError("the games ended before Ann's turn came")
+
+
+def no_playing_after_the_end(players: list[Player]) -> None:
+    """No client was sent a ``table`` message that says ``playing`` after the game-over
+    state (its ``winner`` set)."""
+    for p in players:
+        ended = False
+        for m in p.messages:
+            if m["type"] == "state" and m["view"]["winner"] is not None:
+                ended = True
+            elif m["type"] == "table" and ended:
+                assert m["table"]["status"] == "over", (p.table_id, m["table"]["status"])
+
+
+def stopped(server: Server, timeout: float = 60.0) -> None:
+    """Wait until the server's process is stopped (SIGSTOP: state T)."""
+    end = time.monotonic() + timeout
+    while server.proc is None or Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(
+            ")", 1)[1].split()[0] != "T":
+        assert time.monotonic() < end, "the process did not stop at its failpoint"
+        time.sleep(0.02)
+
+
+def test_a_game_that_ends_while_a_process_reads_it(trio: list[Server], own_redis: Redis,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process starts, reads the live tables, and before it reads their actions the
+    game of one ends at the others (its failpoint stops it between the two): its table
+    says ``over`` there too, as in the database and at the other processes, and no client
+    there is told ``playing`` after the game-over state (before: the process replayed a
+    finished game under the row it had read, ``playing``, and said so for good)."""
+    rng = random.Random(23)
+    first, second, late = trio
+    late.stop()
+    host = create(first, name="Ann", size=3, bots={"1": "random", "2": "random"},
+                  options={"lives": 2}, idle_seconds=30)
+    tid = host["table"]["id"]
+    second.post(f"/api/tables/{tid}/start", {},
+                headers={"Authorization": "Bearer " + host["token"]})
+    ann = Player(first, tid, host["token"])
+    drive = Driver([ann], rng, trio)
+    drive.run(lambda: ann.state is not None and ann.state["state"] >= 3, 30)
+    monkeypatch.setenv("TOEPEN_FAILPOINT", "pause:load_tables")
+    starting = threading.Thread(target=late.start)
+    starting.start()
+    try:
+        stopped(late)
+        monkeypatch.delenv("TOEPEN_FAILPOINT")
+        drive.run(lambda: finished(ann), 90)  # the game ends meanwhile
+    finally:
+        if late.proc is not None:
+            os.kill(late.proc.pid, signal.SIGCONT)
+        starting.join()
+    watcher = Player(late, tid)
+    ann.drain(0.3)
+    watcher.drain(1.0)
+    record = agree(trio, tid, [ann, watcher], {ann: 0, watcher: None})
+    assert watcher.view["winner"] is not None and record["actions"]
+    no_playing_after_the_end([ann, watcher])
+    for p in (ann, watcher):
+        p.close()
+
+
 def frozen(server: Server, seconds: float) -> None:
     """SIGSTOP the process for ``seconds`` (past its leases), then SIGCONT."""
     assert server.proc is not None
@@ -385,7 +558,9 @@ def test_chaos(trio: list[Server], own_redis: Redis) -> None:
     started again, or frozen with SIGSTOP past its lease and resumed); at the end every
     table is finished (0 stuck), every process tells the database's record (0 doubled),
     every action a client was told of is the record's at its number (0 lost), and every
-    frame passes the audit (0 leaked)."""
+    frame passes the audit (0 leaked); every client was told every action in order, each
+    with its ``last`` (no gap), every process says the table is over as the database does
+    and told no client ``playing`` after the end, and no stand-in played for a person."""
     seed = int(os.environ.get("TOEPEN_CHAOS_SEED", "2026"))
     rng = random.Random(seed)
     tables: list[str] = []
@@ -456,7 +631,10 @@ def test_chaos(trio: list[Server], own_redis: Redis) -> None:
     for p in players:
         p.drain(0.05)
     for tid in tables:
-        agree(trio, tid, players, audited)
+        record = agree(trio, tid, players, audited)  # every process's status the database's
+        told_in_order([p for p in players if p.table_id == tid], record)  # no gap, no state
+        # without its last
+    no_playing_after_the_end(players)
     no_standin_for(players, people)
     assert {e["code"] for e in drive.errors} <= {"stale", "server_error"}, drive.errors
     for p in players:

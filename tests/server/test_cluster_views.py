@@ -45,14 +45,15 @@ def test_seat_views_are_the_views_observe_gives(preset: str) -> None:
     receivers: list[int | None] = [None, *range(size)]
     for seed in (1, 2):
         for game, events in games(preset, seed, size):
-            views = {seat: json.loads(raw)
-                     for seat, raw in view_bytes(game, set(receivers)).items()}
+            encoded = view_bytes(game, set(receivers))
+            views = {seat: json.loads(raw) for seat, raw in encoded.items()}
             ends = closing(game, events)
             for seat in receivers:
                 plain = observe(game, seat)
                 assert views[seat] == plain.to_json(), (preset, seat, len(game.actions))
-                fast = protocol.state_of(views[seat], seat, events, (0, "x", "player"),
-                                         closing=ends, prompt=protocol.prompt_json(plain))
+                fast = protocol.state_frame(encoded[seat], seat, events, (0, "x", "player"),
+                                            len(game.actions), closing=ends,
+                                            prompt=protocol.prompt_json(plain))
                 slow = protocol.state(plain, events, (0, "x", "player"), closing=ends)
                 assert json.loads(fast) == json.loads(slow)
 

@@ -194,8 +194,9 @@ def test_a_lost_armoede_challenge_that_ends_the_session_is_summed_up() -> None:
     assert [e.detail for e in events if e.kind is EventKind.HAND_RESULT] == ["last_left"]
     ends = closing(game, events)
     assert ends is not None and ends.hand is not None and ends.session is not None
-    msg = json.loads(protocol.state_of({"action_count": len(game.actions)}, None, events,
-                                       None, closing=ends))
+    n = len(game.actions)
+    msg = json.loads(protocol.state_frame(b'{"action_count":%d}' % n, None, events, None, n,
+                                          closing=ends))
     ids = [m["id"] for m in msg["summary"]]
     assert ids[0] == "summary.title" and "log.eliminated" in ids and msg["standings"]
     assert "log.hand_result.last_left" in ids, ids

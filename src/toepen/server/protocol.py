@@ -455,8 +455,9 @@ class Closing:
 
 def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None,
           history: Sequence[Event] | None = None, history_max: int = 300,
-          closing: Closing | None = None) -> str:
-    """The ``state`` message of one receiver: its view and its events (redacted for it).
+          closing: Closing | None = None) -> bytes:
+    """The ``state`` message of one receiver: its view and its events (redacted for it),
+    as the UTF-8 bytes of the frame's text (:func:`state_frame`, the one encoder).
 
     ``history`` (the first ``state`` after ``welcome``): every event of the game so far,
     redacted for the receiver like ``events``, of which the last ``history_max`` are sent;
@@ -464,8 +465,9 @@ def state(view: View, events: Sequence[Event], last: tuple[int, str, str] | None
     ``closing``: the hand's ``summary`` (:func:`toepen.narration.hand_summary`) and, when
     the session is over, its ``standings``, as messages for this receiver.
     """
-    return state_of(view.to_json(), view.seat, events, last, history, history_max, closing,
-                    prompt_json(view))
+    return state_frame(orjson.dumps(view.to_json(), option=orjson.OPT_NON_STR_KEYS),
+                       view.seat, events, last, view.action_count, closing=closing,
+                       prompt=prompt_json(view), history=history, history_max=history_max)
 
 
 def prompt_json(view: View) -> dict[str, Any] | None:
@@ -478,43 +480,26 @@ def prompt_json(view: View) -> dict[str, Any] | None:
     return turn_prompt(view).to_json()
 
 
-def state_of(view: dict[str, Any], seat: int | None, events: Sequence[Event],
-             last: tuple[int, str, str] | None, history: Sequence[Event] | None = None,
-             history_max: int = 300, closing: Closing | None = None,
-             prompt: dict[str, Any] | None = None) -> str:
-    """:func:`state` of a view already in JSON (``View.to_json()`` of ``seat``'s view);
-    ``prompt``: the seat's decision in words (:func:`prompt_json`)."""
-    msg = {"v": PROTOCOL, "type": "state", "view": view,
-           "events": events_json(events, seat), "last": last_json(last),
-           "state": view["action_count"], "prompt": prompt}
-    if history is not None:
-        msg["history"] = events_json(history[-history_max:], seat)
-        msg["history_skipped"] = max(0, len(history) - history_max)
-    if closing is not None and closing.hand is not None:
-        seen = redact(list(closing.hand), seat)
-        msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]
-    if closing is not None and closing.session is not None and closing.winner is not None \
-            and closing.rules is not None:
-        msg["standings"] = [say_json(m) for m in standings(closing.places, closing.rules,
-                                                            rebuys=closing.rebuys)]
-    return dumps(msg)
-
-
 def state_frame(view: bytes, seat: int | None, events: Sequence[Event],
-                last: tuple[int, str, str] | None, state_no: int, players: int,
+                last: tuple[int, str, str] | None, state_no: int,
                 closing: Closing | None = None,
                 events_part: orjson.Fragment | None = None,
-                prompt: dict[str, Any] | None = None) -> bytes:
-    """:func:`state_of` of a view already encoded (``view``: the JSON of
-    ``observe(game, seat).to_json()``, ``state_no`` its ``action_count`` and ``players``
-    its number of players): the same message, its parts encoded once and spliced, as
-    the UTF-8 bytes of the frame's text (sent as they are). ``events_part``: the events
-    already encoded when they are the same for every receiver (:func:`shared_events`)."""
+                prompt: dict[str, Any] | None = None,
+                history: Sequence[Event] | None = None, history_max: int = 300) -> bytes:
+    """The one encoder of the ``state`` message (:func:`state` calls it): ``view`` the
+    JSON of ``observe(game, seat).to_json()`` already encoded, ``state_no`` its
+    ``action_count``; its parts encoded once and spliced, as the UTF-8 bytes of the
+    frame's text (sent as they are). ``events_part``: the events already encoded when
+    they are the same for every receiver (:func:`shared_events`); ``prompt``: the seat's
+    decision in words (:func:`prompt_json`); ``history``: see :func:`state`."""
     if events_part is None:
         events_part = events_fragment(events, seat)
     msg: dict[str, Any] = {"v": PROTOCOL, "type": "state", "view": orjson.Fragment(view),
                            "events": events_part, "last": last_json(last),
                            "state": state_no, "prompt": prompt}
+    if history is not None:
+        msg["history"] = events_fragment(history[-history_max:], seat)
+        msg["history_skipped"] = max(0, len(history) - history_max)
     if closing is not None and closing.hand is not None:
         seen = redact(list(closing.hand), seat)
         msg["summary"] = [say_json(m) for m in hand_summary(seen, seat)]

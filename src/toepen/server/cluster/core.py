@@ -83,7 +83,7 @@ from ..db.commit import Fenced
 from ..db.store import SeatRow, TableRow
 from ..protocol import Refused
 from ..tables.ports import Hold
-from ..tables.table import Table
+from ..tables.table import Table, views
 
 if TYPE_CHECKING:
     from ..tables.lobby import Lobby
@@ -449,9 +449,9 @@ class Cluster:
             lobby.master.broadcast_table(table, local=True)
             if self.owns(table.id) and table.game is not None:
                 # a client there may have missed a frame sent before this came: its state
-                keys = set(seats) | ({None} if int(msg["spectators"]) else set())
+                keys = views(seats, int(msg["spectators"]))
                 if before is not None:
-                    keys -= set(before[0]) | ({None} if before[1] else set())
+                    keys -= views(before[0], before[1])
                 if keys:
                     self.frames(table, table.state,
                                 {proc: dict(lobby.master.fresh_frames(table, keys))},
@@ -640,14 +640,15 @@ class Cluster:
             if c.at >= n:
                 continue
             got = frames.get(c.seat)
-            if got is not None and (fresh or c.at == n - 1):
-                c.send(got)
+            if got is not None and (c.at == n - 1 if not fresh else c.at < 0):
+                c.send(got)  # the next state; or a whole one to a client that has none
                 c.at = n
-            else:  # a frame missed: read the table from the database
-                behind = True
+            else:  # a frame missed: read the table from the database and tell the
+                behind = True  # client each action it lacks (never a state that skips one)
         if head.get("o") and table.row.status != "over":
-            table.row.status = "over"
+            table.row.status = "over"  # with the game-over state, on every process
             table.row.winner = head.get("w")
+            lobby.master.broadcast_table(table)
             behind = True  # the whole game here too (its record, a rematch)
         if behind:
             self.spawn(lobby.sync(table))

@@ -35,12 +35,18 @@ T = TypeVar("T")
 
 FAILPOINT = os.environ.get("TOEPEN_FAILPOINT", "")
 """For crash tests only: ``after:METHOD`` SIGKILLs this process right after the store's
-``METHOD`` committed, before anyone is told (e.g. ``after:set_seats``)."""
+``METHOD`` committed, before anyone is told (e.g. ``after:set_seats``); ``pause:METHOD``
+SIGSTOPs it there, the first time only (the test sends SIGCONT: e.g. ``pause:load_tables``,
+a process starting that read the tables and not yet their actions)."""
+_paused: set[str] = set()
 
 
 def _failpoint(name: str) -> None:
     if FAILPOINT and f"after:{name}" == FAILPOINT:
         os.kill(os.getpid(), signal.SIGKILL)
+    if FAILPOINT and f"pause:{name}" == FAILPOINT and name not in _paused:
+        _paused.add(name)
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 FAILPOINT_FILE = os.environ.get("TOEPEN_FAILPOINT_FILE", "")

@@ -155,11 +155,16 @@ class Lobby:
 
     @staticmethod
     def _replayed(table: Table, actions: list[tuple[int, str, str]]) -> Game:
-        """The game of a table not yet in the lobby, its stored ``actions`` applied."""
+        """The game of a table not yet in the lobby, its stored ``actions`` applied; the
+        table's status follows its game (the row may have been read before the action
+        that ended the game was stored: a process starting while a game ends)."""
         game = table.new_game()
         for seat, text, by in actions:
             game.apply(seat, Action.parse(text))
             table.last_by.append(by)
+        if game.is_over:
+            table.row.status = "over"
+            table.row.winner = game.winner
         return game
 
     # -- finished tables: out of memory, read again when asked for ---------------------

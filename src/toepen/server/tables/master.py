@@ -421,7 +421,7 @@ class Master:
         self.broadcast(table, protocol.table(table.info()), local=local)
 
     def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
-                      last: Last | None, ends: Closing | None = None) -> str:
+                      last: Last | None, ends: Closing | None = None) -> bytes:
         """The ``state`` message for ``seat`` (None: a spectator): its view, its events
         (and the summary of the hand they ended, ``ends``)."""
         assert table.game is not None
@@ -442,15 +442,9 @@ class Master:
         clients = [c for c in table.clients if c.at < n]
         behind = [c for c in clients if c.at < n - 1]
         now = [c for c in clients if c.at == n - 1]
-        remote: dict[str, set[int | None]] = {}
         cluster = self.cluster
-        if cluster is not None and cluster.holds(table.id):
-            for proc, (seats, spectators, _host) in table.elsewhere.items():
-                keys: set[int | None] = set(seats)
-                if spectators:
-                    keys.add(None)
-                if keys:
-                    remote[proc] = keys
+        remote = (table.receivers() if cluster is not None and cluster.holds(table.id)
+                  else {})
         wanted: set[int | None] = {c.seat for c in now}
         for keys in remote.values():
             wanted |= keys
@@ -463,13 +457,13 @@ class Master:
         for c in now:
             c.send(cache[c.seat])
             c.at = n
-        for c in behind:
-            self.fresh(table, c)
+        if behind:
+            self.catch_up_clients(table, behind)
         if remote and cluster is not None:
             cluster.frames(table, n, {proc: {k: cache[k] for k in keys}
                                       for proc, keys in remote.items()})
 
-    def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, str]:
+    def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, bytes]:
         """The whole ``state`` (its history so far) for each of ``keys`` (a seat; None:
         a spectator), as a client that connects now gets it."""
         game = table.game
@@ -481,17 +475,41 @@ class Master:
                 for key in keys}
 
     def fresh(self, table: Table, client: Client) -> None:
-        """Send ``client`` the whole state (it is more than one state behind)."""
+        """Send ``client`` the whole state, its ``history`` the log so far."""
         client.send(self.fresh_frames(table, {client.seat})[client.seat])
         client.at = table.state
 
-    def tell_behind(self, table: Table) -> None:
-        """Every client here that lacks the table's latest state gets it whole."""
-        if table.game is None:
+    def catch_up_clients(self, table: Table, clients: Sequence[Client]) -> None:
+        """Every client of ``clients`` that lacks the table's latest state is told each
+        action it missed, in order, each ``state`` with its ``last`` and its events (a
+        client is never sent a state that skips one: its log would miss a card or a
+        knock). A client that has had no state yet, or one more than :data:`CATCH_UP`
+        states behind, gets the whole state (its ``history`` holds what it missed)."""
+        game = table.game
+        if game is None:
             return
-        for c in list(table.clients):
-            if c.at < table.state:
+        n = len(game.actions)
+        stepwise: list[Client] = []
+        for c in clients:
+            if c.at >= n:
+                continue
+            if c.at < 0 or n - c.at > CATCH_UP:
                 self.fresh(table, c)
+            else:
+                stepwise.append(c)
+        if not stepwise:
+            return
+        since = min(c.at for c in stepwise)
+        for at, frames in missed_frames(table, since, {c.seat for c in stepwise}):
+            for c in stepwise:
+                if c.at == at - 1:
+                    c.send(frames[c.seat])
+                    c.at = at
+
+    def tell_behind(self, table: Table) -> None:
+        """Every client here that lacks the table's latest state is told what it missed
+        (:meth:`catch_up_clients`)."""
+        self.catch_up_clients(table, list(table.clients))
 
     def tell_elsewhere(self, table: Table) -> None:
         """The owner (just taken over): every other process's clients get the whole
@@ -499,15 +517,37 @@ class Master:
         cluster = self.cluster
         if cluster is None or table.game is None:
             return
-        by_proc: dict[str, dict[int | None, str | bytes]] = {}
-        for proc, (seats, spectators, _host) in table.elsewhere.items():
-            keys: set[int | None] = set(seats)
-            if spectators:
-                keys.add(None)
-            if keys:
-                by_proc[proc] = dict(self.fresh_frames(table, keys))
+        by_proc: dict[str, dict[int | None, str | bytes]] = {
+            proc: dict(self.fresh_frames(table, keys))
+            for proc, keys in table.receivers().items()}
         if by_proc:
             cluster.frames(table, table.state, by_proc, fresh=True)
+
+
+CATCH_UP = 100
+"""At most this many states are told one by one to a client that missed them; further
+behind, it gets the whole state (its ``history``), as a client that connects does."""
+
+
+def missed_frames(table: Table, since: int, seats: set[int | None]
+                  ) -> list[tuple[int, dict[int | None, bytes]]]:
+    """The ``state`` frames of each state after ``since`` up to the table's, for each of
+    ``seats`` (None: a spectator), as they were sent when each action was made: the
+    game replayed on its decks, each step encoded by :func:`state_frames`."""
+    game = table.game
+    assert game is not None
+    replay = Game(game.rules, game.players, decks=game.dealt_decks(), dealer=game.first_dealer)
+    so_far = list(replay.opening_events(omniscient=True))
+    out: list[tuple[int, dict[int | None, bytes]]] = []
+    for i, (seat, act) in enumerate(game.actions):
+        events = replay.apply(seat, act)
+        so_far.extend(events)
+        if i < since:
+            continue
+        by = table.last_by[i] if i < len(table.last_by) else "player"
+        out.append((i + 1, state_frames(replay, seats, events, (seat, str(act), by),
+                                        closing(replay, events, so_far))))
+    return out
 
 
 def _seating(table: Table) -> tuple[Any, ...]:
@@ -533,6 +573,6 @@ def state_frames(game: Game, seats: set[int | None], events: Sequence[Event],
     shared = protocol.shared_events(events, players) if len(seats) > 1 else None
     acting = set(game.to_act) if game.winner is None else set()
     return {seat: protocol.state_frame(
-                view, seat, events, last, n, players, closing=ends, events_part=shared,
+                view, seat, events, last, n, closing=ends, events_part=shared,
                 prompt=protocol.prompt_json(observe(game, seat)) if seat in acting else None)
             for seat, view in views.items()}

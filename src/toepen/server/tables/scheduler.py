@@ -45,6 +45,11 @@ def owner(table: Table) -> str:
     return table.row.creator.removeprefix("playnow:")
 
 
+LATE = 1.0
+"""Seconds an idle clock may run out after it was due and still count (beyond: the
+process was frozen or starved, and the person gets that time once more)."""
+
+
 class Scheduler:
     """The bots of every table: built-in ones in the pool, external ones in their seats."""
 
@@ -156,8 +161,10 @@ class Scheduler:
             table.pending = self.spawn(self._bot_move(table, seat.seat, self.standin_bot(table),
                                                       state, "standin", window))
         else:  # a timer, not a task: a person's every action re-arms it
-            self.timers[table.id] = asyncio.get_running_loop().call_later(
-                table.row.idle_seconds, self._idle_fired, table, seat.seat, state)
+            loop = asyncio.get_running_loop()
+            self.timers[table.id] = loop.call_later(
+                table.row.idle_seconds, self._idle_fired, table, seat.seat, state,
+                loop.time() + table.row.idle_seconds)
 
     def gone(self, table: Table, seat: int, grace: float) -> None:
         """The player of ``seat`` closed their last socket of the table cleanly (a tab
@@ -188,8 +195,19 @@ class Scheduler:
             self.master.flags_changed(table)
         self.kick(table)
 
-    def _idle_fired(self, table: Table, seat: int, state: int) -> None:
+    def _idle_fired(self, table: Table, seat: int, state: int, due: float | None = None
+                    ) -> None:
+        """The idle clock ran out. One that runs out more than :data:`LATE` seconds after
+        it was due (this process was frozen or starved meanwhile, and the person's action
+        may be waiting unread in her socket or at another process) gives her once more as
+        long as it was late, at most the table's ``idle_seconds``; then a stand-in plays."""
         self.timers.pop(table.id, None)
+        loop = asyncio.get_running_loop()
+        late = 0.0 if due is None else loop.time() - due
+        if late > LATE:
+            wait = min(late, table.row.idle_seconds)
+            self.timers[table.id] = loop.call_later(wait, self._idle_fired, table, seat, state)
+            return
         table.pending = self.spawn(self._idle(table, seat, state))
 
     def incident(self, table: Table, incident: Incident) -> None:
@@ -256,8 +274,16 @@ class Scheduler:
         return incident.action
 
     async def _idle(self, table: Table, seat: int, state: int) -> None:
+        """The idle clock of ``seat`` ran out at ``state``: a stand-in plays it. Only the
+        table's lease holder, surely (:meth:`Cluster.owns`): a clock overdue in a process
+        that was frozen or starved, and does not know yet that another process took the
+        table (where the person plays on), starts no stand-in for her."""
+        if self.owns is not None and not self.owns(table.id):
+            return  # not ours (any more): the owner's clock decides; ours again, re-armed
         async with table.lock:
             if table.game is None or len(table.game.actions) != state:
+                return
+            if self.owns is not None and not self.owns(table.id):
                 return
             table.seats[seat].standin = True
             self.master.flags_changed(table)

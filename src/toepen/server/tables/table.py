@@ -14,7 +14,7 @@ import hashlib
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,6 +228,15 @@ class Offer:
                 "waiting": table.waited_for(self), "seconds": self.wait}
 
 
+def views(seats: Iterable[int], spectators: int) -> set[int | None]:
+    """The views a group of clients receives: each seat's own and, if any of them
+    watches, the spectators' (None)."""
+    keys: set[int | None] = set(seats)
+    if spectators:
+        keys.add(None)
+    return keys
+
+
 @dataclass
 class Table:
     """One table: its stored row, rules and seats, its game once started, its clients.
@@ -342,6 +351,17 @@ class Table:
         """The people at the table (connected) who have not accepted ``offer``."""
         return [s.seat for s in self.seats if s.kind == "human" and s.seat not in offer.ready
                 and self.connected(s.seat)]
+
+    def receivers(self) -> dict[str, set[int | None]]:
+        """Who receives which view at the cluster's other processes: by process, the
+        seats of its clients and (None) the spectators' view if it has any
+        (:func:`views`); the one place this is worked out."""
+        out: dict[str, set[int | None]] = {}
+        for proc, (seats, spectators, _host) in self.elsewhere.items():
+            keys = views(seats, spectators)
+            if keys:
+                out[proc] = keys
+        return out
 
     def spectators(self) -> int:
         return (sum(1 for c in self.clients if c.seat is None)
