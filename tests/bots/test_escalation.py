@@ -29,7 +29,7 @@ def test_shipped_table_loads_and_prices_the_knock_war_to_come() -> None:
     table = load_escalation()
     assert table.hands >= 1600 and table.explore == 0.2
     assert {k.split("|")[0] for k in table.counts} == {"L", "W"}
-    assert {k.split("|")[1] for k in table.counts} == {"2", "4"}
+    assert {k.split("|")[1] for k in table.counts} == {"2", "4", "6"}
     # A fold pays its stake at once: nothing comes after it.
     for key, (_n, total) in table.counts.items():
         if key.endswith("|fold"):
