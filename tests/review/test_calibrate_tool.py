@@ -38,3 +38,14 @@ def test_standard_error_is_clustered_by_hand() -> None:
     assert s.se == pytest.approx(1.0)  # two clusters of +2 and -2, over n = 4
     assert s.se > naive
     assert MIN_ROWS >= 5
+
+
+def test_follow_goes_on_from_a_played_out_knock() -> None:
+    """With ``follow`` 1 the self-play goes on from the knock it played out, so the
+    answers to it are met and valued; each row names its action and stake."""
+    rows = measure(4, "rulebook", hands=3, share=1.0, seed=5, samples=4, continue_samples=4,
+                   cap=1, follow=1.0)
+    answers = [r for r in rows if r.kind == "answer"]
+    assert answers
+    assert all(r.what.split("@")[0] in ("stay", "fold", "knock") for r in answers)
+    assert all(int(r.what.split("@")[1]) >= 2 for r in answers)

@@ -43,8 +43,8 @@ from typing import Any
 
 from .datafile import entries, load_data_json, save_json
 
-__all__ = ["FORMAT", "ACTIONS", "BETS", "SHARED", "Escalation", "escalation_key",
-           "load_escalation", "MIN_COUNT"]
+__all__ = ["FORMAT", "ACTIONS", "BETS", "SHARED", "HAND_AFTER", "Escalation",
+           "escalation_key", "load_escalation", "MIN_COUNT"]
 
 FORMAT = "toepen-expert-escalation/1"
 ACTIONS: dict[str, tuple[str, ...]] = {
@@ -63,7 +63,17 @@ SHARED = ("claim", "exchange")
 """Declarations escalated action by action: an action not measured is valued one-shot
 while the measured ones are escalated (passing on armoede is measured hundreds of times
 a table, a claim rarely; played out, a claim's one-shot value was right: +0.06 lives,
-49 claims, 4 players rulebook, while a pass cost 0.36 more than its one-shot value)."""
+49 claims, 4 players rulebook, while a pass cost 0.36 more than its one-shot value).
+``expert`` no longer values these kinds so: the calibration since (issue 36) found a
+claim dearer than its one-shot value too (by 0.42 lives, 17 claims, 4 players rulebook,
+expert-v3's table), and an action without a measure is now charged the knock war of an
+average hand (:data:`HAND_AFTER`)."""
+HAND_AFTER = ("claim", "exchange", "challenge", "kans", "laundry")
+"""Declarations before the tricks: whatever is chosen, a hand is then played at the
+opening stake (the kept one, the exchanged one or a redeal's fresh one), and its knock
+war costs what an average hand's costs beyond its one-shot value
+(:meth:`Escalation.hand_extra`); an action measured on its own (a pass, an exchange)
+takes its own measure."""
 MAX_STAKE_KEY = 4
 """Stakes of 4 and more share one context."""
 MIN_COUNT = 30
@@ -119,6 +129,26 @@ class Escalation:
         if any(x is None for x in extras.values()):
             return dict(values)
         return {a: v - (extras[a] or 0.0) for a, v in values.items()}
+
+    def hand_extra(self, mode: str, players: int) -> float:
+        """What the knock war of an average hand costs beyond its one-shot value: the
+        measured extra of a pass in the round before the tricks (armoede's claims, or
+        the exchange), where the hand passed on is any hand; 0.0 where neither is
+        measured. A redeal's fresh hand costs this on top of its one-shot value too:
+        valued without it, a claim of armoede looked like an escape from the knock war
+        that the hand kept pays (4 players, ``rulebook``: passes and claims valued 0.81
+        lives too kindly, issue 36).
+
+        >>> Escalation({"L|4|claim|1|pass": [40, 20.0]}).hand_extra("L", 4)
+        0.5
+        >>> Escalation().hand_extra("W", 4)
+        0.0
+        """
+        for kind in ("claim", "exchange"):
+            got = self.extra(mode, players, kind, 1, "pass")
+            if got is not None:
+                return got
+        return 0.0
 
     def add(self, other: Escalation) -> None:
         """Add ``other``'s counts to these."""

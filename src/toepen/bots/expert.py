@@ -54,11 +54,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..cards import HIGH_CARDS_MASK
-from ..engine.actions import CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
+from ..engine.actions import CHALLENGE, CLAIM, EXCHANGE, FOLD, KNOCK, PASS, STAY, Action
 from ..engine.phase import Phase
 from ..view import View
 from .escalation import ACTIONS as ESCALATED
-from .escalation import Escalation, load_escalation
+from .escalation import HAND_AFTER, Escalation, load_escalation
 from .knowledge import Knowledge, Observed, low_hand_chance, next_to_play, side_of, strength
 from .pimc import PimcBot, World, threshold_likelihood
 from .policy import CUTS, KIND_ACTIONS, Policy, bucket, decision_key, key_of, load_policy
@@ -297,7 +297,7 @@ class ExpertBot(PimcBot):
         drawn by the policy's frequencies (the learned bluffs and calls)."""
         assert view.seat is not None
         self.last_one_shot = dict(values)
-        if kind in ESCALATED:
+        if kind in ESCALATED or kind in HAND_AFTER:
             values = self.escalated(view, kind, values)
         utility = self.note(view, values, others, among)
         top = max(utility.values())
@@ -321,13 +321,41 @@ class ExpertBot(PimcBot):
                   ) -> dict[Action, float]:
         """Each bet's one-shot value less its extra lives in the escalation table (what
         the knocks after it cost in self-play, beyond the one-shot value), never above
-        0 (a hand takes lives, it never gives them). Every card counts as ``play``."""
+        0 (a hand takes lives, it never gives them). Every card counts as ``play``.
+        A declaration before the tricks (:data:`~toepen.bots.escalation.HAND_AFTER`)
+        leaves a hand to be played whatever is chosen: an action without a measure of
+        its own is charged the knock war of an average hand
+        (:meth:`~toepen.bots.escalation.Escalation.hand_extra`)."""
+        mode, players = self._mode(view), len(view.players)
+        if kind in HAND_AFTER:
+            war = self.escalation.hand_extra(mode, players)
+            extra = {a: self.escalation.extra(mode, players, kind, view.stake, _NAMES[a])
+                     if kind in ESCALATED and a in _NAMES else None for a in values}
+            return {a: min(0.0, v - (war if extra[a] is None else extra[a] or 0.0))
+                    for a, v in values.items()}
         names = {a: _NAMES.get(a, "play") for a in values}
-        shift = self.escalation.escalate(self._mode(view), len(view.players), kind,
-                                         view.stake, dict.fromkeys(names.values(), 0.0))
+        shift = self.escalation.escalate(mode, players, kind, view.stake,
+                                         dict.fromkeys(names.values(), 0.0))
         if not any(shift.values()):
             return dict(values)
         return {a: min(0.0, v + shift[names[a]]) for a, v in values.items()}
+
+    def _exchange_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """pimc's challenge, valued with the hand still to be played (an average one:
+        the challenger's own hand plays the same either way), so that its values are
+        the seat's expected lives in the hand, as every other decision's."""
+        pc = self.discard_clean_chance(view, know)
+        hand = self.fresh_loss(view)
+        return self.choose(view, "challenge", {PASS: -hand, CHALLENGE: -(pc + hand)}, rng,
+                           {CHALLENGE: 1 - pc})
+
+    def _laundry_challenge(self, view: View, know: Knowledge, rng: random.Random) -> Action:
+        """pimc's check of a laundry claim, with the hand still to be played (as
+        :meth:`_exchange_challenge`)."""
+        ph = self.laundry_honest_chance(view, know)
+        hand = self.fresh_loss(view)
+        return self.choose(view, "challenge", {PASS: -hand, CHALLENGE: -(ph + hand)}, rng,
+                           {CHALLENGE: 1 - ph})
 
     def claim_genuine_chance(self, view: View, know: Knowledge, worlds: Sequence[World]) -> float:
         """P(genuine | claimed) by Bayes with the policy's claim rates."""

@@ -65,6 +65,9 @@ class Row:
     value: float
     outcome: float
     hand: int = 0
+    what: str = ""
+    """The action and its context, for a finer split (``--by``): ``claim``,
+    ``stay@2`` (an answer at stake 2), ``knock@1``, ``card@1``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +127,25 @@ def _picked(view: View, values: dict[Action, float], best: Action, rng: random.R
     return out
 
 
+def _what(view: View, act: Action) -> str:
+    """The finer context of ``act`` at ``view`` (:attr:`Row.what`).
+
+    >>> from toepen.engine import Game
+    >>> g = Game.new("rulebook", 2, seed=1)
+    >>> _what(observe(g, g.turn), g.legal_actions()[0])
+    'claim'
+    """
+    name = "card" if act.is_play else str(act)
+    return f"{name}@{view.stake}" if view.phase in (Phase.PLAY, Phase.ANSWER) else name
+
+
 def _kinds(view: View) -> set[str]:
     """The kinds of ``view``'s legal actions."""
     return {kind_of(view, a) for a in view.legal}
 
 
-def _hand(args: tuple[int, str, int, float, int, int, int, int, int]) -> list[Row]:
-    players, preset, seed, share, samples, cont, playouts, index, cap = args
+def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float]) -> list[Row]:
+    players, preset, seed, share, samples, cont, playouts, index, cap, follow = args
     game = Game.new(preset, players, seed=seed)
     rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
 
@@ -145,11 +160,15 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int, int]) -> list[Ro
     while game.turn >= 0 and not stop(game):
         seat = game.turn
         view = observe(game, seat)
+        forced: Action | None = None
         if len(view.legal) > 1 and rng.random() < share and (
                 not cap or any(taken.get(k, 0) < cap for k in _kinds(view))):
             ev = evaluate(view, samples=samples,
                           seed=derive_seed("calibrate eval", seed, view.action_count, bits=32))
-            for act in _picked(view, ev.values, ev.best, rng):
+            picked = _picked(view, ev.values, ev.best, rng)
+            if follow and KNOCK in picked and rng.random() < follow:
+                forced = KNOCK  # the hand goes on from the knock: its answers are met
+            for act in picked:
                 kind = kind_of(view, act)
                 if cap and taken.get(kind, 0) >= cap:
                     continue
@@ -160,23 +179,28 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int, int]) -> list[Ro
                     g.apply(seat, act)
                     play_game(g, bots(f"{view.action_count} {act} {k}"), stop=hand_over(game))
                     rows.append(Row(kind, ev.values[act],
-                                    -float(g.lives_lost[seat] - before), index))
-        game.apply(seat, players_now[seat].act(view))
+                                    -float(g.lives_lost[seat] - before), index,
+                                    _what(view, act)))
+        game.apply(seat, forced if forced is not None else players_now[seat].act(view))
     return rows
 
 
 def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: int = 0,
             samples: int = DEFAULT_SAMPLES, continue_samples: int | None = None,
-            playouts: int = 1, jobs: int | None = 1, cap: int = 0) -> list[Row]:
+            playouts: int = 1, jobs: int | None = 1, cap: int = 0, follow: float = 0.0
+            ) -> list[Row]:
     """Rows of ``hands`` self-play hands at ``players`` (see the module): decisions
     valued with probability ``share`` by ``samples`` deals, their actions played out
     ``playouts`` times each by ``expert`` (``continue_samples``: its samples; None, its
     own); ``cap`` > 0: at most that many actions of a kind played out a hand (a small
-    sample then spreads over the kinds and the hands). Deterministic for given
-    arguments (whatever ``jobs``)."""
+    sample then spreads over the kinds and the hands); ``follow`` > 0: with that chance
+    the self-play goes on from a knock played out instead of expert's own choice (where
+    expert seldom knocks, its answers are met only so; the answers are then valued by
+    players who read the knock as expert's). Deterministic for given arguments
+    (whatever ``jobs``)."""
     tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
                                            bits=32) & 0x7FFF_FFFF, share, samples,
-              continue_samples or 0, playouts, i, cap) for i in range(hands)]
+              continue_samples or 0, playouts, i, cap, follow) for i in range(hands)]
     out: list[Row] = []
     for rows in map_hands(_hand, tasks, jobs):
         out.extend(rows)
@@ -194,22 +218,41 @@ def summarize(rows: Sequence[Row]) -> list[Summary]:
     >>> s.n, s.diff, round(s.se, 3)
     (2, 0.5, 0.5)
     """
+    return [_summary(kind, [r for r in rows if r.kind == kind]) for kind in KINDS]
+
+
+def summarize_by(rows: Sequence[Row]) -> list[Summary]:
+    """One :class:`Summary` per kind and finer context (:attr:`Row.what`), named
+    ``kind what``, in order of kind and then of the number of rows (most first).
+
+    >>> [s.kind for s in summarize_by([Row("answer", -1.0, 0.0, 0, "stay@2"),
+    ...                                Row("lead", -1.0, -1.0, 1, "card@1")])]
+    ['lead card@1', 'answer stay@2']
+    """
     out = []
     for kind in KINDS:
-        mine = [r for r in rows if r.kind == kind]
-        n = len(mine)
-        if not n:
-            out.append(Summary(kind, 0, 0.0, 0.0, 0.0, 0.0))
-            continue
-        mean = sum(r.outcome - r.value for r in mine) / n
-        by_hand: dict[int, float] = {}
-        for r in mine:
-            by_hand[r.hand] = by_hand.get(r.hand, 0.0) + r.outcome - r.value - mean
-        h = len(by_hand)
-        se = sqrt(h / (h - 1) * sum(x * x for x in by_hand.values())) / n if h > 1 else 0.0
-        out.append(Summary(kind, n, sum(r.value for r in mine) / n,
-                           sum(r.outcome for r in mine) / n, mean, se))
+        mine: dict[str, list[Row]] = {}
+        for r in rows:
+            if r.kind == kind:
+                mine.setdefault(r.what, []).append(r)
+        for what, group in sorted(mine.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            out.append(_summary(f"{kind} {what}", group))
     return out
+
+
+def _summary(name: str, mine: Sequence[Row]) -> Summary:
+    """The :class:`Summary` of ``mine`` (see :func:`summarize`)."""
+    n = len(mine)
+    if not n:
+        return Summary(name, 0, 0.0, 0.0, 0.0, 0.0)
+    mean = sum(r.outcome - r.value for r in mine) / n
+    by_hand: dict[int, float] = {}
+    for r in mine:
+        by_hand[r.hand] = by_hand.get(r.hand, 0.0) + r.outcome - r.value - mean
+    h = len(by_hand)
+    se = sqrt(h / (h - 1) * sum(x * x for x in by_hand.values())) / n if h > 1 else 0.0
+    return Summary(name, n, sum(r.value for r in mine) / n,
+                   sum(r.outcome for r in mine) / n, mean, se)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -229,6 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="exit 1 unless every kind of every size agrees: its mean "
                         "within the Bonferroni bound of a 5%% family-wise error over all "
                         f"the checks, with {MIN_ROWS} rows or more")
+    parser.add_argument("--follow", type=float, default=0.0,
+                        help="the chance that the self-play goes on from a knock played "
+                        "out (so that answers are met where expert seldom knocks)")
+    parser.add_argument("--by", action="store_true",
+                        help="also split each kind by action and stake (not checked)")
     a = parser.parse_args(argv)
     z = family_z(len(a.preset) * len(a.players) * len(KINDS)) if a.check else 3.0
     failed = []
@@ -238,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in a.players:
             rows = measure(n, preset, hands=a.hands, share=a.share, seed=a.seed,
                            samples=a.samples, continue_samples=a.continue_samples,
-                           playouts=a.playouts, jobs=a.jobs, cap=a.cap)
+                           playouts=a.playouts, jobs=a.jobs, cap=a.cap, follow=a.follow)
             for s in summarize(rows):
                 off = abs(s.diff) > z * s.se + 1e-9
                 if a.check and (off or s.n < MIN_ROWS):
@@ -249,6 +297,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"| {preset} | {n} | {s.kind} | {s.n} | {s.value:.2f} | {s.outcome:.2f}"
                       f" | {s.diff:+.2f} ({s.diff - 1.96 * s.se:+.2f} to "
                       f"{s.diff + 1.96 * s.se:+.2f}){flag} |", flush=True)
+            if a.by:
+                for s in summarize_by(rows):
+                    print(f"| {preset} | {n} | {s.kind} | {s.n} | {s.value:.2f} | "
+                          f"{s.outcome:.2f} | {s.diff:+.2f} ({s.diff - 1.96 * s.se:+.2f} to "
+                          f"{s.diff + 1.96 * s.se:+.2f}) |", flush=True)
     if a.check:
         print(f"check (|mean| <= {z:.2f} standard errors, {MIN_ROWS}+ rows): "
               + ("all agree" if not failed else "off or short: " + ", ".join(failed)))
