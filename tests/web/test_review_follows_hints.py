@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from toepen.server.extras import HINTS_PER_SEAT
+from toepen.server.http.extras import HINTS_PER_SEAT
 
 from .conftest import Server
 from .helpers import ACTIONABLE, click_action, my_turn_or_over, view, wait_ready
