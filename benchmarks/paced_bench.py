@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
 import signal
 import subprocess
@@ -40,7 +39,7 @@ import httpx
 import orjson
 from cpu_share import limited  # the benchmarks' own modules, beside this one
 from rich.table import Table
-from server_bench import cpu_seconds, free_port, raise_fd_limit, wait_healthy
+from server_bench import cpu_seconds, free_port, raise_fd_limit, server_env, wait_healthy
 from services import throwaway_postgres, throwaway_redis
 
 STEPS = (25, 50, 100, 200, 400, 800, 1600)
@@ -161,9 +160,8 @@ def _servers(n: int, most: int, cluster: bool = False) -> Iterator[list[tuple[st
                    "--sockets-per-address", "1000000", *extra]
             log = Path(tmp) / f"server{i}.log"
             with log.open("wb") as f:
-                env = {k: v for k, v in os.environ.items() if k != "TOEPEN_BROADCAST"}
                 procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                              env=env))
+                                              env=server_env()))
             url = f"http://127.0.0.1:{port}"
             # one at a time: the first applies the migrations
             wait_healthy(procs[-1], url, log, what=f"server {i}")

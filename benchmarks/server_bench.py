@@ -1,6 +1,6 @@
 """Load on a real server over real WebSockets::
 
-    uv run python benchmarks/server_bench.py --tables 10 --tables 100 [--baseline] [--json]
+    uv run python benchmarks/server_bench.py --tables 10 --tables 100 [--against DIR] [--json]
 
 (``toepen bench --server`` until the server's benchmarks left the package for
 ``benchmarks/``.)
@@ -16,6 +16,13 @@ the legal ones and sent with its state number, as a browser would. Reports
 - memory per table: the server's peak resident memory above its idle baseline, / N.
 
 Both processes share this machine's cores, so the figures describe the pair.
+
+``--against DIR`` compares this tree's server with another checkout's (``git worktree add
+/tmp/old REV``), the way ``toepen bench --against`` compares engines: for each table count
+both servers run in turn (which one first alternates from one count to the next, as the
+second of a pair measures slower), each on this interpreter and environment with its own
+sources first on the path, and the table gives this tree's CPU per action over the other's
+in the same pair.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ from typing import Any
 import httpx
 from rich.table import Table
 
+from toepen.tools.bench import source_folder
+
 
 @dataclass
 class ServerBenchResult:
@@ -53,8 +62,10 @@ class ServerBenchResult:
     errors: int = 0
     server_cpu: float = 0.0
     client_cpu: float = 0.0
-    label: str = "default"
-    """Which server ran: ``default``, or ``baseline`` (``TOEPEN_BROADCAST=plain``)."""
+    label: str = "this tree"
+    """Which server ran: ``this tree``, or the other tree's folder (``--against``)."""
+    other: bool = False
+    """The server of the other tree (``--against``), not this one."""
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -97,6 +108,7 @@ class ServerBenchResult:
             "client_cpu_seconds": round(self.client_cpu, 2),
             "server_cpu_ms_per_action": round(self.cpu_ms_per_action, 3),
             "label": self.label,
+            "other": self.other,
         }
 
 
@@ -234,15 +246,31 @@ async def _run(url: str, n: int, lives: int, pid: int, result: ServerBenchResult
     result.tables = n
 
 
+def server_env(tree: str | Path | None = None) -> dict[str, str]:
+    """The environment of a benchmark's server: this process's, unbuffered; with ``tree``
+    (a toepen checkout, or its ``src``), that tree's sources first on the path, so that
+    ``python -m toepen.server`` is that tree's server (on this interpreter and its
+    packages, as ``toepen bench --against`` runs another tree's engine). ValueError
+    (:class:`toepen.tools.bench.AgainstError`) if ``tree`` holds no toepen sources."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # trees before 2026-12-05 read this (a benchmark's switch, since gone): a stray one
+    # in the shell would put such a tree on its old broadcast
+    env.pop("TOEPEN_BROADCAST", None)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(source_folder(tree)), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
 def run_server_bench(n: int, lives: int = 5,
                      progress: Callable[[str, int], None] | None = None,
                      server_args: tuple[str, ...] = (),
-                     baseline: bool = False) -> ServerBenchResult:
-    """Run the load benchmark with ``n`` tables; see the module docstring. ``baseline``:
-    the server broadcasts the way of before (``TOEPEN_BROADCAST=plain``: one ``observe``
-    and stdlib JSON per receiver), to be compared with a default run of the same moment."""
+                     tree: str | Path | None = None) -> ServerBenchResult:
+    """Run the load benchmark with ``n`` tables; see the module docstring. ``tree``: the
+    server of that toepen checkout instead of this one's (:func:`server_env`)."""
     if n < 1:
         raise ValueError(f"tables: at least 1, not {n}")
+    env = server_env(tree)
     raise_fd_limit()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="toepen-bench-") as tmp:
@@ -253,16 +281,13 @@ def run_server_bench(n: int, lives: int = 5,
                "--sockets-per-address", "1000000", *server_args]
         log = Path(tmp) / "server.log"
         with log.open("wb") as out:
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            env.pop("TOEPEN_BROADCAST", None)
-            if baseline:
-                env["TOEPEN_BROADCAST"] = "plain"
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}"
             wait_healthy(proc, url, log)
             result = ServerBenchResult(tables=n, actions=0, seconds=0.0,
-                                       label="baseline" if baseline else "default")
+                                       label="this tree" if tree is None else str(tree),
+                                       other=tree is not None)
             asyncio.run(_run(f"ws://127.0.0.1:{port}", n, lives, proc.pid, result,
                              progress or (lambda _what, _k: None)))
             return result
@@ -276,20 +301,19 @@ def run_server_bench(n: int, lives: int = 5,
 
 
 def table(results: list[ServerBenchResult]) -> Table:
-    """The results of :func:`run_server_bench` as a terminal table, one row per run."""
+    """The results of :func:`run_server_bench` as a terminal table, one row per run; a
+    run of this tree beside one of the other tree's (``--against``) of the same size, just
+    before or after it, shows its CPU per action over the other's."""
     out = Table(title="server_bench (random bots in the client drive every seat "
                 "over WebSockets; server and client share this machine)")
     out.add_column("server")
     for col in ("tables", "games/s", "actions/s", "p50 ms", "p99 ms", "CPU ms/action",
-                "vs baseline", "server MiB", "KiB/table", "errors"):
+                "vs other", "server MiB", "KiB/table", "errors"):
         out.add_column(col, justify="right")
-    base: dict[int, float] = {}  # each run against the latest baseline of its size
-    for r in results:
-        if r.label == "baseline":
-            base[r.tables] = r.cpu_ms_per_action
+    ratios = against_ratios(results)
+    for i, r in enumerate(results):
         j = r.to_json()
-        ref = base.get(r.tables)
-        ratio = f"{r.cpu_ms_per_action / ref:.2f}" if ref else ""
+        ratio = f"{ratios[i]:.2f}" if i in ratios else ""
         out.add_row(r.label, str(r.tables), f"{r.tables_per_second:.2f}",
                     f"{r.actions_per_second:,.0f}",
                     f"{j['latency_ms_p50']:.1f}", f"{j['latency_ms_p99']:.1f}",
@@ -299,9 +323,28 @@ def table(results: list[ServerBenchResult]) -> Table:
     return out
 
 
+def against_ratios(results: list[ServerBenchResult]) -> dict[int, float]:
+    """For each run of this tree (by its index) paired with a run of the other tree of the
+    same size just before or after it (each used once): this tree's CPU per action over
+    the other's."""
+    out: dict[int, float] = {}
+    used: set[int] = set()
+    for i, r in enumerate(results):
+        if r.other:
+            continue
+        for k in (i - 1, i + 1):
+            o = results[k] if 0 <= k < len(results) else None
+            if (o is not None and k not in used and o.other and o.tables == r.tables
+                    and o.cpu_ms_per_action):
+                out[i] = r.cpu_ms_per_action / o.cpu_ms_per_action
+                used.add(k)
+                break
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
-    """One run per table count (``--baseline``: the server of before first, then the
-    default), a bar each, then the table (or ``--json``)."""
+    """One run per table count (``--against DIR``: that tree's server and this one's, in
+    turn), a bar each, then the table (or ``--json``)."""
     import argparse
 
     from rich.console import Console
@@ -310,20 +353,28 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0].rstrip(":"))
     parser.add_argument("--tables", type=int, action="append", metavar="N",
                         help="concurrent tables (repeatable; default 10)")
-    parser.add_argument("--baseline", action="store_true",
-                        help="also run the server's broadcast of before (one observe and "
-                        "stdlib JSON per receiver), interleaved, for the CPU ratio")
+    parser.add_argument("--against", metavar="DIR",
+                        help="also run the server of another toepen checkout (e.g. an "
+                        "older commit checked out with git worktree), in turn with this "
+                        "one's, for the ratio of their CPU per action")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.tables or []):
         parser.error("--tables: at least 1")
+    if args.against is not None:
+        try:
+            source_folder(args.against)
+        except ValueError as e:
+            parser.error(f"--against: {e}")
     results = []
-    runs = [(n, b) for n in args.tables or [10]
-            for b in ((True, False) if args.baseline else (False,))]
-    for n, base in runs:
+    runs: list[tuple[int, str | None]] = []
+    for i, n in enumerate(args.tables or [10]):
+        pair: list[str | None] = [args.against, None] if args.against is not None else [None]
+        runs += [(n, tree) for tree in (pair if i % 2 == 0 else pair[::-1])]
+    for n, tree in runs:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       transient=True) as bar:
-            what = "baseline, " if base else ""
+            what = f"{tree}, " if tree is not None else ""
             made = bar.add_task(f"{n} tables ({what}creating)", total=n)
             done = bar.add_task(f"{n} tables ({what}playing)", total=n)
 
@@ -331,7 +382,11 @@ def main(argv: list[str] | None = None) -> None:
                          bar: Progress = bar) -> None:
                 bar.advance(made if what == "created" else done, k)
 
-            results.append(run_server_bench(n, lives=5, progress=progress, baseline=base))
+            try:
+                results.append(run_server_bench(n, lives=5, progress=progress, tree=tree))
+            except RuntimeError as e:  # a server that did not start: its log's end
+                print(f"server_bench: {e}", file=sys.stderr)
+                raise SystemExit(1) from None
     if args.json:
         print(json.dumps([r.to_json() for r in results]))
         return

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
 import sys
 import tempfile
@@ -78,8 +77,7 @@ def measure(tree: Path, tables: int, lives: int) -> tuple[int, int, int]:
     with tempfile.TemporaryDirectory(prefix="toepen-callgrind-") as tmp:
         out = Path(tmp) / "callgrind.out"
         port = sb.free_port()
-        env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONHASHSEED": "0"}
-        env.pop("TOEPEN_BROADCAST", None)
+        env = {**sb.server_env(tree), "PYTHONHASHSEED": "0"}
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
                f"--callgrind-out-file={out}", sys.executable, "-m", "toepen.server",
                "--port", str(port), "--db", f"sqlite:///{tmp}/bench.sqlite3",

@@ -4,8 +4,8 @@ A tiny ASGI app behind uvicorn with :data:`wire.PROTOCOL` takes the wire and ans
 what a test client sends; the game server itself (every other server test) uses it the
 same way. Here uvicorn and the client agree on compression (both libraries' default), so
 the wire's frames go through ``permessage-deflate`` too; ``toepen serve`` has it off
-unless ``--ws-deflate``. Also: a server that does not use the wire (``TOEPEN_BROADCAST=plain``, the
-benchmark's baseline) still plays a whole game over plain ASGI.
+unless ``--ws-deflate``. Also: a server whose start-up check finds uvicorn lacking what the
+wire uses (the one way the server goes without it) plays a whole game over plain ASGI.
 """
 
 from __future__ import annotations
@@ -170,28 +170,6 @@ def test_the_client_going_away_ends_the_read(url: str) -> None:
     assert b"101" in sock.recv(1024)
     sock.close()  # no close frame: the connection is simply lost
     assert wait_for("/lost", "ended") == []
-
-
-def test_the_plain_asgi_path_still_plays_a_whole_game(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``TOEPEN_BROADCAST=plain`` (the benchmark's baseline) reads and sends through
-    Starlette's WebSocket, not the wire: a game of two people and two bots still reaches
-    its end, and no frame shows a card its receiver may not see."""
-    monkeypatch.setenv("TOEPEN_BROADCAST", "plain")
-    srv = Server(f"sqlite:///{tmp_path / 'plain.sqlite3'}").start()
-    try:
-        host, bas = new_table(srv)
-        tid = host["table"]["id"]
-        a, b = Player(srv, tid, host["token"]), Player(srv, tid, bas["token"])
-        r = srv.post(f"/api/tables/{tid}/start", {},
-                     headers={"Authorization": "Bearer " + host["token"]})
-        assert r.status_code == 200, r.text
-        play_until([a, b], random.Random(3), lambda: over(a) and over(b))
-        games = timeline(srv.get(f"/api/tables/{tid}/record").json())
-        for p, seat in ((a, 0), (b, 1)):
-            assert audit(p.messages, seat, games) > 10
-    finally:
-        srv.stop()
 
 
 def test_a_uvicorn_without_what_the_wire_needs_falls_back_to_plain_asgi(

@@ -71,19 +71,48 @@ def test_progress_counts_every_step_and_the_figures_render() -> None:
     assert table(ref, results).row_count == 1 + len(results)
 
 
-def test_server_bench_reports_cpu_per_action_against_its_baseline() -> None:
-    from server_bench import ServerBenchResult
+def test_server_bench_reports_cpu_per_action_against_the_other_tree() -> None:
+    from server_bench import ServerBenchResult, against_ratios
     from server_bench import table as server_table
 
-    base = ServerBenchResult(tables=50, actions=2000, seconds=4.0, server_cpu=2.0,
-                             label="baseline")
-    new = ServerBenchResult(tables=50, actions=2500, seconds=4.0, server_cpu=1.25)
-    assert base.cpu_ms_per_action == 1.0 and new.cpu_ms_per_action == 0.5
+    def run(cpu: float, other: bool = False, tables: int = 50) -> ServerBenchResult:
+        return ServerBenchResult(tables=tables, actions=2000, seconds=4.0, server_cpu=cpu,
+                                 label="/tmp/old" if other else "this tree", other=other)
+
+    old, new = run(2.0, other=True), run(1.0)
+    assert old.cpu_ms_per_action == 1.0 and new.cpu_ms_per_action == 0.5
     assert new.to_json()["server_cpu_ms_per_action"] == 0.5
-    rendered = server_table([base, new])
-    assert rendered.row_count == 2
-    ratio_column = [c for c in rendered.columns if c.header == "vs baseline"][0]
-    assert list(ratio_column.cells) == ["1.00", "0.50"]
+    assert new.to_json()["other"] is False and old.to_json()["label"] == "/tmp/old"
+    # pairs in turn (the other tree first, then this one first): each of this tree's runs
+    # over the other tree's run of its own pair, not over the latest one
+    runs = [old, new, run(0.6), run(3.0, other=True), run(1.0, tables=10)]
+    assert against_ratios(runs) == pytest.approx({1: 0.5, 2: 0.2})
+    rendered = server_table(runs)
+    assert rendered.row_count == 5
+    ratio_column = [c for c in rendered.columns if c.header == "vs other"][0]
+    assert list(ratio_column.cells) == ["", "0.50", "0.20", "", ""]
+
+
+def test_server_bench_against_runs_the_other_trees_server(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--against DIR``: the server that plays is DIR's (its package imported from DIR),
+    every game to its end, reported as the other tree's."""
+    from server_bench import run_server_bench
+
+    mark = tmp_path / "imported"
+    monkeypatch.setenv("TOEPEN_TEST_MARK", str(mark))
+    src = Path(toepen.__file__).resolve().parent
+    other = tmp_path / "other"
+    shutil.copytree(src, other / "src" / "toepen", ignore=shutil.ignore_patterns("__pycache__"))
+    init = other / "src" / "toepen" / "server" / "__init__.py"
+    init.write_text(init.read_text() + "\nimport os\nopen(os.environ['TOEPEN_TEST_MARK'], "
+                    "'a').write(__file__ + '\\n')\n")
+    result = run_server_bench(1, lives=1, tree=other)
+    imported = mark.read_text().split()
+    assert imported and all(p.startswith(str(other)) for p in imported)
+    assert result.other and result.label == str(other)
+    assert result.tables == 1 and result.actions > 0 and result.errors == 0
+    assert result.latencies and result.server_cpu > 0
 
 
 def test_paced_search_holds_the_largest_step_under_the_bound() -> None:
@@ -165,7 +194,7 @@ def test_against_names_the_other_trees_failure(tmp_path: Path) -> None:
 
 
 def test_the_server_benchmarks_refuse_bad_options_before_starting_anything(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the server's benchmarks run from benchmarks/ (no longer ``toepen bench --server``):
     # a wrong option is named, with usage, and no server is started
     import paced_bench
@@ -173,6 +202,7 @@ def test_the_server_benchmarks_refuse_bad_options_before_starting_anything(
 
     for main, argv, said in (
             (server_bench.main, ["--tables", "0"], "--tables: at least 1"),
+            (server_bench.main, ["--against", str(tmp_path)], "not a toepen source tree"),
             (paced_bench.main, ["--route", "nowhere"], "invalid choice: 'nowhere'"),
             (paced_bench.main, ["--processes", "17"], "--processes: 1 to 16"),
             (paced_bench.main, ["--pace", "0"], "--pace: 0.05 to 60 seconds"),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -365,14 +364,7 @@ def message_id(msg: dict[str, Any]) -> str | int | None:
 
 def dumps(msg: dict[str, Any]) -> str:
     """A message as the compact JSON text of one frame."""
-    if PLAIN:
-        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-PLAIN = os.environ.get("TOEPEN_BROADCAST") == "plain"
-"""The benchmark's baseline (``TOEPEN_BROADCAST=plain``): the way of before, stdlib JSON
-and one ``observe`` per receiver, measured against the default in the same run."""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -142,8 +142,10 @@ class Connection:
         self.rate = RateLimiter(self.limits.messages_per_second)
         self.client: Client | None = None
         self.social = Social(lobby, self.limits)
-        self.wire = None if protocol.PLAIN else wire.of(websocket.scope)
-        """The socket's side door (:mod:`~toepen.server.socket.wire`), when the server has one."""
+        self.wire = wire.of(websocket.scope)
+        """The socket's side door (:mod:`~toepen.server.socket.wire`), when the server has
+        one (``toepen serve`` gives uvicorn the wire's protocol unless its start-up check,
+        :func:`wire.protocol`, finds uvicorn lacking: then every frame goes plain ASGI)."""
         if self.wire is not None:
             self.wire.take()
 

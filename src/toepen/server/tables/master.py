@@ -420,13 +420,6 @@ class Master:
         server tells its own clients, from its own copy of the table)."""
         self.broadcast(table, protocol.table(table.info()), local=local)
 
-    def state_message(self, table: Table, seat: int | None, events: Sequence[Event],
-                      last: Last | None, ends: Closing | None = None) -> bytes:
-        """The ``state`` message for ``seat`` (None: a spectator): its view, its events
-        (and the summary of the hand they ended, ``ends``)."""
-        assert table.game is not None
-        return protocol.state(observe(table.game, seat), events, last, closing=ends)
-
     def broadcast_state(self, table: Table, events: Sequence[Event], last: Last | None) -> None:
         """Every client gets the ``state`` of its own seat: encoded once per receiver
         class (a seat, or the spectators), from one public view (:func:`state_frames`).
@@ -449,10 +442,7 @@ class Master:
         for keys in remote.values():
             wanted |= keys
         cache: dict[int | None, str | bytes] = {}
-        if protocol.PLAIN:  # the benchmark's baseline: one observe per receiver
-            for seat in wanted:
-                cache[seat] = self.state_message(table, seat, events, last, ends)
-        elif wanted:
+        if wanted:
             cache.update(state_frames(game, wanted, events, last, ends))
         for c in now:
             c.send(cache[c.seat])
