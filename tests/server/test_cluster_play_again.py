@@ -111,3 +111,24 @@ def test_without_a_lease_holder_two_offers_still_make_one_table(
         assert s.get(f"/api/tables/{tid}").json()["rematch"] == new_id
     for p in (ann, bob):
         p.close()
+
+
+def test_the_holders_offer_lapses_when_it_dies_and_a_click_offers_again(
+        pair: list[Server], redis_url: str) -> None:
+    a, b = pair
+    tid, ann, bob = finished(a, b)
+    holder = owner(redis_url, tid, pair)
+    there, there_seat = (bob, 1) if holder is a else (ann, 0)
+    survivor = b if holder is a else a
+    there.send({"v": 1, "type": "rematch"})  # relayed to the holder, which holds the offer
+    there.wait(lambda m: (offer_of(m) or {}).get("by") == there_seat, 30)
+    holder.kill()
+    # the other process learns that the holder died: its offer is shown no more
+    msg = there.wait(lambda m: m["type"] == "table" and m["table"]["offer"] is None, 30)
+    assert msg["table"]["rematch"] is None
+    there.send({"v": 1, "type": "rematch"})  # offered again, at the process still up
+    new_id = made(there)  # the other person is gone: not waited for
+    there.drain(1.0)
+    assert rematches(there) == {new_id}
+    assert survivor.get(f"/api/tables/{tid}").json()["rematch"] == new_id
+    there.close()

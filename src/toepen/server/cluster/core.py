@@ -468,7 +468,7 @@ class Cluster:
                                 fresh=True)
         elif kind == "offered":  # the offer's holder: the offer, the next table's id
             if table.offer is None:
-                table.shown_offer = msg.get("offer")
+                table.shown_offer, table.shown_by = msg.get("offer"), str(msg["p"])
             if isinstance(msg.get("rematch"), str):
                 table.rematch = msg["rematch"]
             lobby.master.broadcast_table(table, local=True)
@@ -611,8 +611,8 @@ class Cluster:
         except Exception as e:
             raise Refused("server_error", f"the cluster does not answer "
                           f"({type(e).__name__}); nothing changed", 503) from None
-        if proc is None or proc == self.proc:
-            return None
+        if proc is None or proc == self.proc or proc not in self.live:
+            return None  # no holder, or one that died (its lease not yet expired)
         rid = secrets.token_hex(8)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = fut
@@ -871,6 +871,9 @@ class Cluster:
             gone = [p for p in each.elsewhere if p not in self.live]
             for p in gone:
                 del each.elsewhere[p]
+            if each.shown_by is not None and each.shown_by not in self.live:
+                each.shown_offer = each.shown_by = None  # its holder died: it lapsed
+                gone.append(each.id)
             if gone:
                 lobby.master.broadcast_table(each, local=True)
         now = time.monotonic()

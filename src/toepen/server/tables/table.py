@@ -279,6 +279,8 @@ class Table:
     shown_offer: dict[str, Any] | None = None
     """In a cluster, at a process that does not hold the offer: the holder's (its
     ``offer`` item, as last told), shown to this process's clients."""
+    shown_by: str | None = None
+    """The process holding :attr:`shown_offer` (its offer lapses when it dies)."""
     heard: int = 0
     """In a cluster, at a process that does not own the table: the latest state number
     its owner relayed (this copy of the game is brought up to it from the database only
