@@ -29,6 +29,9 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   client talks to, which reads the table's row from the database first; what changed is
   published on one channel (``toepen:t``) with the stand-in flags, the presence of
   each process's clients, and any public text a table's clients get (chat);
+- **play again**: a table's one offer is held by its lease holder; a ``rematch`` at
+  another process goes to it (:meth:`Cluster.offer`), its offer is told to every process
+  (:meth:`Cluster.offered`), and the next table is made once (:meth:`Cluster.once`);
 - **ownership**: leases go by rendezvous hashing over the live processes
   (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process dies,
   its leases expire and the next process takes each table over, reads it from the
