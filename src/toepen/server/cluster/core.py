@@ -29,6 +29,9 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   client talks to, which reads the table's row from the database first; what changed is
   published on one channel (``toepen:t``) with the stand-in flags, the presence of
   each process's clients, and any public text a table's clients get (chat);
+- **play again**: a table's one offer is held by its lease holder; a ``rematch`` at
+  another process goes to it (:meth:`Cluster.offer`), its offer is told to every process
+  (:meth:`Cluster.offered`), and the next table is made once (:meth:`Cluster.once`);
 - **ownership**: leases go by rendezvous hashing over the live processes
   (``toepen:proc:<id>``, a heartbeat), so tables spread evenly; when a process dies,
   its leases expire and the next process takes each table over, reads it from the
@@ -79,10 +82,12 @@ from typing import TYPE_CHECKING, Any
 import redis
 import redis.asyncio as aioredis
 
+from ...narration import Message
 from ..db.commit import Fenced
 from ..db.store import SeatRow, TableRow
 from ..protocol import Refused
 from ..tables.ports import Hold
+from ..tables.social import Social
 from ..tables.table import Table, views
 
 if TYPE_CHECKING:
@@ -161,6 +166,8 @@ class Cluster:
         """Tables whose lease this process holds: their games, bots and clocks run here."""
         self.live: list[str] = [self.proc]
         self.lobby: Lobby | None = None
+        self.social: Social | None = None
+        """Play again, for the offers held here (:meth:`_offer`)."""
         self.tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(ACQUIRE)
         self._release = self.redis.register_script(RELEASE)
@@ -214,6 +221,7 @@ class Cluster:
         subscribes before the lobby loads, so nothing published meanwhile is missed:
         what comes waits until the lobby holds every table)."""
         self.lobby = lobby
+        self.social = Social(lobby, lobby.limits)
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(CHANNEL, OWN + self.proc)
         assert pubsub.connection is not None
@@ -427,6 +435,9 @@ class Cluster:
         if kind == "do":  # a client's action relayed to this process, the owner
             self.spawn(self._do(table, msg))
             return
+        if kind == "offer":  # a rematch request relayed to this process, the holder
+            self.spawn(self._offer(table, msg))
+            return
         if kind == "take":  # the owner handed this table over: its clients are here
             if (table is not None and table.row.status == "playing"
                     and table.id not in self.owned):
@@ -447,6 +458,8 @@ class Cluster:
             before = table.elsewhere.get(proc)
             table.elsewhere[proc] = (seats, int(msg["spectators"]), bool(msg["host"]))
             lobby.master.broadcast_table(table, local=True)
+            if table.offer is not None and self.social is not None:
+                self.social.left(table)  # the offer held here waits for whoever left
             if self.owns(table.id) and table.game is not None:
                 # a client there may have missed a frame sent before this came: its state
                 keys = views(seats, int(msg["spectators"]))
@@ -456,6 +469,12 @@ class Cluster:
                     self.frames(table, table.state,
                                 {proc: dict(lobby.master.fresh_frames(table, keys))},
                                 fresh=True)
+        elif kind == "offered":  # the offer's holder: the offer, the next table's id
+            if table.offer is None:
+                table.shown_offer, table.shown_by = msg.get("offer"), str(msg["p"])
+            if isinstance(msg.get("rematch"), str):
+                table.rematch = msg["rematch"]
+            lobby.master.broadcast_table(table, local=True)
         elif kind == "raw":
             table.keep_chat(msg["text"])  # a chat line said at another server
             lobby.master.broadcast(table, msg["text"], local=True)
@@ -582,6 +601,78 @@ class Cluster:
             if answered:
                 return
         self.publish(reply, to=sender)
+
+    async def offer(self, table: Table, seat: int | None, host: bool, preset: Any,
+                    options: Any) -> dict[str, Any] | None:
+        """A client's ``rematch`` request at a table this process does not hold: sent to
+        the lease holder, which holds the table's one offer; its answer (``rematch``:
+        the next table's id once made; Refused as the holder refused it). None when no
+        other process holds the lease (it died, or a finished table's lease lapsed):
+        this process takes the request itself (:meth:`once` keeps it to one table)."""
+        try:
+            proc = await self.holder(table.id)
+        except Exception as e:
+            raise Refused("server_error", f"the cluster does not answer "
+                          f"({type(e).__name__}); nothing changed", 503) from None
+        if proc is None or proc == self.proc or proc not in self.live:
+            return None  # no holder, or one that died (its lease not yet expired)
+        rid = secrets.token_hex(8)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = fut
+        self.publish({"k": "offer", "t": table.id, "id": rid, "seat": seat, "host": host,
+                      "preset": preset, "options": options}, to=proc)
+        try:
+            answer = await asyncio.wait_for(fut, self.relay_s)
+        except TimeoutError:
+            raise Refused("server_error", "the table's server does not answer; "
+                          "nothing changed", 503) from None
+        finally:
+            self.waiting.pop(rid, None)
+        if answer.get("moved"):
+            return None
+        error = answer.get("e")
+        if error is not None:
+            say = error.get("say")
+            raise Refused(error["code"], error["message"], int(error["status"]),
+                          say=Message.from_json(say) if isinstance(say, dict) else None)
+        return answer
+
+    async def _offer(self, table: Table | None, msg: dict[str, Any]) -> None:
+        """Take a ``rematch`` request another process relayed (this process holds the
+        table's lease, so its offer), and answer it."""
+        assert self.social is not None
+        reply: dict[str, Any] = {"k": "r", "id": str(msg.get("id"))}
+        if table is None or not self.holds(table.id):
+            reply["moved"] = 1
+        else:
+            seat = msg.get("seat")
+            try:
+                reply["rematch"] = await self.social.relayed(
+                    table, seat if isinstance(seat, int) else None, bool(msg.get("host")),
+                    msg.get("preset"), msg.get("options"))
+            except Refused as e:
+                reply["e"] = {"code": e.code, "message": e.message, "status": e.status,
+                              "say": e.say_json()}
+            except Exception as e:
+                log.exception("cluster: a relayed rematch failed")
+                reply["e"] = {"code": "server_error", "status": 503,
+                              "message": f"the table's server failed ({type(e).__name__})"}
+        self.publish(reply, to=str(msg["p"]))
+
+    def offered(self, table: Table) -> None:
+        """Tell the other processes the offer held here and the next table's id."""
+        self.publish({"k": "offered", "t": table.id,
+                      "offer": table.offer.info(table) if table.offer is not None else None,
+                      "rematch": table.rematch})
+
+    async def once(self, key: str, value: str) -> str:
+        """``value`` if this is the first call of ``key`` in the cluster (kept a day),
+        else the value the first call gave."""
+        name = f"toepen:once:{key}"
+        if await self.redis.set(name, value, nx=True, ex=86400):
+            return value
+        got = await self.redis.get(name)
+        return value if got is None else str(got)
 
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
                fresh: bool = False) -> None:
@@ -783,6 +874,9 @@ class Cluster:
             gone = [p for p in each.elsewhere if p not in self.live]
             for p in gone:
                 del each.elsewhere[p]
+            if each.shown_by is not None and each.shown_by not in self.live:
+                each.shown_offer = each.shown_by = None  # its holder died: it lapsed
+                gone.append(each.id)
             if gone:
                 lobby.master.broadcast_table(each, local=True)
         now = time.monotonic()

@@ -57,6 +57,19 @@ class ClusterPort(Protocol):
     async def relay(self, table: Table, seat: int, text: str, state: int, by: str) -> bool:
         """Send an action to the table's owner; False if this process took the lease."""
 
+    async def offer(self, table: Table, seat: int | None, host: bool, preset: Any,
+                    options: Any) -> dict[str, Any] | None:
+        """Send a ``rematch`` request to the table's lease holder, which holds the offer;
+        its answer (``rematch``: the next table's id once made), or None when this
+        process is to take it (no other holder)."""
+
+    def offered(self, table: Table) -> None:
+        """Tell the other processes' clients the offer and the next table's id here."""
+
+    async def once(self, key: str, value: str) -> str:
+        """``value`` if this is the first call of ``key`` in the cluster, else the value
+        the first call gave."""
+
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
                fresh: bool = False) -> None: ...
 

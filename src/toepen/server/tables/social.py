@@ -148,8 +148,44 @@ class Social:
         """Play again: the first request offers the next game (same seats; the host may
         send other rules), each other person's accepts it. The new table is made and dealt
         once every person at the table has accepted (:meth:`ready`); until then nobody's
-        clock runs. Returns the new table once it is made."""
-        if client.seat is None and not client.host:
+        clock runs. Returns the new table once it is made (here).
+
+        In a cluster the offer is the table's lease holder's: a request at another
+        process goes to it (:meth:`~toepen.server.tables.ports.ClusterPort.offer`), and
+        its offer is told to every process's clients (:meth:`told`). With no holder (it
+        died; a finished table's lease lapses) the process taking the request holds the
+        offer, and the next table is made once whichever process gets there first
+        (:meth:`~toepen.server.tables.ports.ClusterPort.once`)."""
+        rules = await self.checked(table, client.seat, client.host, preset, options)
+        if table.rematch is not None:  # it is made: tell this client again
+            client.send(protocol.table(table.info()))
+            return self.lobby.tables.get(table.rematch)
+        cluster = self.lobby.cluster
+        if cluster is not None and not cluster.holds(table.id):
+            answer = await cluster.offer(table, client.seat, client.host, preset, options)
+            if answer is not None:  # the holder took it (and told everyone)
+                made = answer.get("rematch")
+                if isinstance(made, str):
+                    table.rematch = made
+                    client.send(protocol.table(table.info()))
+                return self.lobby.tables.get(made) if isinstance(made, str) else None
+        return await self.accept(table, client.seat, rules, client)
+
+    async def relayed(self, table: Table, seat: int | None, host: bool, preset: Any,
+                      options: Any) -> str | None:
+        """A request to play again that another process of the cluster took for this
+        one, the holder of the table's lease: checked and taken here as a local one;
+        the next table's id once it is made."""
+        rules = await self.checked(table, seat, host, preset, options)
+        await self.accept(table, seat, rules)
+        return table.rematch
+
+    async def checked(self, table: Table, seat: int | None, host: bool, preset: Any,
+                      options: Any) -> Rules | None:
+        """The rules of a ``rematch`` request (None: the table's), or Refused naming what
+        is wrong: only a player or the host, only once the game is over, other rules
+        only from the host."""
+        if seat is None and not host:
             raise Refused("forbidden", "rematch: only a player at the table", 403,
                           say=Message("error.rematch.seat"))
         await self.lobby.fresh_copy(table)  # in a cluster: the whole game here too
@@ -157,30 +193,44 @@ class Social:
         if game is None or not game.is_over:
             raise Refused("bad_command", "rematch: the game is not over", 409,
                           say=Message("error.rematch.not_over"))
-        rules = None
-        if preset is not None or options:
-            if not client.host:
-                raise Refused("forbidden", "rematch: only the host may change the rules", 403,
-                              say=Message("error.rematch.host"))
-            rules = self.rules(preset if preset is not None else table.rules.name, options,
-                               table.row.size)
+        if preset is None and not options:
+            return None
+        if not host:
+            raise Refused("forbidden", "rematch: only the host may change the rules", 403,
+                          say=Message("error.rematch.host"))
+        return self.rules(preset if preset is not None else table.rules.name, options,
+                          table.row.size)
+
+    async def accept(self, table: Table, seat: int | None, rules: Rules | None,
+                     client: Client | None = None) -> Table | None:
+        """A request to play again (:meth:`checked`), taken here (this process holds the
+        offer): it offers the next game (``rules``: the host's, a new offer) or accepts
+        the offer; the next table once it is made."""
         async with table.lock:  # two clicks at once make one offer, one table
-            done = self.lobby.tables.get(table.rematch or "")
-            if done is not None:  # it is made: tell this client again
-                client.send(protocol.table(table.info()))
-                return done
+            if table.rematch is not None:  # it is made: tell this client again
+                if client is not None:
+                    client.send(protocol.table(table.info()))
+                return self.lobby.tables.get(table.rematch)
             offer = table.offer
             if offer is None or rules is not None:  # an offer (the host's rules: a new one)
                 if offer is not None and offer.timer is not None:
                     offer.timer.cancel()
                 bots = {s.seat for s in table.seats if s.kind == "bot"}
-                offer = table.offer = Offer(client.seat, rules or table.rules, bots,
+                offer = table.offer = Offer(seat, rules or table.rules, bots,
                                             self.limits.offer_wait)
                 offer.timer = asyncio.get_running_loop().call_later(
                     offer.wait, self._wait_over, table, offer)
-            if client.seat is not None:
-                offer.ready.add(client.seat)
+            if seat is not None:
+                offer.ready.add(seat)
         return await self.ready(table)
+
+    def told(self, table: Table) -> None:
+        """Every client of ``table`` here gets its ``table`` message (the offer, the next
+        table's id); in a cluster so do the other processes' clients
+        (:meth:`~toepen.server.tables.ports.ClusterPort.offered`)."""
+        self.lobby.master.broadcast_table(table)
+        if self.lobby.cluster is not None:
+            self.lobby.cluster.offered(table)
 
     def left(self, table: Table) -> None:
         """A person left the table (their last socket closed): an offer to play again
@@ -216,20 +266,29 @@ class Social:
                 if offer.timer is not None:
                     offer.timer.cancel()
                 table.offer = None
-                self.lobby.master.broadcast_table(table, local=False)
+                self.told(table)
                 return None
             if table.waited_for(offer) and not everyone:
-                self.lobby.master.broadcast_table(table, local=False)
+                self.told(table)
                 return None
             if offer.timer is not None:
                 offer.timer.cancel()
                 offer.timer = None
-            new = await self._create(table, offer.rules, offer.ready)
-            table.rematch = new.id
-        await self.lobby.start(new)
+            new: Table | None = None
+            ids = await self.lobby.new_ids()
+            cluster = self.lobby.cluster
+            made = ids[0] if cluster is None else await cluster.once(
+                f"rematch:{table.id}", ids[0])
+            if made != ids[0]:  # another process made it (its offer lapsed here)
+                table.rematch = made
+            else:
+                new = await self._create(table, offer.rules, offer.ready, ids)
+                table.rematch = new.id
+        if new is not None:
+            await self.lobby.start(new)
         # every client of the old table learns the new one's id (at every server of a cluster)
-        self.lobby.master.broadcast(table, protocol.table(table.info()))
-        return new
+        self.told(table)
+        return new if new is not None else self.lobby.tables.get(made)
 
     @staticmethod
     def rules(preset: Any, options: Any, size: int) -> Rules:
@@ -245,14 +304,16 @@ class Social:
                           say=Message("error.rematch.rules")) from None
         return rules
 
-    async def _create(self, old: Table, rules: Rules, ready: set[int]) -> Table:
-        """A new table with the seats of ``old`` (not yet dealt); a person who did not
-        accept (``ready``) has a stand-in until they come."""
+    async def _create(self, old: Table, rules: Rules, ready: set[int],
+                      ids: tuple[str, str]) -> Table:
+        """A new table with the seats of ``old`` (not yet dealt) and the ``ids`` (its id
+        and code); a person who did not accept (``ready``) has a stand-in until they
+        come."""
         lobby = self.lobby
         seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash,
                       standin=s.kind == "human" and s.seat not in ready) for s in old.seats]
         seed = secrets.randbits(62)
-        table_id, code = await lobby.new_ids()
+        table_id, code = ids
         row = TableRow(id=table_id, code=code, preset=rules.name, rules=rules.to_json(),
                        size=old.row.size, seed=seed, dealer=seed % old.row.size,
                        idle_seconds=old.row.idle_seconds, autostart=False,

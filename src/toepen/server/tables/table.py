@@ -276,6 +276,11 @@ class Table:
     """The id of this finished game's rematch table, once one is made."""
     offer: Offer | None = None
     """Play again, offered and not yet made (then kept: who accepted), in memory only."""
+    shown_offer: dict[str, Any] | None = None
+    """In a cluster, at a process that does not hold the offer: the holder's (its
+    ``offer`` item, as last told), shown to this process's clients."""
+    shown_by: str | None = None
+    """The process holding :attr:`shown_offer` (its offer lapses when it dies)."""
     heard: int = 0
     """In a cluster, at a process that does not own the table: the latest state number
     its owner relayed (this copy of the game is brought up to it from the database only
@@ -394,5 +399,5 @@ class Table:
             "record": f"/api/tables/{row.id}/record" if row.status == "over" else None,
             "rated": self.rated,
             "rematch": self.rematch,
-            "offer": self.offer.info(self) if self.offer is not None else None,
+            "offer": self.offer.info(self) if self.offer is not None else self.shown_offer,
         }
