@@ -123,11 +123,16 @@ def test_the_holders_offer_lapses_when_it_dies_and_a_click_offers_again(
     there.send({"v": 1, "type": "rematch"})  # relayed to the holder, which holds the offer
     there.wait(lambda m: (offer_of(m) or {}).get("by") == there_seat, 30)
     holder.kill()
-    # the other process learns that the holder died: its offer is shown no more
-    msg = there.wait(lambda m: m["type"] == "table" and m["table"]["offer"] is None, 30)
-    assert msg["table"]["rematch"] is None
-    there.send({"v": 1, "type": "rematch"})  # offered again, at the process still up
-    new_id = made(there)  # the other person is gone: not waited for
+    # the other process learns that the holder died: its offer is shown no more. (It may
+    # learn first that the person at the holder left, and then nobody is waited for: the
+    # offer it shows is complete and the next table is made, once; either is right.)
+    msg = there.wait(lambda m: m["type"] == "table" and (
+        m["table"]["offer"] is None or bool(m["table"]["rematch"])), 30)
+    if msg["table"]["rematch"]:
+        new_id = msg["table"]["rematch"]
+    else:
+        there.send({"v": 1, "type": "rematch"})  # offered again, at the process still up
+        new_id = made(there)  # the other person is gone: not waited for
     there.drain(1.0)
     assert rematches(there) == {new_id}
     assert survivor.get(f"/api/tables/{tid}").json()["rematch"] == new_id
