@@ -476,3 +476,22 @@ def test_table_moves_take_turns_by_owner() -> None:
     asyncio.run(main())
     assert served[:2] == ["mallory 0", "ann"], served
     assert served[2:] == [f"mallory {i}" for i in range(1, 5)]
+
+
+def test_the_hints_a_seat_may_ask_follow_the_operators_limit(tmp_path: Path) -> None:
+    """``--hints-per-minute`` (``Limits.hints_per_seat``) is the seat's budget: 3 answered,
+    the fourth refused with the seat's limit."""
+    async def main() -> None:
+        async with served(tmp_path, hints_per_seat=3) as app:
+            ann = client(app, "10.0.0.1")
+            made = (await ann.post("/api/tables", json={
+                "size": 2, "name": "Ann", "bots": {"1": "random"}, "autostart": True,
+                "idle_seconds": 3600})).json()
+            tid = made["table"]["id"]
+            await my_turn(app, tid)
+            auth = {"Authorization": "Bearer " + made["token"]}
+            got = [await ann.get(f"/api/tables/{tid}/hint", headers=auth) for _ in range(4)]
+            assert [r.status_code for r in got] == [200, 200, 200, 429]
+            assert got[3].json()["say"]["id"] == "hint.error.rate_limited"
+
+    asyncio.run(main())

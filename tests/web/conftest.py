@@ -50,7 +50,8 @@ class Server:
         args = ["--port", str(self.port),
                 "--db", f"sqlite:///{self.db}", "--bot-delay", "0.05", "--bot-pool", "thread",
                 "--bot-workers", "1", "--log-level", "warning",
-                "--sockets-per-address", "100000"]  # every page is at 127.0.0.1
+                "--sockets-per-address", "100000",  # every page is at 127.0.0.1
+                "--hints-per-minute", "600"]  # a test may follow every hint of a session
         self.proc = zygote.start(args, self.log, ROOT)  # forked: imported already
         if self.proc is None:
             with self.log.open("ab") as log:

@@ -9,17 +9,11 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from toepen.server.http.extras import HINTS_PER_SEAT
-
 from .conftest import Server
 from .helpers import ACTIONABLE, click_action, my_turn_or_over, view, wait_ready
 
 LIMIT = 0.10
 """The most lives a followed hint may cost in the review (sampling noise, not a mistake)."""
-PER_MINUTE = HINTS_PER_SEAT
-"""The hints a seat may ask a minute: Ann asks at every decision, and a session of the
-calibrated expert, which seldom knocks first at 4 players, gives her more decisions with
-a choice than that in a minute."""
 
 
 def _sit(page: Page, server: Server, made: dict[str, Any]) -> None:
@@ -41,7 +35,6 @@ def test_following_every_hint_makes_no_mistake_in_the_review(page: Page,
     page.click("#start")
     page.wait_for_selector(".felt")
     followed: list[tuple[int, str]] = []  # (action number, the hinted action)
-    asked: list[float] = []  # when the hints were asked
     while my_turn_or_over(page, timeout=30000) == "turn":
         v = view(page)
         assert v is not None
@@ -49,10 +42,6 @@ def test_following_every_hint_makes_no_mistake_in_the_review(page: Page,
         if len(v["legal"]) == 1:  # a forced move: nothing to follow
             click_action(page, v["legal"][0])
             continue
-        asked = [t for t in asked if time.monotonic() - t < 61]
-        if len(asked) >= PER_MINUTE:  # the seat's hints are limited: wait for the window
-            time.sleep(61 - (time.monotonic() - asked[0]))
-        asked.append(time.monotonic())
         page.keyboard.press("h")
         hinted = page.locator(".hinted")
         expect(hinted).to_have_count(1, timeout=20000)

@@ -29,6 +29,9 @@ def serve_cmd(
                                                    help="Open tables one client may create.")] = 20,
     max_tables: Annotated[int, typer.Option("--max-tables", min=1,
                                             help="Open tables in all.")] = 10000,
+    hints_per_minute: Annotated[int, typer.Option(
+        "--hints-per-minute", min=1, max=600,
+        help="Hints one seat may ask for in a minute.")] = 20,
     rate: Annotated[int, typer.Option("--rate", min=1,
                                       help="Messages per second per socket.")] = 20,
     name_length: Annotated[int, typer.Option("--name-length", min=1, max=64,
@@ -125,6 +128,7 @@ def serve_cmd(
                     abandoned_after=abandoned_after, sockets_per_seat=sockets_per_seat,
                     sockets_per_address=sockets_per_address, hello_timeout=hello_timeout,
                     away_grace=away_grace, offer_wait=offer_wait,
+                    hints_per_seat=hints_per_minute,
                     finished_grace=finished_grace,
                     finished_kept=finished_kept)
     config = ServerConfig(db=db, bot_workers=bot_workers, bot_pool=bot_pool,

@@ -122,6 +122,8 @@ class Limits:
     """At most ``chat_burst`` chat messages and reactions per client in ``chat_window`` s."""
     abandoned_after: float = 600.0
     """Seconds a table that has not started stays in the open list with no person there."""
+    hints_per_seat: int = 20
+    """Hints one seat may ask for in a minute (``--hints-per-minute``)."""
     offer_wait: float = 60.0
     """Seconds an offer to play again waits for the people at the table who have not
     answered (then the next game starts; a stand-in plays their seats until they come)."""

@@ -37,7 +37,8 @@ LANGS = ("en", "nl", "de", "it", "nb")
 router = APIRouter()
 
 HINTS_PER_SEAT = 20
-"""Hints one seat may ask for in :data:`HINT_WINDOW` seconds."""
+"""Hints one seat may ask for in :data:`HINT_WINDOW` seconds by default
+(``toepen serve --hints-per-minute``, :attr:`Limits.hints_per_seat`)."""
 HINTS_PER_ADDRESS = 60
 """Hints one client address may ask for in :data:`HINT_WINDOW` seconds (all its seats)."""
 HINT_WINDOW = 60.0
@@ -51,14 +52,14 @@ class Hints:
     """The server's hints: the answers of positions and the limits per seat and address
     (in Redis with ``--redis``, one limit for the cluster; the answers are per process)."""
 
-    def __init__(self, redis: Any = None) -> None:
+    def __init__(self, redis: Any = None, per_seat: int = HINTS_PER_SEAT) -> None:
         self.answers: Answers[tuple[str, int, int], dict[str, Any]] = Answers(HINTS_KEPT)
 
         def window(name: str, most: int) -> Window:
             return (MemoryWindow(most, HINT_WINDOW) if redis is None
                     else RedisWindow(redis, name, most, HINT_WINDOW))
 
-        self.per_seat = window("hint-seat", HINTS_PER_SEAT)
+        self.per_seat = window("hint-seat", per_seat)
         self.per_address = window("hint-address", HINTS_PER_ADDRESS)
 
 
@@ -67,7 +68,9 @@ def hints_of(request: Request) -> Hints:
     got = getattr(request.app.state, "hints", None)
     if not isinstance(got, Hints):
         accounts = getattr(request.app.state, "accounts", None)
-        got = Hints(getattr(accounts, "redis", None))
+        config = getattr(request.app.state, "config", None)
+        per_seat = config.limits.hints_per_seat if config is not None else HINTS_PER_SEAT
+        got = Hints(getattr(accounts, "redis", None), per_seat)
         request.app.state.hints = got
     return got
 
