@@ -351,6 +351,13 @@ def test_one_client_holds_one_review_and_cannot_push_out_anothers(
             r = await bob.post(f"/api/tables/{tables[2]}/review?seat=0")
             assert r.status_code == 200, r.text
             await review(bob, tables[2], 0)
+            # her first review ends before she asks for more (one of hers at a time is the
+            # rule above; Bob's ending first says nothing of hers on a loaded machine)
+            first = f"/api/tables/{tables[1]}/review?seat=0"
+            for _ in range(1200):
+                if (await mallory.get(first)).json()["state"] != "running":
+                    break
+                await asyncio.sleep(0.05)
             # Mallory asks for every review she can: more than the server keeps
             for table in tables:
                 for seat in (0, 1):
