@@ -7,8 +7,9 @@
   (:class:`~toepen.server.tables.botpool.Lanes`: never ahead of a table's move, and with reviews on
   half the workers at most). The answer of a position (table, seat, state number) is worked
   out once: asked again, or by many at once, it is the same answer without new work
-  (:class:`~toepen.server.tables.botpool.Answers`). Each seat may ask :data:`HINTS_PER_SEAT` and
-  each address :data:`HINTS_PER_ADDRESS` hints a minute; past that, and while
+  (:class:`~toepen.server.tables.botpool.Answers`). Each seat may ask
+  :attr:`~toepen.server.protocol.Limits.hints_per_seat` (``--hints-per-minute``) and each
+  address :data:`HINTS_PER_ADDRESS` hints a minute; past that, and while
   :data:`HINTS_WAITING` hints wait for a worker, 429 with ``Retry-After``.
 - replays of finished games: :mod:`toepen.server.http.replays`.
 - ``GET /api/i18n/{lang}``: the shared message catalog of a language.
@@ -36,9 +37,6 @@ from .routes import Authorization, LobbyDep
 LANGS = ("en", "nl", "de", "it", "nb")
 router = APIRouter()
 
-HINTS_PER_SEAT = 20
-"""Hints one seat may ask for in :data:`HINT_WINDOW` seconds by default
-(``toepen serve --hints-per-minute``, :attr:`Limits.hints_per_seat`)."""
 HINTS_PER_ADDRESS = 60
 """Hints one client address may ask for in :data:`HINT_WINDOW` seconds (all its seats)."""
 HINT_WINDOW = 60.0
@@ -52,7 +50,7 @@ class Hints:
     """The server's hints: the answers of positions and the limits per seat and address
     (in Redis with ``--redis``, one limit for the cluster; the answers are per process)."""
 
-    def __init__(self, redis: Any = None, per_seat: int = HINTS_PER_SEAT) -> None:
+    def __init__(self, redis: Any, per_seat: int) -> None:
         self.answers: Answers[tuple[str, int, int], dict[str, Any]] = Answers(HINTS_KEPT)
 
         def window(name: str, most: int) -> Window:
@@ -68,9 +66,8 @@ def hints_of(request: Request) -> Hints:
     got = getattr(request.app.state, "hints", None)
     if not isinstance(got, Hints):
         accounts = getattr(request.app.state, "accounts", None)
-        config = getattr(request.app.state, "config", None)
-        per_seat = config.limits.hints_per_seat if config is not None else HINTS_PER_SEAT
-        got = Hints(getattr(accounts, "redis", None), per_seat)
+        got = Hints(getattr(accounts, "redis", None),
+                    request.app.state.config.limits.hints_per_seat)
         request.app.state.hints = got
     return got
 
