@@ -31,7 +31,9 @@ from .site import accounts, clubs, playnow, presence, scoresheets
 from .socket import connection
 from .tables.botpool import BotPool
 from .tables.external_bots import ExternalBots
+from .tables.host import LobbyHost
 from .tables.lobby import Lobby
+from .tables.seam import LocalSeam, Seam
 
 log = logging.getLogger("toepen.server")
 STATIC = Path(__file__).parent / "static"
@@ -44,18 +46,24 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = await asyncio.to_thread(Store.open, cfg.db)
     pool = BotPool(cfg.bot_workers, cfg.bot_pool)
     pool.warm()
-    lobby = Lobby(store, pool, cfg.limits, bot_delay=cfg.bot_delay, external=app.state.external)
-    for name, command in app.state.external.commands.items():
-        log.info("toepen server: external bot %s is cmd:%s", name, command)
+    # where the tables live, chosen once: this process alone, or a cluster (the master,
+    # the lobby and the scheduler call the seam either way: tables/seam.py)
+    seam: Seam = LocalSeam()
     cluster = None
     if cfg.redis:  # the Redis client is imported only for a cluster
         from .cluster.core import Cluster
+        from .cluster.seam import ClusterSeam
 
         cluster = Cluster(cfg.redis)
         await cluster.connect()
-        lobby.join_cluster(cluster)
+        seam = ClusterSeam(cluster)
+    lobby = Lobby(store, pool, cfg.limits, bot_delay=cfg.bot_delay, external=app.state.external,
+                  seam=seam)
+    for name, command in app.state.external.commands.items():
+        log.info("toepen server: external bot %s is cmd:%s", name, command)
+    if cluster is not None:
         app.state.metrics.cluster = cluster
-        await cluster.start(lobby)
+        await cluster.start(LobbyHost(lobby))  # the one door back into the tables
     app.state.metrics.lobby = lobby
     lobby.master.metrics = app.state.metrics
     count = await lobby.load()

@@ -1,4 +1,6 @@
 """The cluster wing (``--redis``): many processes, one game; leases, relay and frames over
-Redis (:mod:`.core`). Only the application's start-up (and the metrics that report it)
-import it; the tables wing sees it through :mod:`toepen.server.tables.ports` alone.
+Redis (:mod:`.core`), behind the tables' seam (:mod:`.seam`). Only the application's
+start-up (and the metrics that report it) import it; the tables wing sees it through
+:class:`toepen.server.tables.seam.Seam` alone, and it reaches the tables through
+:class:`toepen.server.tables.seam.Host` alone.
 """

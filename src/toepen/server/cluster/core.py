@@ -77,7 +77,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis
 import redis.asyncio as aioredis
@@ -86,12 +86,8 @@ from ...narration import Message
 from ..db.commit import Fenced
 from ..db.store import SeatRow, TableRow
 from ..protocol import Refused
-from ..tables.ports import Hold
-from ..tables.social import Social
+from ..tables.seam import Host
 from ..tables.table import Table, views
-
-if TYPE_CHECKING:
-    from ..tables.lobby import Lobby
 
 log = logging.getLogger("toepen.server")
 
@@ -130,6 +126,17 @@ return 0
 """
 
 
+class Hold:
+    """The table's lock while a change is made; what to publish when it is let go."""
+
+    def __init__(self, table: Table, token: str, n: int, ver: int) -> None:
+        self.table = table
+        self.token = token
+        self.n = n
+        self.ver = ver
+        self.message: dict[str, Any] | None = None
+
+
 def rank(table_id: str, proc: str) -> bytes:
     """Rendezvous hashing: the live process with the highest rank owns the table."""
     return hashlib.blake2b(f"{table_id}/{proc}".encode(), digest_size=8).digest()
@@ -165,9 +172,9 @@ class Cluster:
         self.owned: set[str] = set()
         """Tables whose lease this process holds: their games, bots and clocks run here."""
         self.live: list[str] = [self.proc]
-        self.lobby: Lobby | None = None
-        self.social: Social | None = None
-        """Play again, for the offers held here (:meth:`_offer`)."""
+        self.host: Host | None = None
+        """This process's tables (:class:`~toepen.server.tables.seam.Host`): all the
+        cluster asks of them."""
         self.tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(ACQUIRE)
         self._release = self.redis.register_script(RELEASE)
@@ -216,12 +223,12 @@ class Cluster:
             raise RuntimeError(f"--redis {self.url}: Redis does not answer ({e})") from None
         await self.redis.set(f"toepen:proc:{self.proc}", "1", px=self.lease_ms)
 
-    async def start(self, lobby: Lobby) -> None:
+    async def start(self, host: Host) -> None:
         """Listen to the other processes and keep the leases (call after :meth:`connect`;
         subscribes before the lobby loads, so nothing published meanwhile is missed:
-        what comes waits until the lobby holds every table)."""
-        self.lobby = lobby
-        self.social = Social(lobby, lobby.limits)
+        what comes waits until the lobby holds every table). ``host``: this process's
+        tables, the one door the cluster calls them through."""
+        self.host = host
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(CHANNEL, OWN + self.proc)
         assert pubsub.connection is not None
@@ -281,8 +288,8 @@ class Cluster:
         held = Hold(table, token, int(n), int(ver))
         released = False
         try:
-            assert self.lobby is not None
-            await self.lobby.catch_up(table, held.n, held.ver)
+            assert self.host is not None
+            await self.host.catch_up(table, held.n, held.ver)
             yield held
             message = ""
             if held.message is not None:
@@ -366,14 +373,14 @@ class Cluster:
     async def resync(self) -> None:
         """Bring every table with clients here (or owned here) up to the database, and
         tell the others again who is connected here."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self.host
+        assert host is not None
         await self.loaded.wait()
         self.resyncs += 1
-        for table in list(lobby.tables.values()):
+        for table in host.tables():
             if table.clients or table.id in self.owned:
                 try:
-                    await lobby.sync(table)
+                    await host.sync(table)
                 except Exception:
                     log.warning("cluster: reading table %s failed", table.id, exc_info=True)
             if table.clients:
@@ -416,21 +423,21 @@ class Cluster:
                 self.spawn(self.resync())
 
     async def _handle(self, msg: dict[str, Any]) -> None:
-        lobby = self.lobby
-        assert lobby is not None
+        host = self.host
+        assert host is not None
         kind = msg.get("k")
         if kind == "hello":  # a process came up: tell it who is connected here
-            for each in list(lobby.tables.values()):
+            for each in host.tables():
                 if each.clients:
                     self.presence(each)
             return
         if kind == "r":  # the owner's answer to an action relayed from here
             self._answered(msg.get("id", ""), msg)
             return
-        table = lobby.tables.get(msg.get("t", ""))
+        table = host.table(msg.get("t", ""))
         if kind == "new":
             if table is None:
-                await lobby.adopt(row_of(msg["row"]))
+                await host.adopt(row_of(msg["row"]))
             return
         if kind == "do":  # a client's action relayed to this process, the owner
             self.spawn(self._do(table, msg))
@@ -446,20 +453,15 @@ class Cluster:
         if table is None:
             return
         if kind == "seats":
-            await lobby.remote_seats(table, int(msg["ver"]), row_of(msg["row"]))
+            await host.seats_changed(table, int(msg["ver"]), row_of(msg["row"]))
         elif kind == "flags":
-            for s, flags in zip(table.seats, msg["flags"], strict=False):
-                s.standin, s.fallback, s.incident = flags
-            lobby.master.broadcast_table(table, local=True)
-            lobby.next(table)
+            host.flags_changed(table, msg["flags"])
         elif kind == "presence":
             proc = msg["p"]
             seats = frozenset(msg["seats"])
             before = table.elsewhere.get(proc)
             table.elsewhere[proc] = (seats, int(msg["spectators"]), bool(msg["host"]))
-            lobby.master.broadcast_table(table, local=True)
-            if table.offer is not None and self.social is not None:
-                self.social.left(table)  # the offer held here waits for whoever left
+            host.elsewhere_changed(table)
             if self.owns(table.id) and table.game is not None:
                 # a client there may have missed a frame sent before this came: its state
                 keys = views(seats, int(msg["spectators"]))
@@ -467,17 +469,16 @@ class Cluster:
                     keys -= views(before[0], before[1])
                 if keys:
                     self.frames(table, table.state,
-                                {proc: dict(lobby.master.fresh_frames(table, keys))},
+                                {proc: dict(host.fresh_frames(table, keys))},
                                 fresh=True)
         elif kind == "offered":  # the offer's holder: the offer, the next table's id
             if table.offer is None:
                 table.shown_offer, table.shown_by = msg.get("offer"), str(msg["p"])
             if isinstance(msg.get("rematch"), str):
                 table.rematch = msg["rematch"]
-            lobby.master.broadcast_table(table, local=True)
+            host.tell_table(table)
         elif kind == "raw":
-            table.keep_chat(msg["text"])  # a chat line said at another server
-            lobby.master.broadcast(table, msg["text"], local=True)
+            host.said(table, msg["text"])  # a chat line said at another server
 
     # -- the owner applies, the others relay ---------------------------------------------
 
@@ -496,7 +497,6 @@ class Cluster:
         """A client's action at a table this process does not own: sent to its owner,
         whose answer is this one's (Refused as the owner refused it). False when there
         is no owner and this process took the lease: the caller applies it itself."""
-        assert self.lobby is not None
         end = time.monotonic() + 2.5 * self.relay_s
         hint = True  # the first look trusts the owner last seen
         while time.monotonic() < end:
@@ -547,14 +547,14 @@ class Cluster:
         """After an owner did not answer: whether the database holds this very action
         as number ``state`` (then it was done; this process's clients are told). If it
         holds another one there, the action is stale."""
-        assert self.lobby is not None
+        assert self.host is not None
         try:
-            stored = await self.lobby.storage.load_actions(table.id, state)
+            stored = await self.host.stored_actions(table.id, state)
         except Exception:
             return False
         if not stored:
             return False
-        self.spawn(self.lobby.sync(table))
+        self.spawn(self.host.sync(table))
         if stored[0][0] == seat and stored[0][1] == text:
             return True
         raise Refused("stale", f"state {state} is stale: the game is at state "
@@ -573,7 +573,7 @@ class Cluster:
         its own otherwise (a refusal, or no frames for the sender)."""
         rid, sender = str(msg.get("id")), str(msg["p"])
         reply: dict[str, Any] = {"k": "r", "id": rid}
-        assert self.lobby is not None
+        assert self.host is not None
         if (table is None or not self.owns(table.id)
                 or time.time() - float(msg.get("at", 0)) > self.relay_s / 2):
             reply["moved"] = 1
@@ -581,8 +581,8 @@ class Cluster:
             ack = (sender, rid, int(msg["s"]) + 1, int(msg["seat"]), str(msg["a"]))
             self.acks.setdefault(table.id, []).append(ack)
             try:
-                await self.lobby.master.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
-                                            str(msg["by"]), relayed=True)
+                await self.host.act(table, int(msg["seat"]), msg["a"], int(msg["s"]),
+                                    str(msg["by"]))
             except Fenced:  # the lease moved meanwhile, nothing stored: ask the new owner
                 reply["moved"] = 1
             except Refused as e:
@@ -640,14 +640,14 @@ class Cluster:
     async def _offer(self, table: Table | None, msg: dict[str, Any]) -> None:
         """Take a ``rematch`` request another process relayed (this process holds the
         table's lease, so its offer), and answer it."""
-        assert self.social is not None
+        assert self.host is not None
         reply: dict[str, Any] = {"k": "r", "id": str(msg.get("id"))}
         if table is None or not self.holds(table.id):
             reply["moved"] = 1
         else:
             seat = msg.get("seat")
             try:
-                reply["rematch"] = await self.social.relayed(
+                reply["rematch"] = await self.host.offer(
                     table, seat if isinstance(seat, int) else None, bool(msg.get("host")),
                     msg.get("preset"), msg.get("options"))
             except Refused as e:
@@ -708,13 +708,13 @@ class Cluster:
 
     def _frames(self, data: str) -> None:
         """The owner's frames for this process's clients of a table."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self.host
+        assert host is not None
         parts = data[1:].split("\x00")
         head = json.loads(parts[0])
         for rid in head.get("r", ()):  # relayed actions from here that made this state
             self._answered(rid, {"k": "r", "id": rid})
-        table = lobby.tables.get(head["t"])
+        table = host.table(head["t"])
         if table is None:
             return
         frames: dict[int | None, str] = {}
@@ -739,10 +739,10 @@ class Cluster:
         if head.get("o") and table.row.status != "over":
             table.row.status = "over"  # with the game-over state, on every process
             table.row.winner = head.get("w")
-            lobby.master.broadcast_table(table)
+            host.tell_table(table)
             behind = True  # the whole game here too (its record, a rematch)
         if behind:
-            self.spawn(lobby.sync(table))
+            self.spawn(host.sync(table))
 
     def presence(self, table: Table) -> None:
         """Tell the others who is connected to ``table`` here."""
@@ -829,9 +829,9 @@ class Cluster:
     def held_again(self, table_id: str) -> None:
         """A lease not renewed for a while (not counted on: its bots stopped) is
         renewed again: what comes next is arranged again."""
-        table = self.lobby.tables.get(table_id) if self.lobby is not None else None
-        if table is not None and self.lobby is not None and self.owns(table_id):
-            self.lobby.next(table)
+        table = self.host.table(table_id) if self.host is not None else None
+        if table is not None and self.host is not None and self.owns(table_id):
+            self.host.next(table)
 
     def lost(self, table_id: str, epoch: int | None = None) -> None:
         """The table's lease is not ours (any more): its bots and clocks stop here
@@ -843,9 +843,9 @@ class Cluster:
         self.epochs.pop(table_id, None)
         self.valid.pop(table_id, None)
         log.warning("cluster: lost the lease of table %s", table_id)
-        table = self.lobby.tables.get(table_id) if self.lobby is not None else None
-        if table is not None and self.lobby is not None:
-            self.lobby.next(table)  # not ours: stops its bots and clocks here
+        table = self.host.table(table_id) if self.host is not None else None
+        if table is not None and self.host is not None:
+            self.host.next(table)  # not ours: stops its bots and clocks here
 
     def top(self, table_id: str) -> bool:
         """Whether this process ranks first for ``table_id`` among the live ones."""
@@ -863,14 +863,14 @@ class Cluster:
             await asyncio.sleep(period)
 
     async def _lease_round(self) -> None:
-        lobby = self.lobby
-        assert lobby is not None
+        host = self.host
+        assert host is not None
         r = self.redis
         live = sorted([k.split(":", 2)[2] async for k in r.scan_iter("toepen:proc:*",
                                                                       count=1000)])
         self.live = live if self.proc in live else [*live, self.proc]
         # the presence of a process that died goes with it
-        for each in list(lobby.tables.values()):
+        for each in host.tables():
             gone = [p for p in each.elsewhere if p not in self.live]
             for p in gone:
                 del each.elsewhere[p]
@@ -878,14 +878,14 @@ class Cluster:
                 each.shown_offer = each.shown_by = None  # its holder died: it lapsed
                 gone.append(each.id)
             if gone:
-                lobby.master.broadcast_table(each, local=True)
+                host.tell_table(each)
         now = time.monotonic()
         grace = 2 * self.lease_ms / 1000
         for tid, at in list(self.handed.items()):
             if now - at > grace:
                 del self.handed[tid]
         await self._follow_clients()
-        playing = [t for t in lobby.tables.values()
+        playing = [t for t in host.tables()
                    if t.row.status == "playing" and t.id not in self.owned]
         self.hints = {}
         if not playing:
@@ -910,10 +910,10 @@ class Cluster:
         each table's clients to one process (docs/deploy.md) leaves nothing to relay.
         The handover is a takeover like any other (the taker raises the epoch and reads
         the table from the database); the owner stops acting first."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self.host
+        assert host is not None
         for tid in list(self.owned):
-            table = lobby.tables.get(tid)
+            table = host.table(tid)
             if table is None or table.row.status != "playing" or table.clients:
                 continue
             counts = [(len(seats) + spectators, rank(tid, proc), proc)
@@ -937,10 +937,10 @@ class Cluster:
                                    px=self.lease_ms)
         if not got:
             return False
-        assert self.lobby is not None
-        lobby = self.lobby
+        host = self.host
+        assert host is not None
         try:
-            epoch = await lobby.storage.take_lease(table.id)
+            epoch = await host.take_lease(table.id)
         except Exception:
             log.warning("cluster: table %s: the lease's epoch could not be stored; "
                         "let go", table.id)
@@ -955,7 +955,7 @@ class Cluster:
         # the database is the truth (never Redis' memory): read what this copy lacks,
         # what was stored before the epoch was raised too; tell every client what it
         # lacks (here and at the other processes); then what comes next
-        await lobby.sync(table, takeover=True)
+        await host.sync(table, takeover=True)
         return True
 
     def claim_soon(self, table: Table) -> None:

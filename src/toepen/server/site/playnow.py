@@ -609,9 +609,9 @@ class PlayNow:
     async def count(self) -> None:
         """The counts of people waiting and playing per preset and size."""
         playing: dict[str, int] = {}
-        owns = self.lobby.cluster.owns if self.lobby.cluster is not None else None
+        owns = self.lobby.seam.owns  # in a cluster each table counted by its owner only
         for table in self.lobby.tables.values():
-            if table.row.status != "playing" or (owns is not None and not owns(table.id)):
+            if table.row.status != "playing" or not owns(table.id):
                 continue
             k = f"{table.row.preset}/{table.row.size}"
             playing[k] = playing.get(k, 0) + sum(1 for s in table.seats if s.kind == "human")
@@ -812,7 +812,7 @@ async def start(app: FastAPI, lobby: Lobby) -> PlayNow:
     """The server's queue on ``app.state.playnow`` (in Redis with ``--redis``)."""
     accounts: Accounts | None = getattr(app.state, "accounts", None)
     store: QueueStore = MemoryQueue()
-    if accounts is not None and accounts.redis is not None and lobby.cluster is not None:
+    if accounts is not None and accounts.redis is not None and lobby.seam.shared:
         store = RedisQueue(accounts.redis, f"{socket.gethostname()}:{os.getpid()}")
 
     async def seated(table: Table, seat: int, account: str) -> None:

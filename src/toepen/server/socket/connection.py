@@ -256,16 +256,14 @@ class Connection:
                 try:
                     seat, host = self.lobby.who(self.table, token)
                 except Refused:  # a seat just taken at another server of the cluster?
-                    if self.lobby.cluster is None:
+                    if not await self.lobby.refresh(self.table):
                         raise
-                    await self.lobby.refresh(self.table)
                     seat, host = self.lobby.who(self.table, token)
             except Refused as e:
                 await self._refuse("auth", e.message, 4001, "unknown token")
                 return None
         client = Client(seat, host, self.limits.send_queue)
-        if self.lobby.cluster is not None and not self.lobby.cluster.owns(self.table.id):
-            await self.lobby.sync(self.table)  # this copy lags the owner's: the database's
+        await self.lobby.fresh_copy(self.table)  # at a relay: the database's, not its lag
         try:
             self.master.attach(self.table, client)
         except Refused as e:

@@ -27,8 +27,8 @@ from ..protocol import HOST_COMMANDS, Limits, Refused, check_name, check_seat
 from .botpool import BotPool
 from .external_bots import ExternalBots
 from .master import Master
-from .ports import ClusterPort
 from .scheduler import Scheduler
+from .seam import LocalSeam, Seam
 from .table import Seat, Table, bot_name, token_hash
 
 log = logging.getLogger("toepen.server")
@@ -65,10 +65,14 @@ class Lobby:
     """Every table of the server, and the storage, master and bots behind them."""
 
     def __init__(self, store: Store, pool: BotPool, limits: Limits | None = None,
-                 bot_delay: float = 0.0, external: ExternalBots | None = None) -> None:
+                 bot_delay: float = 0.0, external: ExternalBots | None = None,
+                 seam: Seam | None = None) -> None:
         self.limits = limits or Limits()
         self.storage = Storage(store)
-        self.master = Master(self.storage, self.limits)
+        self.seam: Seam = seam if seam is not None else LocalSeam()
+        """Where the tables live (:mod:`~toepen.server.tables.seam`): this process alone
+        or, with ``--redis``, a cluster of servers; chosen at start-up."""
+        self.master = Master(self.storage, self.limits, self.seam)
         self.bots = Scheduler(self.master, pool, external, bot_delay)
         self.master.on_change = self.next
         self.tables: dict[str, Table] = {}
@@ -76,8 +80,6 @@ class Lobby:
         self.tokens: dict[str, str] = {}  # token hash -> table id
         self.requests: dict[tuple[str, str], asyncio.Task[tuple[Table, str, int | None]]] = {}
         """Table creations by (creator, the client's request id): a repeat gets the same."""
-        self.cluster: ClusterPort | None = None
-        """The cluster of servers (``--redis``), or None: :meth:`join_cluster`."""
         self.on_adopt: list[Callable[[Table], Awaitable[None]]] = []
         """Run for a table read from storage after start-up (a finished table asked for
         again, one made at another server of a cluster): marks of other areas."""
@@ -95,12 +97,6 @@ class Lobby:
         self.promised: Callable[[frozenset[str]], Awaitable[int]] | None = None
         """How many tables are promised to a client (play now's waiting tickets): they
         count against its ``tables_per_client`` as its open tables do."""
-
-    def join_cluster(self, cluster: ClusterPort) -> None:
-        """Share the tables with the other servers behind ``cluster``'s Redis."""
-        self.cluster = cluster
-        self.master.cluster = cluster
-        self.bots.owns = cluster.owns
 
     # -- start-up and shutdown -------------------------------------------------------
 
@@ -191,8 +187,7 @@ class Lobby:
             if thash and self.tokens.get(thash) == table.id:
                 del self.tokens[thash]
         self.evicted += 1
-        if self.cluster is not None:
-            self.cluster.evicted(table.id)
+        self.seam.evicted(table.id)
 
     def trim(self, now: float | None = None) -> int:
         """Evict the finished tables quiet (:meth:`evictable`) for ``finished_grace``
@@ -268,16 +263,17 @@ class Lobby:
                 await self.find(table_id)
         return self.by_code(code)
 
-    async def refresh(self, table: Table) -> None:
+    async def refresh(self, table: Table) -> bool:
         """Read the table's seats again from the database (a token just given out by
-        another server)."""
-        if self.cluster is None:
-            return
+        another server); whether it could have changed there (:attr:`Seam.shared`)."""
+        if not self.seam.shared:
+            return False
         row = await self.storage.load_table(table.id)
         if row is not None:
             async with table.lock:
                 self._apply_row(table, row, table.version)
                 await self.master.catch_up_actions(table)
+        return True
 
     async def catch_up(self, table: Table, n: int, ver: int) -> None:
         """Under the table's locks (a change of its seats): make this copy of the table
@@ -294,8 +290,6 @@ class Lobby:
         seats, its game), tell this process's clients what they lack, and (``takeover``:
         this process just took the lease) every other process's clients too; then what
         comes next (:meth:`next`)."""
-        if self.cluster is None:
-            return
         async with table.lock:
             row = await self.storage.load_table(table.id)
             if row is not None:
@@ -307,9 +301,10 @@ class Lobby:
         self.next(table)
 
     async def fresh_copy(self, table: Table) -> None:
-        """In a cluster, at a process that does not own ``table``: :meth:`sync` it (its
-        copy lags: only the owner applies each action). Elsewhere nothing."""
-        if self.cluster is not None and not self.cluster.owns(table.id):
+        """At a process that does not apply ``table``'s actions (in a cluster, not its
+        owner): :meth:`sync` it (its copy lags: only the owner applies each action).
+        Elsewhere nothing."""
+        if not self.seam.owns(table.id):
             await self.sync(table)
 
     def next(self, table: Table) -> None:
@@ -549,9 +544,8 @@ class Lobby:
         if row.status == "playing":
             table.game = table.new_game()
         self._add(table)
-        if self.cluster is not None:
-            self.cluster.created(table)
-            self.cluster.claim_soon(table)
+        self.seam.created(table)
+        self.seam.claim_soon(table)
         self.next(table)
         return table, token, 0 if name is not None else None
 
@@ -587,8 +581,7 @@ class Lobby:
         table.game = table.new_game()
         self.master.broadcast_table(table)
         self.master.broadcast_state(table, table.game.opening_events(omniscient=True), None)
-        if self.cluster is not None:
-            self.cluster.claim_soon(table)
+        self.seam.claim_soon(table)
 
     # -- seats -----------------------------------------------------------------------
 

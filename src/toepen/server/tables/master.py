@@ -35,7 +35,8 @@ from .. import protocol
 from ..db.commit import Fenced, Storage
 from ..db.store import ActionRow
 from ..protocol import Closing, Limits, Refused
-from .ports import ClusterPort, Hold, MetricsPort
+from .ports import MetricsPort
+from .seam import Frames, LocalSeam, Seam
 from .table import Client, Table
 
 log = logging.getLogger("toepen.server")
@@ -145,7 +146,7 @@ def moved(table: Table, before: int, events: Sequence[Event]) -> None:
 class Master:
     """Changes tables and tells their clients."""
 
-    def __init__(self, storage: Storage, limits: Limits) -> None:
+    def __init__(self, storage: Storage, limits: Limits, seam: Seam | None = None) -> None:
         self.storage = storage
         self.limits = limits
         self.on_change: Callable[[Table], None] = lambda table: None
@@ -155,24 +156,18 @@ class Master:
         which a change may cancel): results, ratings."""
         self._over_tasks: set[asyncio.Task[None]] = set()
         self._doubtful: set[str] = set()
-        self.cluster: ClusterPort | None = None
-        """The cluster of servers this one belongs to (``--redis``), or None."""
+        self.seam: Seam = seam if seam is not None else LocalSeam()
+        """Where the tables live (:mod:`~toepen.server.tables.seam`): this process alone,
+        or a cluster of servers (``--redis``)."""
         self.metrics: MetricsPort | None = None
 
     @contextlib.asynccontextmanager
-    async def locked(self, table: Table) -> AsyncIterator[Hold | None]:
-        """The table's lock; in a cluster also its Redis lock, the table caught up with
-        the other servers first (yields the :class:`~toepen.server.tables.ports.Hold`)."""
-        async with table.lock:
-            if self.cluster is None:
-                yield None
-                return
-            async with self.cluster.hold(table) as held:
-                before = _seating(table)
-                yield held
-                if held.message is None and _seating(table) != before:
-                    table.version += 1
-                    held.message = self.cluster.seats_message(table)
+    async def locked(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock and its seam's hold (:meth:`Seam.hold`: in a cluster the
+        table's lock across processes, the table caught up with the database first, a
+        change of its seats told to the others on the way out)."""
+        async with table.lock, self.seam.hold(table):
+            yield
 
     # -- the game --------------------------------------------------------------------
 
@@ -214,10 +209,10 @@ class Master:
         of a new state ends in :attr:`on_change`, a stale refusal from the database
         too (the other process's action is read and told first)."""
         act = parse_action(text, state)
-        cluster = self.cluster
+        seam = self.seam
         for _ in range(3):
-            if (cluster is not None and not relayed and not cluster.owns(table.id)
-                    and await cluster.relay(table, seat, str(act), state, by)):
+            if (not relayed and not seam.owns(table.id)
+                    and await seam.relay(table, seat, str(act), state, by)):
                 return
             try:
                 await self._apply(table, seat, act, state, by)
@@ -226,14 +221,13 @@ class Master:
                 # the lease moved while this was written (a takeover, a handover):
                 # nothing was stored, and the new owner decides (relayed again; a
                 # relayed action is answered "moved", its sender asks the new owner)
-                if cluster is None or relayed or by != "player":
+                if relayed or by != "player":
                     raise  # a bot's or the clock's move: the new owner makes its own
         raise Refused("server_error", "the table's lease kept moving; nothing changed", 503)
 
     async def _apply(self, table: Table, seat: int, act: Action, state: int,
                      by: str) -> None:
         """:meth:`act` at the table's owner (or a lone server)."""
-        cluster = self.cluster
         changed = False
         cancelled = False
         try:
@@ -248,7 +242,7 @@ class Master:
                 except IllegalAction as e:  # (it changed nothing)
                     raise self.refused(game, seat, e.refusal) from None
                 started = time.perf_counter()
-                epoch = None if cluster is None else cluster.fence(table.id)
+                epoch = self.seam.fence(table.id)
                 row = ActionRow(table.id, n, seat, str(act), by,
                                 after.winner if after.is_over else None, epoch)
                 try:
@@ -265,8 +259,8 @@ class Master:
                         elif e.code == "in_doubt":
                             self._doubt(table)
                     finally:
-                        if isinstance(e, Fenced) and cluster is not None:
-                            cluster.fenced(table, e.epoch)  # another process holds the lease
+                        if isinstance(e, Fenced):  # another process applies it now
+                            self.seam.fenced(table, e.epoch)
                     raise
                 if self.metrics is not None:
                     self.metrics.committed(time.perf_counter() - started, by)
@@ -378,8 +372,7 @@ class Master:
                                        closing=final(table.game, so_far)))
             client.at = table.state
         self.broadcast_table(table)
-        if self.cluster is not None:
-            self.cluster.presence(table)
+        self.seam.publish_presence(table)
 
     def detach(self, table: Table, client: Client) -> None:
         if client in table.clients and (client.seat is not None or client.host):
@@ -387,8 +380,7 @@ class Master:
         table.clients.discard(client)
         with contextlib.suppress(RuntimeError):
             self.broadcast_table(table)
-            if self.cluster is not None:
-                self.cluster.presence(table)
+            self.seam.publish_presence(table)
 
     async def back(self, table: Table, seat: int) -> None:
         """The owner of ``seat`` is back: end a stand-in."""
@@ -402,8 +394,7 @@ class Master:
         """A stand-in or a fallback began or ended (not stored): tell every client, and
         the other servers."""
         self.broadcast_table(table)
-        if self.cluster is not None:
-            self.cluster.flags(table)
+        self.seam.publish_flags(table)
 
     # -- sending ---------------------------------------------------------------------
 
@@ -412,8 +403,8 @@ class Master:
         every server of a cluster (``local``: this server's clients only)."""
         for c in list(table.clients):
             c.send(text)
-        if self.cluster is not None and not local:
-            self.cluster.raw(table, text)
+        if not local:
+            self.seam.publish_text(table, text)
 
     def broadcast_table(self, table: Table, local: bool = True) -> None:
         """Every client of the table here gets its ``table`` message (in a cluster each
@@ -435,9 +426,7 @@ class Master:
         clients = [c for c in table.clients if c.at < n]
         behind = [c for c in clients if c.at < n - 1]
         now = [c for c in clients if c.at == n - 1]
-        cluster = self.cluster
-        remote = (table.receivers() if cluster is not None and cluster.holds(table.id)
-                  else {})
+        remote = self.seam.elsewhere(table)
         wanted: set[int | None] = {c.seat for c in now}
         for keys in remote.values():
             wanted |= keys
@@ -449,9 +438,9 @@ class Master:
             c.at = n
         if behind:
             self.catch_up_clients(table, behind)
-        if remote and cluster is not None:
-            cluster.frames(table, n, {proc: {k: cache[k] for k in keys}
-                                      for proc, keys in remote.items()})
+        if remote:
+            self.seam.publish_frames(table, n, {proc: {k: cache[k] for k in keys}
+                                                for proc, keys in remote.items()})
 
     def fresh_frames(self, table: Table, keys: set[int | None]) -> dict[int | None, bytes]:
         """The whole ``state`` (its history so far) for each of ``keys`` (a seat; None:
@@ -504,14 +493,13 @@ class Master:
     def tell_elsewhere(self, table: Table) -> None:
         """The owner (just taken over): every other process's clients get the whole
         state (each process sends it on to its clients that lack it)."""
-        cluster = self.cluster
-        if cluster is None or table.game is None:
+        if table.game is None:
             return
-        by_proc: dict[str, dict[int | None, str | bytes]] = {
+        by_proc: dict[str, Frames] = {
             proc: dict(self.fresh_frames(table, keys))
             for proc, keys in table.receivers().items()}
         if by_proc:
-            cluster.frames(table, table.state, by_proc, fresh=True)
+            self.seam.publish_frames(table, table.state, by_proc, fresh=True)
 
 
 CATCH_UP = 100
@@ -538,12 +526,6 @@ def missed_frames(table: Table, since: int, seats: set[int | None]
         out.append((i + 1, state_frames(replay, seats, events, (seat, str(act), by),
                                         closing(replay, events, so_far))))
     return out
-
-
-def _seating(table: Table) -> tuple[Any, ...]:
-    """What of a table other servers must learn when it changes: seats and status."""
-    return (tuple((s.kind, s.name, s.bot, s.token_hash) for s in table.seats),
-            table.row.status, tuple(table.row.players or ()))
 
 
 def view_bytes(game: Game, seats: set[int | None]) -> dict[int | None, bytes]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from ...bots.base import CMD_PREFIX, DEFAULT_WORD, LAST_RESORT, standin_level
@@ -64,8 +64,9 @@ class Scheduler:
         self.background: set[asyncio.Task[None]] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         """The idle clock of each table whose person is to act."""
-        self.owns: Callable[[str], bool] | None = None
-        """In a cluster: whether this server holds a table's lease (runs its bots)."""
+        self.seam = master.seam
+        """Where the tables live: only a table's owner runs its bots and clocks
+        (:meth:`~toepen.server.tables.seam.Seam.owns`; a lone server owns every table)."""
         self.away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         """The grace of each seat whose player closed their last socket (:meth:`gone`)."""
 
@@ -145,7 +146,7 @@ class Scheduler:
                 self.spawn(self._finish_external(ext, observe(game, s)))
         if game is None or game.is_over or game.turn < 0:
             return
-        if self.owns is not None and not self.owns(table.id):
+        if not self.seam.owns(table.id):
             return  # another server of the cluster runs this table's bots and clocks
         state = len(game.actions)
         if table.passed[0] != state:
@@ -275,15 +276,15 @@ class Scheduler:
 
     async def _idle(self, table: Table, seat: int, state: int) -> None:
         """The idle clock of ``seat`` ran out at ``state``: a stand-in plays it. Only the
-        table's lease holder, surely (:meth:`Cluster.owns`): a clock overdue in a process
+        table's lease holder, surely (:meth:`Seam.owns`): a clock overdue in a process
         that was frozen or starved, and does not know yet that another process took the
         table (where the person plays on), starts no stand-in for her."""
-        if self.owns is not None and not self.owns(table.id):
+        if not self.seam.owns(table.id):
             return  # not ours (any more): the owner's clock decides; ours again, re-armed
         async with table.lock:
             if table.game is None or len(table.game.actions) != state:
                 return
-            if self.owns is not None and not self.owns(table.id):
+            if not self.seam.owns(table.id):
                 return
             table.seats[seat].standin = True
             self.master.flags_changed(table)

@@ -151,18 +151,18 @@ class Social:
         clock runs. Returns the new table once it is made (here).
 
         In a cluster the offer is the table's lease holder's: a request at another
-        process goes to it (:meth:`~toepen.server.tables.ports.ClusterPort.offer`), and
+        process goes to it (:meth:`~toepen.server.tables.seam.Seam.relay_offer`), and
         its offer is told to every process's clients (:meth:`told`). With no holder (it
         died; a finished table's lease lapses) the process taking the request holds the
         offer, and the next table is made once whichever process gets there first
-        (:meth:`~toepen.server.tables.ports.ClusterPort.once`)."""
+        (:meth:`~toepen.server.tables.seam.Seam.once`)."""
         rules = await self.checked(table, client.seat, client.host, preset, options)
         if table.rematch is not None:  # it is made: tell this client again
             client.send(protocol.table(table.info()))
             return self.lobby.tables.get(table.rematch)
-        cluster = self.lobby.cluster
-        if cluster is not None and not cluster.holds(table.id):
-            answer = await cluster.offer(table, client.seat, client.host, preset, options)
+        seam = self.lobby.seam
+        if not seam.holds(table.id):
+            answer = await seam.relay_offer(table, client.seat, client.host, preset, options)
             if answer is not None:  # the holder took it (and told everyone)
                 made = answer.get("rematch")
                 if isinstance(made, str):
@@ -227,10 +227,9 @@ class Social:
     def told(self, table: Table) -> None:
         """Every client of ``table`` here gets its ``table`` message (the offer, the next
         table's id); in a cluster so do the other processes' clients
-        (:meth:`~toepen.server.tables.ports.ClusterPort.offered`)."""
+        (:meth:`~toepen.server.tables.seam.Seam.publish_offer`)."""
         self.lobby.master.broadcast_table(table)
-        if self.lobby.cluster is not None:
-            self.lobby.cluster.offered(table)
+        self.lobby.seam.publish_offer(table)
 
     def left(self, table: Table) -> None:
         """A person left the table (their last socket closed): an offer to play again
@@ -276,9 +275,7 @@ class Social:
                 offer.timer = None
             new: Table | None = None
             ids = await self.lobby.new_ids()
-            cluster = self.lobby.cluster
-            made = ids[0] if cluster is None else await cluster.once(
-                f"rematch:{table.id}", ids[0])
+            made = await self.lobby.seam.once(f"rematch:{table.id}", ids[0])
             if made != ids[0]:  # another process made it (its offer lapsed here)
                 table.rematch = made
             else:
@@ -322,7 +319,6 @@ class Social:
         await lobby.storage.create_table(row, [s.row() for s in seats])
         lobby.tables[table.id] = table
         lobby.codes[code] = table.id
-        if lobby.cluster is not None:  # the other servers learn of it as of any new table
-            lobby.cluster.created(table)
-            lobby.cluster.claim_soon(table)
+        lobby.seam.created(table)  # the other servers learn of it as of any new table
+        lobby.seam.claim_soon(table)
         return table
