@@ -235,7 +235,12 @@ WINGS: dict[str, frozenset[str]] = {
 """Each wing and the other wings it may import (the base it may always import)."""
 CLUSTER_READERS = {f"{SERVER}.app", f"{SERVER}.http.metrics"}
 """The modules outside the cluster wing that may import it: the start-up, which builds it,
-and the metrics, which report it. The tables see it through ``tables.ports`` only."""
+and the metrics, which report it. The tables see it through their seam only."""
+TABLES_DOORS = {f"{SERVER}.tables.seam", f"{SERVER}.tables.table"}
+"""The modules of the tables wing that the cluster may import: the seam (``Seam``, which
+the cluster implements, and ``Host``, what it may ask of this process's tables) and the
+table, the data both speak of. Never the lobby, the master, the scheduler or play again:
+no call back from the cluster into their members."""
 
 
 def server_part(name: str) -> str:
@@ -275,6 +280,9 @@ def wing_offences(graph: dict[str, set[str]]) -> list[str]:
                 out.append(f"{name} -> {dep}: {a} may not import {b}")
             elif b == "cluster" and name not in CLUSTER_READERS:
                 out.append(f"{name} -> {dep}: only the start-up and the metrics read the cluster")
+            elif a == "cluster" and b == "tables" and dep not in TABLES_DOORS:
+                out.append(f"{name} -> {dep}: the cluster reaches the tables through their "
+                           "seam only")
     return out
 
 
@@ -310,6 +318,8 @@ def test_the_wing_rule_catches_what_it_names() -> None:
         f"{SERVER}.protocol": {f"{SERVER}.tables.table"},
         f"{SERVER}.http.pwa": {f"{SERVER}.cluster.core", f"{SERVER}.app"},
         f"{SERVER}.socket.connection": {f"{SERVER}.tables.lobby", f"{SERVER}.protocol"},
+        f"{SERVER}.cluster.core": {f"{SERVER}.tables.social", f"{SERVER}.tables.seam",
+                                   f"{SERVER}.tables.table", f"{SERVER}.db.store"},
     }
     found = wing_offences(fake)
     assert f"{m} -> {SERVER}.cluster.core: tables may not import cluster" in found
@@ -319,7 +329,10 @@ def test_the_wing_rule_catches_what_it_names() -> None:
     assert (f"{SERVER}.http.pwa -> {SERVER}.cluster.core: only the start-up and the metrics "
             "read the cluster") in found
     assert f"{SERVER}.http.pwa -> {SERVER}.app: nothing imports the entry back" in found
-    assert len(found) == 6  # the socket reading the tables and the base is allowed
+    assert (f"{SERVER}.cluster.core -> {SERVER}.tables.social: the cluster reaches the "
+            "tables through their seam only") in found
+    assert len(found) == 7  # the socket reading the tables and the base is allowed, and
+    # the cluster reading the seam, the table and the database
     assert server_part(f"{SERVER}.lobby") == "?"  # the flat layout: a module in no wing
 
 
@@ -403,3 +416,85 @@ def test_no_module_reads_another_modules_private_attributes() -> None:
                 continue
             offences.append(f"{name}:{node.lineno}: {ast.unparse(obj)}.{attr}")
     assert not offences, f"{len(offences)} private attributes of others:\n" + "\n".join(offences)
+
+
+# One seam for the cluster: the tables call where they live (tables/seam.py: a lone
+# process's LocalSeam, or the cluster's seam, chosen at start-up), never ask whether there
+# is a cluster; the cluster reaches the tables only through the seam's Host (above:
+# TABLES_DOORS).
+
+SEAM_CALLERS = ("tables", "socket", "site", "http")
+"""The wings that play tables, through the seam."""
+SEAM_CHOOSERS = {f"{SERVER}.app", f"{SERVER}.http.metrics"}
+"""The server modules outside the cluster wing that may ask whether there is a cluster:
+the start-up, which chooses the seam, and the metrics, which report the cluster's figures."""
+
+
+def cluster_conditions(source: str) -> list[str]:
+    """Every condition of ``source`` that names a cluster (``if self.cluster is None``,
+    ``x if cluster else y``, ``cluster is not None and ...``, a comprehension's ``if``,
+    a ``while``, an ``assert``): a name or attribute with ``cluster`` in it, as
+    ``line: condition``."""
+
+    def names_cluster(node: ast.AST) -> bool:
+        return any((isinstance(n, ast.Name) and "cluster" in n.id.lower())
+                   or (isinstance(n, ast.Attribute) and "cluster" in n.attr.lower())
+                   for n in ast.walk(node))
+
+    tests: list[ast.expr] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            tests.append(node.test)
+        elif isinstance(node, ast.comprehension):
+            tests.extend(node.ifs)
+        elif isinstance(node, ast.BoolOp):
+            tests.extend(node.values)
+    return sorted({f"{t.lineno}: {ast.unparse(t)}" for t in tests if names_cluster(t)})
+
+
+def test_the_cluster_rule_catches_what_it_names() -> None:
+    old = (
+        "def act(self, table):\n"
+        "    cluster = self.cluster\n"
+        "    if cluster is not None and not cluster.owns(table.id):\n"
+        "        return\n"
+        "    epoch = None if cluster is None else cluster.fence(table.id)\n"
+        "    owns = self.lobby.cluster.owns if self.lobby.cluster is not None else None\n"
+        "    self.lobby.cluster is not None and self.lobby.cluster.created(table)\n"
+        "    while self.cluster:\n"
+        "        pass\n"
+    )
+    found = cluster_conditions(old)
+    assert {int(f.split(":")[0]) for f in found} == {3, 5, 6, 7, 8}, found
+    seam = (
+        "def act(self, table):\n"
+        "    if not self.seam.owns(table.id):\n"
+        "        return\n"
+        "    epoch = self.seam.fence(table.id)  # in a cluster: the lease's\n"
+        "    log.info('not a cluster')\n"
+    )
+    assert cluster_conditions(seam) == []
+
+
+def test_the_tables_ask_their_seam_never_whether_there_is_a_cluster() -> None:
+    """No module of the wings that play tables (tables, socket, site, http; but the
+    metrics, which report the cluster) has a condition that names a cluster: the master,
+    the lobby, the scheduler, play again, the socket and play now call
+    :class:`toepen.server.tables.seam.Seam` the same way for one process or many. (The
+    base's ``names`` speaks of grapheme clusters, and the start-up chooses the seam.)"""
+    offences = {
+        name: found for name in SERVER_MODULES
+        if server_part(name) in SEAM_CALLERS and name not in SEAM_CHOOSERS
+        and (found := cluster_conditions(MODULES[name].read_text(encoding="utf-8")))}
+    assert not offences, offences
+    for name in ("master", "lobby", "scheduler", "social"):  # the four the seam is for
+        assert f"{SERVER}.tables.{name}" in MODULES
+
+
+def test_the_tables_never_import_the_cluster_and_it_reads_only_their_seam() -> None:
+    tables = [m for m in SERVER_MODULES if server_part(m) == "tables"]
+    assert not [(m, d) for m in tables for d in GRAPH[m] if server_part(d) == "cluster"]
+    reached = {d for m in SERVER_MODULES if server_part(m) == "cluster"
+               for d in GRAPH[m] if server_part(d) == "tables"}
+    assert reached <= TABLES_DOORS, sorted(reached - TABLES_DOORS)
+    assert f"{SERVER}.tables.seam" in reached  # the cluster implements the seam's side
