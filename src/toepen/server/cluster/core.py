@@ -15,7 +15,7 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   spectators) connected there. No card leaves the owner except to its own seat's
   clients, wherever they are connected. A relaying process's copy of the game is
   brought up to date from the database only when it is needed (a client connects, a
-  record is asked for, the game ends, it takes the lease): :meth:`Lobby.sync`;
+  record is asked for, the game ends, it takes the lease): :meth:`Host.sync`;
 - **the transport** is Redis pub/sub, with state numbers: every frame carries the
   state number it shows, and a client's process sends it only to a client one state
   behind it. A gap (a frame missed, a seat's frame missing) or a broken subscription
