@@ -498,3 +498,32 @@ def test_the_tables_never_import_the_cluster_and_it_reads_only_their_seam() -> N
                for d in GRAPH[m] if server_part(d) == "tables"}
     assert reached <= TABLES_DOORS, sorted(reached - TABLES_DOORS)
     assert f"{SERVER}.tables.seam" in reached  # the cluster implements the seam's side
+
+
+TEST_SWITCHES = ("TOEPEN_FAILPOINT", "TOEPEN_TEST")
+"""Environment variables a test would set to change what the product does: none is read
+under src/ (a fault for a test is installed by the test's harness: tests/faults.py)."""
+
+
+def switches_named(source: str) -> list[str]:
+    """Where ``source`` names an environment variable of :data:`TEST_SWITCHES`, as
+    ``line: name``: any string of the source that begins so (``os.environ.get(...)``,
+    ``os.getenv(...)``, ``environ[...]``, a default of an option, an f-string's part)."""
+    return [f"{node.lineno}: {node.value}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and node.value.startswith(TEST_SWITCHES)]
+
+
+def test_the_switch_rule_catches_what_it_names() -> None:
+    assert switches_named('import os\nFP = os.environ.get("TOEPEN_FAILPOINT", "")\n') == [
+        "2: TOEPEN_FAILPOINT"]
+    assert switches_named('import os\nf = os.getenv("TOEPEN_FAILPOINT_FILE")\n'
+                         'g = os.environ[f"TOEPEN_TEST_{1}"]\n') == [
+        "2: TOEPEN_FAILPOINT_FILE", "3: TOEPEN_TEST_"]
+    assert switches_named('import os\nh = os.environ.get("TOEPEN_DB")\n') == []
+
+
+def test_no_module_reads_a_test_switch_from_the_environment() -> None:
+    found = {name: hits for name, path in MODULES.items()
+             if (hits := switches_named(path.read_text()))}
+    assert not found, f"test switches read in production code: {found}"

@@ -140,6 +140,10 @@ def _become(request: dict[str, Any]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    if request.get("faults"):  # a crash test's, installed before the server starts
+        import faults
+
+        faults.install(request["faults"])
     sys.path[0] = request["cwd"]  # as ``-m`` puts it
     sys.argv = ["-m", *request["args"]]
     import multiprocessing
@@ -248,11 +252,13 @@ class Zygote:
                 return -signal.SIGKILL
         return None
 
-    def fork(self, args: list[str], log: Path, cwd: Path) -> Forked | None:
+    def fork(self, args: list[str], log: Path, cwd: Path,
+             faults: dict[str, str] | None = None) -> Forked | None:
         env = {k: v for k, v in os.environ.items() if k not in IGNORED}
         if not self.alive or env != {k: v for k, v in self.env.items() if k not in IGNORED}:
             return None
-        request = {"args": args, "log": str(log), "cwd": str(cwd), "env": dict(os.environ)}
+        request = {"args": args, "log": str(log), "cwd": str(cwd), "env": dict(os.environ),
+                   "faults": faults}
         with self.lock, self.changed:
             self.stdin.write((json.dumps(request) + "\n").encode())
             self.stdin.flush()
@@ -266,10 +272,12 @@ _ZYGOTE: Zygote | None = None
 _START = threading.Lock()
 
 
-def start(args: list[str], log: Path, cwd: Path) -> Forked | None:
+def start(args: list[str], log: Path, cwd: Path,
+          faults: dict[str, str] | None = None) -> Forked | None:
     """``python -m toepen.server ARGS`` forked from the zygote (started at the first
-    call), its output appended to ``log``; None where it cannot be forked (the caller
-    then starts the process itself)."""
+    call), its output appended to ``log``, with a crash test's ``faults`` installed
+    (tests/faults.py); None where it cannot be forked (the caller then starts the process
+    itself)."""
     global _ZYGOTE
     if os.environ.get("TOEPEN_TEST_FORK") == "0":
         return None
@@ -277,7 +285,7 @@ def start(args: list[str], log: Path, cwd: Path) -> Forked | None:
         if _ZYGOTE is None:
             _ZYGOTE = Zygote()
         zygote = _ZYGOTE
-    return zygote.fork(args, log, cwd)
+    return zygote.fork(args, log, cwd, faults)
 
 
 if __name__ == "__main__":

@@ -42,9 +42,11 @@ the test servers speak plain HTTP, so it is never used, only not rebuilt."""
 class Server:
     """``toepen serve`` in a subprocess."""
 
-    def __init__(self, db: str, *extra: str) -> None:
+    def __init__(self, db: str, *extra: str, faults: dict[str, str] | None = None) -> None:
         self.db = db
         self.extra = extra
+        self.faults = faults
+        """A crash test's faults (tests/faults.py), installed in the process at each start."""
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | zygote.Forked | None = None
         fd, name = tempfile.mkstemp(prefix="toepen-serve-", suffix=".log")
@@ -64,10 +66,12 @@ class Server:
                 "--bot-delay", "0", "--bot-workers", "1", "--log-level", "warning",
                 "--rate", "1000", "--sockets-per-address", "100000",  # all at 127.0.0.1
                 *self.extra]
-        self.proc = zygote.start(args, self.logpath, ROOT)  # forked: imported already
+        self.proc = zygote.start(args, self.logpath, ROOT, self.faults)  # forked: imported
         if self.proc is None:
+            run = ["-m", "toepen.server"] if not self.faults else [
+                str(ROOT / "tests" / "faults.py"), json.dumps(self.faults)]
             with self.logpath.open("ab") as log:
-                self.proc = subprocess.Popen([sys.executable, "-m", "toepen.server", *args],
+                self.proc = subprocess.Popen([sys.executable, *run, *args],
                                              stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:

@@ -60,6 +60,11 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
     """Three servers for the session (test_failover kills and restarts them: all three
     run again when it is done)."""
     servers = start_cluster(postgres_url, redis_url)
+    end = time.monotonic() + 30  # each has seen the others (a test may count them)
+    for s in servers:
+        while s.get("/api/ready").json().get("cluster", {}).get("live") != len(servers):
+            assert time.monotonic() < end, s.get("/api/ready").json()
+            time.sleep(0.05)
     yield servers
     for s in servers:
         s.stop()

@@ -505,8 +505,8 @@ def stopped(server: Server, timeout: float = 60.0) -> None:
         time.sleep(0.02)
 
 
-def test_a_game_that_ends_while_a_process_reads_it(trio: list[Server], own_redis: Redis,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_ends_while_a_process_reads_it(trio: list[Server],
+                                                   own_redis: Redis) -> None:
     """A process starts, reads the live tables, and before it reads their actions the
     game of one ends at the others (its failpoint stops it between the two): its table
     says ``over`` there too, as in the database and at the other processes, and no client
@@ -523,12 +523,12 @@ def test_a_game_that_ends_while_a_process_reads_it(trio: list[Server], own_redis
     ann = Player(first, tid, host["token"])
     drive = Driver([ann], rng, trio)
     drive.run(lambda: ann.state is not None and ann.state["state"] >= 3, 30)
-    monkeypatch.setenv("TOEPEN_FAILPOINT", "pause:load_tables")
+    late.faults = {"pause": "load_tables"}
     starting = threading.Thread(target=late.start)
     starting.start()
     try:
         stopped(late)
-        monkeypatch.delenv("TOEPEN_FAILPOINT")
+        late.faults = None
         drive.run(lambda: finished(ann), 90)  # the game ends meanwhile
     finally:
         if late.proc is not None:

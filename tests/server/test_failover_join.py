@@ -1,10 +1,10 @@
 """The join/start window: a crash between taking the last seat and starting the game
 leaves no full ``autostart`` table stuck in the lobby.
 
-The seats and the start are one transaction now; ``TOEPEN_FAILPOINT=after:METHOD``
-SIGKILLs the server right after that commit, before it answers anyone. A table stored
-by an older server in the stuck state (the last seat committed, the start not) is
-started when the server comes up.
+The seats and the start are one transaction now; the fault ``{"after": METHOD}``
+(tests/faults.py) SIGKILLs the server right after that commit, before it answers anyone.
+A table stored by an older server in the stuck state (the last seat committed, the start
+not) is started when the server comes up.
 """
 
 from __future__ import annotations
@@ -38,10 +38,8 @@ def crashed(server: Server) -> bool:
     return True
 
 
-def test_kill_right_after_the_last_join_commits(sqlite_db: str,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TOEPEN_FAILPOINT", "after:set_seats")  # not create_table's
-    server = Server(sqlite_db).start()
+def test_kill_right_after_the_last_join_commits(sqlite_db: str) -> None:
+    server = Server(sqlite_db, faults={"after": "set_seats"}).start()  # not create_table's
     try:
         host = create(server, name="Ann", size=4, bots={"2": "random", "3": "random"},
                       options={"lives": 3}, autostart=True)
@@ -49,7 +47,7 @@ def test_kill_right_after_the_last_join_commits(sqlite_db: str,
         with pytest.raises(httpx.HTTPError):  # the server dies before it answers
             server.post(f"/api/tables/{tid}/join", {"name": "Bas"})
         assert crashed(server)
-        monkeypatch.delenv("TOEPEN_FAILPOINT")
+        server.faults = None
         server.start()
         info = wait_status(server, tid, "playing")
         assert info["status"] == "playing", info
@@ -63,16 +61,14 @@ def test_kill_right_after_the_last_join_commits(sqlite_db: str,
         server.stop()
 
 
-def test_kill_right_after_a_full_autostart_table_is_created(
-        sqlite_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TOEPEN_FAILPOINT", "after:create_table")
-    server = Server(sqlite_db).start()
+def test_kill_right_after_a_full_autostart_table_is_created(sqlite_db: str) -> None:
+    server = Server(sqlite_db, faults={"after": "create_table"}).start()
     try:
         with pytest.raises(httpx.HTTPError):
             server.post("/api/tables", {"size": 3, "autostart": True, "options": {"lives": 2},
                                         "bots": {"0": "random", "1": "random", "2": "random"}})
         assert crashed(server)
-        monkeypatch.delenv("TOEPEN_FAILPOINT")
+        server.faults = None
         server.start()
         tables = server.get("/api/tables").json()["tables"]
         assert len(tables) == 1 and tables[0]["status"] != "lobby", tables

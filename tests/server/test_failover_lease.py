@@ -42,7 +42,7 @@ from toepen.server.db.store import database_url
 
 from .audit import audit, timeline
 from .conftest import Player, Server, create
-from .test_cluster import acknowledged, owner, start_cluster
+from .test_cluster import acknowledged, owner
 from .test_session import calm, over, play_until
 
 
@@ -62,17 +62,20 @@ def redis_here() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def pair(pg: Postgres, redis_here: str,
          tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Server], Path]]:
-    """Two servers on them, with the failpoint file of storage.FAILPOINT_FILE."""
+    """Two servers on them, with the failpoint file of the fault ``stop_file``
+    (tests/faults.py) at their first start."""
     fail = tmp_path_factory.mktemp("fail") / "failpoint"
-    before = os.environ.get("TOEPEN_FAILPOINT_FILE")
-    os.environ["TOEPEN_FAILPOINT_FILE"] = str(fail)
+    servers: list[Server] = []
     try:
-        servers = start_cluster(pg.url, redis_here, 2)
-    finally:
-        if before is None:
-            del os.environ["TOEPEN_FAILPOINT_FILE"]
-        else:
-            os.environ["TOEPEN_FAILPOINT_FILE"] = before
+        for _ in range(2):
+            servers.append(Server(pg.url, "--redis", redis_here,
+                                  faults={"stop_file": str(fail)}).start())
+    except Exception:
+        for s in servers:
+            s.stop()
+        raise
+    for s in servers:
+        s.faults = None  # a start again is a process without it, as before
     yield servers, fail
     for s in servers:
         if s.proc is not None:

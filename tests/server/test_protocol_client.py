@@ -104,17 +104,23 @@ def test_a_fold_that_ends_the_session_is_summed_up(server: Server) -> None:
 
 
 def test_after_a_reconnect_last_tells_what_was_stored(server: Server) -> None:
-    a, b, watcher, token = two_people(server, lives=3)
-    # Ann sends one action and drops before she reads its answer
-    while not a.view["legal"]:
-        a.poll(0.05)
-    sent = a.view["action_count"]
-    action = "pass" if "pass" in a.view["legal"] else a.view["legal"][0]
-    a.send({"v": 1, "type": "act", "action": action, "state": sent, "id": 1})
-    stored = b.wait(lambda m: m["type"] == "state" and m["state"] == sent + 1)
-    assert stored["last"] == {"seat": 0, "action": action, "by": "player"}
-    a.close()
-    again = Player(server, a.table_id, token)
+    a, b, watcher, _ = two_people(server, lives=3)
+    # the player to act (the table's dealer is drawn, so Ann or Bas: waiting for Ann
+    # while Bas is to act lasted until his idle stand-in, 60 s) sends one action and
+    # drops before she reads its answer
+    end = time.monotonic() + 10
+    while not (a.my_turn() or b.my_turn()):
+        assert time.monotonic() < end, (a.messages[-2:], b.messages[-2:])
+        for p in (a, b):
+            p.poll(0.05)
+    mover, other, seat = (a, b, 0) if a.my_turn() else (b, a, 1)
+    sent = mover.view["action_count"]
+    action = "pass" if "pass" in mover.view["legal"] else mover.view["legal"][0]
+    mover.send({"v": 1, "type": "act", "action": action, "state": sent, "id": 1})
+    stored = other.wait(lambda m: m["type"] == "state" and m["state"] == sent + 1)
+    assert stored["last"] == {"seat": seat, "action": action, "by": "player"}
+    mover.close()
+    again = Player(server, mover.table_id, mover.token)
     first = again.wait(lambda m: m["type"] == "state")
     assert first["events"] == [] and first["history_skipped"] == 0 and first["history"]
     if first["state"] == sent + 1:  # N == S + 1 with her own action: it was stored
@@ -123,9 +129,9 @@ def test_after_a_reconnect_last_tells_what_was_stored(server: Server) -> None:
         # "anything else", and the state says the game went on past her send
         assert first["state"] > sent + 1 and first["last"] is not None
     # a spectator that comes now is told the same last action
-    late = Player(server, a.table_id)
+    late = Player(server, mover.table_id)
     assert late.wait(lambda m: m["type"] == "state")["last"] == first["last"]
-    for p in (again, b, watcher, late):
+    for p in (again, other, watcher, late):
         p.close()
 
 

@@ -18,9 +18,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import os
-import signal
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,49 +30,16 @@ log = logging.getLogger("toepen.server")
 T = TypeVar("T")
 
 
-FAILPOINT = os.environ.get("TOEPEN_FAILPOINT", "")
-"""For crash tests only: ``after:METHOD`` SIGKILLs this process right after the store's
-``METHOD`` committed, before anyone is told (e.g. ``after:set_seats``); ``pause:METHOD``
-SIGSTOPs it there, the first time only (the test sends SIGCONT: e.g. ``pause:load_tables``,
-a process starting that read the tables and not yet their actions)."""
-_paused: set[str] = set()
+after_call: Callable[[str], None] | None = None
+"""A hook for fault tests, None in service: called in the event loop with the name of
+the store's method (e.g. ``set_seats``) each time one returned, before anyone is told
+what it did (a crash test's harness, installed in the server's process before it starts,
+kills or stops the process there: see tests/faults.py)."""
 
-
-def _failpoint(name: str) -> None:
-    if FAILPOINT and f"after:{name}" == FAILPOINT:
-        os.kill(os.getpid(), signal.SIGKILL)
-    if FAILPOINT and f"pause:{name}" == FAILPOINT and name not in _paused:
-        _paused.add(name)
-        os.kill(os.getpid(), signal.SIGSTOP)
-
-
-FAILPOINT_FILE = os.environ.get("TOEPEN_FAILPOINT_FILE", "")
-"""For fault tests only: a file the test writes when it wants the fault. Holding
-``stop:owner-commit``, the first process to commit an action under a lease (an owner's
-write) takes the file (renamed to ``FILE.<pid>``, where it writes the action's table,
-number and epoch) and SIGSTOPs itself just before the commit: an owner frozen with a
-write in flight. ``stop:owner-commit:<table id>``: only a commit of that table's."""
-
-
-def _stop_point(rows: list[ActionRow]) -> None:
-    if not FAILPOINT_FILE or not any(r.epoch is not None for r in rows):
-        return
-    try:
-        with open(FAILPOINT_FILE) as f:
-            what, armed, only = f.read().strip().partition("stop:owner-commit")
-        mine = [r for r in rows if r.epoch is not None and only in ("", ":" + r.table_id)]
-        if what or not armed or not mine:  # (an empty file: being written, not armed)
-            return
-        taken = f"{FAILPOINT_FILE}.{os.getpid()}"
-        os.rename(FAILPOINT_FILE, taken)  # one process wins
-    except OSError:
-        return
-    r = mine[0]
-    with open(taken, "w") as f:
-        f.write(f"{r.table_id} {r.n} {r.epoch}\n")
-    # to this thread: it stops before its next step (a stop sent to the process may be
-    # taken by another thread, and this one would go on into the commit meanwhile)
-    signal.pthread_kill(threading.get_ident(), signal.SIGSTOP)
+before_commit: Callable[[list[ActionRow]], None] | None = None
+"""A hook for fault tests, None in service: called in the storage thread with the actions
+about to be committed in one transaction, before the commit (a test's harness can stop
+the thread there: an owner frozen with a write in flight)."""
 
 
 def _failed(e: BaseException) -> Refused:
@@ -121,7 +85,8 @@ class Storage:
         except Exception as e:
             log.exception("storage failed")
             raise _failed(e) from None
-        _failpoint(getattr(fn, "__name__", ""))
+        if after_call is not None:
+            after_call(getattr(fn, "__name__", ""))
         return out
 
     # -- the writes and reads the lobby needs ------------------------------------------
@@ -234,7 +199,8 @@ class Storage:
             await asyncio.sleep(0.2)
 
     def _append(self, rows: list[ActionRow]) -> list[ActionRow]:
-        _stop_point(rows)
+        if before_commit is not None:
+            before_commit(rows)
         return self.store.append_actions(rows)
 
     def _settle(self, row: ActionRow) -> BaseException | None:
