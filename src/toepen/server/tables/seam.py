@@ -23,7 +23,6 @@ of the tables wing (``tests/test_layering.py``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -112,6 +111,9 @@ class Seam(Protocol):
         the value the first call gave."""
 
 
+_NO_HOLD: AbstractAsyncContextManager[None] = contextlib.nullcontext()
+
+
 class LocalSeam:
     """The seam of a lone process: its tables live here and nowhere else. Every table's
     actions are applied here, nothing is relayed or published, and the table's own lock
@@ -119,9 +121,8 @@ class LocalSeam:
 
     shared = False
 
-    @contextlib.asynccontextmanager
-    async def hold(self, table: Table) -> AsyncIterator[None]:
-        yield
+    def hold(self, table: Table) -> AbstractAsyncContextManager[None]:
+        return _NO_HOLD  # the table's own lock is all there is (no generator per action)
 
     def owns(self, table_id: str) -> bool:
         return True
