@@ -4,10 +4,11 @@ and two real ``toepen serve`` processes:
 - the lease renewer keeps a table's lease while the event loop is blocked, and gives
   it up as soon as Redis no longer holds it for us; a bot's move cancelled during its
   commit is still applied (in one process, SQLite);
-- an owner frozen with SIGSTOP (at a failpoint: just before it commits a bot's action)
+- an owner frozen with SIGSTOP (at a failpoint: just before it commits an action)
   past its lease, then resumed: its late write is refused by the fence, the new
-  owner goes on, no action is doubled; frozen in the commit of the very person
-  connected there, her action goes to the new owner (not refused as stale);
+  owner goes on, no action is doubled (the action relayed to it as it froze is applied
+  once, by the new owner, and answered with its state); frozen in the commit of the
+  very person connected there, her action goes to the new owner (not refused as stale);
 - PostgreSQL stopped at once (``pg_ctl stop -m immediate``) while it commits a
   person's action: the commit is durable but never acknowledged (PostgreSQL waits for
   a synchronous standby that does not exist); after the restart the person gets the
@@ -211,7 +212,9 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         play_until([ann], rng, lambda: ann.state is not None and ann.state["state"] > 8
                    and ann.my_turn(), choose=calm, timeout=30)
         arm_commit_stop(fail, tid)
-        n = act(ann, rng)
+        n = ann.state["state"]
+        chosen = calm(ann.view["legal"], rng)
+        ann.send({"v": 1, "type": "act", "action": chosen, "state": n, "id": 214})
         table, late_n, late_epoch = frozen_commit(fail, frozen, "its next commit")
         # the owner applies every action (the others relay): its frozen commit is Ann's
         # own relayed action (n) or a bot's after it
@@ -225,7 +228,23 @@ def test_an_owner_frozen_past_its_lease_cannot_store_its_late_write(
         while "write under epoch" not in frozen.log():
             assert time.monotonic() < end, frozen.log()
             time.sleep(0.05)
+        # Ann's action is answered only now (her process relayed it to the frozen owner,
+        # then, told "moved", applied it itself): wait for that answer before she plays
+        # on. Her client still shows her turn at n meanwhile, so a move sent now would be
+        # her second at n, rightly refused stale (the flake: play_until read that
+        # refusal as the answer to a later move, about 1 run in 4)
+        got = ann.wait(lambda m: m["type"] == "error"
+                       or (m["type"] == "state" and m["state"] == n + 1), 20)
+        assert got["type"] == "state", got  # applied, not refused
+        assert got["last"] == {"seat": 0, "action": chosen, "by": "player"}, got
+        by_n = {r[0]: r for r in stored(engine, tid)}
+        assert by_n[n][1:4] == (0, chosen, "player"), by_n[n]  # stored once, as number n
+        if int(late_n) == n:  # the frozen write was hers: stored by the new owner
+            assert by_n[n][4] > int(late_epoch), by_n[n]
         finish_and_agree(servers, ann, tid, engine, rng)
+        # nothing Ann sent was refused: each move waited for the answer to the one before
+        errors = [m for m in ann.messages if m["type"] == "error"]
+        assert not errors, errors
         rows = stored(engine, tid)
         by_n = {r[0]: r for r in rows}
         # action late_n is the new owner's, under a higher epoch: the late write is not
