@@ -69,7 +69,8 @@ class Row:
     hand: int = 0
     what: str = ""
     """The action and its context, for a finer split (``--by``): ``claim``,
-    ``stay@2`` (an answer at stake 2), ``knock@1``, ``card@1``."""
+    ``stay@2`` (an answer at stake 2), ``knock@1``, ``card@1``, ``card+k@2`` (a card
+    where a knock was allowed too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,7 @@ def _what(view: View, act: Action) -> str:
     >>> _what(observe(g, g.turn), g.legal_actions()[0])
     'claim'
     """
-    name = "card" if act.is_play else str(act)
+    name = ("card+k" if KNOCK in view.legal else "card") if act.is_play else str(act)
     return f"{name}@{view.stake}" if view.phase in (Phase.PLAY, Phase.ANSWER) else name
 
 
