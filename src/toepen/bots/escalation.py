@@ -70,7 +70,9 @@ is used instead of the kind's own: a card at stake 2 after a knock was stayed, a
 players ``rulebook``, cost 0.34 lives less than its one-shot value when it followed
 with a knock allowed (the follower, who has seen the lead, may still knock; the knocker
 then mostly folds), and 0.59 lives more when it led with no knock allowed (the same
-option, the other's), 3000 hands (issue 36)."""
+option, the other's), 3000 hands (issue 36). These contexts were set from the
+calibration (:mod:`toepen.tools.calibrate`); ``toepen train escalation`` measures and
+steps the kinds' own contexts only."""
 BETS = ("knock", "answer")
 """The kinds whose actions are bets (the measure explores them)."""
 SHARED = ("claim", "exchange")
