@@ -18,13 +18,26 @@ ratio of the medians is printed.
 
 **Bots.** Decision times of ``pimc`` and ``expert`` at 4- and 8-player tables over
 whole hands of self-play (rulebook and classic), median and 95th percentile.
+
+**Against another checkout** (``--against DIR``): the same lines for this tree's bot and
+for DIR's (this script run by this interpreter with ``PYTHONPATH=DIR/src``, so DIR's
+``toepen`` is imported; its own process), interleaved: ``--rounds`` rounds, each of
+``--hands / --rounds`` hands (the same seeds in both trees), this tree first in odd
+rounds and DIR first in even ones; the percentiles are over all the rounds together::
+
+    nice -n 5 uv run python benchmarks/bench_bots.py --only bots --bot expert \
+        --preset rulebook --players 4 8 --hands 48 --rounds 4 --against /tmp/v2
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -83,11 +96,13 @@ def bench_solver(deals: int, reference_deals: int, console: Console) -> None:
 
 
 def decision_times(bot_name: str, preset: str, players: int, hands: int,
-                   progress: Progress) -> list[float]:
-    """Seconds per decision of ``bot_name`` seated everywhere, over ``hands`` hands."""
+                   progress: Progress | None, first: int = 0) -> list[float]:
+    """Seconds per decision of ``bot_name`` seated everywhere, over ``hands`` hands
+    (seeds ``100 + first`` on)."""
     out: list[float] = []
-    task = progress.add_task(f"{bot_name} {preset} {players}p", total=hands)
-    for h in range(hands):
+    task = (progress.add_task(f"{bot_name} {preset} {players}p", total=hands)
+            if progress is not None else None)
+    for h in range(first, first + hands):
         game = Game.new(preset, players, seed=100 + h)
         bots = [make_bot(bot_name, seed=s) for s in range(players)]
         start = game.hand_no
@@ -99,23 +114,70 @@ def decision_times(bot_name: str, preset: str, players: int, hands: int,
             if len(view.legal) > 1:
                 out.append(time.perf_counter() - t)
             game.apply(seat, action)
-        progress.advance(task)
+        if progress is not None and task is not None:
+            progress.advance(task)
     return out
 
 
-def bench_bots(hands: int, console: Console) -> None:
-    table = Table(title=f"decision time ({hands} self-play hands each; forced moves excluded)")
-    for col in ("bot", "preset", "players", "decisions", "median", "p95", "max"):
+def _elsewhere(tree: str, bot: str, preset: str, players: int, hands: int, first: int
+               ) -> list[float]:
+    """:func:`decision_times` of the checkout ``tree`` (its ``src`` first on the path),
+    in a process of its own."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(tree, "src"))
+    out = subprocess.run(
+        [sys.executable, __file__, "--times", bot, preset, str(players), str(hands),
+         str(first)], env=env, cwd=tree, check=True, capture_output=True, text=True)
+    return [float(x) for x in json.loads(out.stdout)]
+
+
+def _cells(ts: list[float]) -> list[str]:
+    ts = sorted(ts)
+    return [str(len(ts)), f"{statistics.median(ts) * 1e3:.0f} ms",
+            f"{ts[int(0.95 * len(ts))] * 1e3:.0f} ms", f"{ts[-1] * 1e3:.0f} ms"]
+
+
+def bench_bots(hands: int, console: Console, bots: tuple[str, ...] = ("pimc", "expert"),
+               presets: tuple[str, ...] = ("rulebook", "classic"),
+               sizes: tuple[int, ...] = (4, 8), against: str | None = None,
+               rounds: int = 1) -> None:
+    if against is None:
+        table = Table(title=f"decision time ({hands} self-play hands each; forced moves "
+                      "excluded)")
+        for col in ("bot", "preset", "players", "decisions", "median", "p95", "max"):
+            table.add_column(col, justify="right")
+        with Progress(console=console, transient=True) as progress:
+            for name in bots:
+                for preset in presets:
+                    for players in sizes:
+                        ts = decision_times(name, preset, players, hands, progress)
+                        table.add_row(name, preset, str(players), *_cells(ts))
+        console.print(table)
+        return
+    table = Table(title=f"decision time, this tree against {against} ({hands} hands each "
+                  f"in {rounds} interleaved rounds; forced moves excluded)")
+    for col in ("bot", "preset", "players", "tree", "decisions", "median", "p95", "max",
+                "p95 / other"):
         table.add_column(col, justify="right")
-    with Progress(console=console, transient=True) as progress:
-        for name in ("pimc", "expert"):
-            for preset in ("rulebook", "classic"):
-                for players in (4, 8):
-                    ts = sorted(decision_times(name, preset, players, hands, progress))
-                    table.add_row(name, preset, str(players), str(len(ts)),
-                                  f"{statistics.median(ts) * 1e3:.0f} ms",
-                                  f"{ts[int(0.95 * len(ts))] * 1e3:.0f} ms",
-                                  f"{ts[-1] * 1e3:.0f} ms")
+    per = max(1, hands // rounds)
+    for name in bots:
+        for preset in presets:
+            for players in sizes:
+                here: list[float] = []
+                there: list[float] = []
+                for r in range(rounds):
+                    first = r * per
+                    order = (0, 1) if r % 2 == 0 else (1, 0)
+                    for which in order:
+                        if which == 0:
+                            here += decision_times(name, preset, players, per, None, first)
+                        else:
+                            there += _elsewhere(against, name, preset, players, per, first)
+                    console.print(f"{name} {preset} {players}p round {r + 1}/{rounds} done",
+                                  style="dim")
+                p95 = [sorted(t)[int(0.95 * len(t))] for t in (here, there)]
+                table.add_row(name, preset, str(players), "this", *_cells(here),
+                              f"{p95[0] / p95[1]:.2f}")
+                table.add_row("", "", "", "other", *_cells(there), "1")
     console.print(table)
 
 
@@ -125,12 +187,28 @@ def main() -> None:
     ap.add_argument("--reference-deals", type=int, default=30)
     ap.add_argument("--hands", type=int, default=12)
     ap.add_argument("--only", choices=("solver", "bots"))
+    ap.add_argument("--bot", nargs="+", default=["pimc", "expert"])
+    ap.add_argument("--preset", nargs="+", default=["rulebook", "classic"])
+    ap.add_argument("--players", type=int, nargs="+", default=[4, 8])
+    ap.add_argument("--against", metavar="DIR",
+                    help="another checkout: its bots' times beside these, interleaved")
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="with --against: rounds the hands are split into")
+    ap.add_argument("--times", nargs=5, metavar=("BOT", "PRESET", "PLAYERS", "HANDS",
+                                                 "FIRST"),
+                    help=argparse.SUPPRESS)  # --against's child: times as JSON
     args = ap.parse_args()
-    console = Console()
+    if args.times:
+        bot, preset, players, hands, first = args.times
+        print(json.dumps(decision_times(bot, preset, int(players), int(hands), None,
+                                        int(first))))
+        return
+    console = Console(width=140) if args.against else Console()
     if args.only != "bots":
         bench_solver(args.deals, args.reference_deals, console)
     if args.only != "solver":
-        bench_bots(args.hands, console)
+        bench_bots(args.hands, console, tuple(args.bot), tuple(args.preset),
+                   tuple(args.players), args.against, args.rounds)
 
 
 # -- pytest-benchmark entry points ---------------------------------------------------------

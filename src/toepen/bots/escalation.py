@@ -15,10 +15,12 @@ action when it chose it (:attr:`~toepen.bots.pimc.PimcBot.last_values`). ``exper
 adds that to each action's one-shot loss before it compares them, so a stay that the
 one-shot value calls cheaper than a fold by less than the knock war to come is folded.
 Keys: ``MODE|PLAYERS|KIND|STAKE|ACTION`` (``MODE`` ``L`` or ``W``; ``PLAYERS`` the
-table size; ``KIND`` ``knock`` (before a card: knock or play) or ``answer`` (stay, fold,
-knock); ``STAKE`` the stake of the decision, 4 and more together), each ``[times,
-sum of the extra lives]``. A context seen fewer than :data:`MIN_COUNT` times is not
-measured, and a decision with an action not measured is valued one-shot, as before (so
+table size; ``KIND`` ``knock`` (before a card: knock or play), ``knock-lead`` or
+``knock-follow`` (the same, the trick empty or not: :data:`POSITIONS`) or ``answer``
+(stay, fold, knock), or one of the other kinds of :data:`ACTIONS`; ``STAKE`` the stake
+of the decision, 4 and more together), each ``[times, sum of the extra lives]``. A
+context seen fewer than :data:`MIN_COUNT` times is not measured, and a decision with an
+action not measured is valued one-shot, as before (so
 is every decision at a table size never measured).
 
 The table ships as ``toepen/bots/data/expert_escalation.json``;
@@ -43,7 +45,7 @@ from typing import Any
 
 from .datafile import entries, load_data_json, save_json
 
-__all__ = ["FORMAT", "ACTIONS", "BETS", "SHARED", "HAND_AFTER", "Escalation",
+__all__ = ["FORMAT", "ACTIONS", "POSITIONS", "BETS", "SHARED", "HAND_AFTER", "Escalation",
            "escalation_key", "load_escalation", "MIN_COUNT"]
 
 FORMAT = "toepen-expert-escalation/1"
@@ -53,10 +55,24 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "play": ("play",),
     "claim": ("claim", "pass"),
     "exchange": ("exchange", "pass"),
+    "knock-lead": ("knock", "play"),
+    "knock-follow": ("knock", "play"),
+    "play-lead": ("play",),
+    "play-follow": ("play",),
 }
 """Kinds of decision and their actions: the bets (``knock``: knock or a card, before a
 card; ``answer``), and the decisions whose one-shot value misses the knocks to come as
 well (``play``: a card where no knock is allowed; ``claim``: armoede; ``exchange``)."""
+POSITIONS = ("lead", "follow")
+"""The card decisions (``knock``, ``play``) split by the seat's place in the trick:
+``KIND-lead`` (the trick empty) and ``KIND-follow``. Where such a context is measured it
+is used instead of the kind's own: a card at stake 2 after a knock was stayed, at 2
+players ``rulebook``, cost 0.34 lives less than its one-shot value when it followed
+with a knock allowed (the follower, who has seen the lead, may still knock; the knocker
+then mostly folds), and 0.59 lives more when it led with no knock allowed (the same
+option, the other's), 3000 hands (issue 36). These contexts were set from the
+calibration (:mod:`toepen.tools.calibrate`); ``toepen train escalation`` measures and
+steps the kinds' own contexts only."""
 BETS = ("knock", "answer")
 """The kinds whose actions are bets (the measure explores them)."""
 SHARED = ("claim", "exchange")
@@ -129,6 +145,25 @@ class Escalation:
         if any(x is None for x in extras.values()):
             return dict(values)
         return {a: v - (extras[a] or 0.0) for a, v in values.items()}
+
+    def escalate_at(self, mode: str, players: int, kind: str, position: str, stake: int,
+                    values: dict[str, float]) -> dict[str, float]:
+        """:meth:`escalate` by the context of ``kind`` at ``position`` (one of
+        :data:`POSITIONS`) where every action of it is measured, else by ``kind``'s.
+
+        >>> t = Escalation({"L|2|knock|2|knock": [40, 0.0], "L|2|knock|2|play": [40, 0.0],
+        ...                 "L|2|knock-follow|2|knock": [40, -40.0],
+        ...                 "L|2|knock-follow|2|play": [40, -20.0]})
+        >>> t.escalate_at("L", 2, "knock", "follow", 2, {"knock": -2.0, "play": -1.0})
+        {'knock': -1.0, 'play': -0.5}
+        >>> t.escalate_at("L", 2, "knock", "lead", 2, {"knock": -2.0, "play": -1.0})
+        {'knock': -2.0, 'play': -1.0}
+        """
+        refined = f"{kind}-{position}"
+        if refined in ACTIONS and all(
+                self.extra(mode, players, refined, stake, a) is not None for a in values):
+            return self.escalate(mode, players, refined, stake, values)
+        return self.escalate(mode, players, kind, stake, values)
 
     def hand_extra(self, mode: str, players: int) -> float:
         """What the knock war of an average hand costs beyond its one-shot value: the

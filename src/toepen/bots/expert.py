@@ -321,7 +321,9 @@ class ExpertBot(PimcBot):
                   ) -> dict[Action, float]:
         """Each bet's one-shot value less its extra lives in the escalation table (what
         the knocks after it cost in self-play, beyond the one-shot value), never above
-        0 (a hand takes lives, it never gives them). Every card counts as ``play``.
+        0 (a hand takes lives, it never gives them). Every card counts as ``play``; a
+        card decision takes the context of its place in the trick where that is measured
+        (:meth:`~toepen.bots.escalation.Escalation.escalate_at`).
         A declaration before the tricks (:data:`~toepen.bots.escalation.HAND_AFTER`)
         leaves a hand to be played whatever is chosen: an action without a measure of
         its own is charged the knock war of an average hand
@@ -334,8 +336,13 @@ class ExpertBot(PimcBot):
             return {a: min(0.0, v - (war if extra[a] is None else extra[a] or 0.0))
                     for a, v in values.items()}
         names = {a: _NAMES.get(a, "play") for a in values}
-        shift = self.escalation.escalate(mode, players, kind, view.stake,
-                                         dict.fromkeys(names.values(), 0.0))
+        zero = dict.fromkeys(names.values(), 0.0)
+        if kind in ("knock", "play") and view.phase == Phase.PLAY:
+            position = "follow" if view.trick else "lead"
+            shift = self.escalation.escalate_at(mode, players, kind, position, view.stake,
+                                                zero)
+        else:
+            shift = self.escalation.escalate(mode, players, kind, view.stake, zero)
         if not any(shift.values()):
             return dict(values)
         return {a: min(0.0, v + shift[names[a]]) for a, v in values.items()}

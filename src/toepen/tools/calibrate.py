@@ -21,7 +21,9 @@ Run::
 
     uv run python -m toepen.tools.calibrate --players 2 4 6 --hands 60 [--cap 1] [--check]
 
-(``--cap``: at most that many actions of a kind played out a hand; ``--check``: exit 1
+(``--kinds K..`` and ``--min-stake S``: only decisions of those kinds at that stake or
+higher, for a context seldom met; ``--cap``: at most that many actions of a kind played
+out a hand; ``--check``: exit 1
 unless every kind agrees within the Bonferroni bound of a 5% family-wise error over the
 checks, with :data:`MIN_ROWS` rows or more; the standard errors are clustered by hand.)
 
@@ -67,7 +69,8 @@ class Row:
     hand: int = 0
     what: str = ""
     """The action and its context, for a finer split (``--by``): ``claim``,
-    ``stay@2`` (an answer at stake 2), ``knock@1``, ``card@1``."""
+    ``stay@2`` (an answer at stake 2), ``knock@1``, ``card@1``, ``card+k@2`` (a card
+    where a knock was allowed too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +138,7 @@ def _what(view: View, act: Action) -> str:
     >>> _what(observe(g, g.turn), g.legal_actions()[0])
     'claim'
     """
-    name = "card" if act.is_play else str(act)
+    name = ("card+k" if KNOCK in view.legal else "card") if act.is_play else str(act)
     return f"{name}@{view.stake}" if view.phase in (Phase.PLAY, Phase.ANSWER) else name
 
 
@@ -144,8 +147,10 @@ def _kinds(view: View) -> set[str]:
     return {kind_of(view, a) for a in view.legal}
 
 
-def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float]) -> list[Row]:
-    players, preset, seed, share, samples, cont, playouts, index, cap, follow = args
+def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float,
+                     tuple[str, ...], int]) -> list[Row]:
+    (players, preset, seed, share, samples, cont, playouts, index, cap, follow, kinds,
+     min_stake) = args
     game = Game.new(preset, players, seed=seed)
     rng = random.Random(derive_seed("calibrate pick", seed, bits=32))
 
@@ -161,7 +166,9 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float]) -> 
         seat = game.turn
         view = observe(game, seat)
         forced: Action | None = None
-        if len(view.legal) > 1 and rng.random() < share and (
+        wanted = _kinds(view) & set(kinds) if kinds else _kinds(view)
+        if len(view.legal) > 1 and wanted and view.stake >= min_stake and (
+                rng.random() < share) and (
                 not cap or any(taken.get(k, 0) < cap for k in _kinds(view))):
             ev = evaluate(view, samples=samples,
                           seed=derive_seed("calibrate eval", seed, view.action_count, bits=32))
@@ -170,7 +177,7 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float]) -> 
                 forced = KNOCK  # the hand goes on from the knock: its answers are met
             for act in picked:
                 kind = kind_of(view, act)
-                if cap and taken.get(kind, 0) >= cap:
+                if kind not in wanted or cap and taken.get(kind, 0) >= cap:
                     continue
                 taken[kind] = taken.get(kind, 0) + 1
                 for k in range(playouts):
@@ -187,8 +194,8 @@ def _hand(args: tuple[int, str, int, float, int, int, int, int, int, float]) -> 
 
 def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: int = 0,
             samples: int = DEFAULT_SAMPLES, continue_samples: int | None = None,
-            playouts: int = 1, jobs: int | None = 1, cap: int = 0, follow: float = 0.0
-            ) -> list[Row]:
+            playouts: int = 1, jobs: int | None = 1, cap: int = 0, follow: float = 0.0,
+            kinds: Sequence[str] = (), min_stake: int = 1) -> list[Row]:
     """Rows of ``hands`` self-play hands at ``players`` (see the module): decisions
     valued with probability ``share`` by ``samples`` deals, their actions played out
     ``playouts`` times each by ``expert`` (``continue_samples``: its samples; None, its
@@ -196,11 +203,18 @@ def measure(players: int, preset: str, *, hands: int, share: float = 0.3, seed: 
     sample then spreads over the kinds and the hands); ``follow`` > 0: with that chance
     the self-play goes on from a knock played out instead of expert's own choice (where
     expert seldom knocks, its answers are met only so; the answers are then valued by
-    players who read the knock as expert's). Deterministic for given arguments
-    (whatever ``jobs``)."""
+    players who read the knock as expert's); ``kinds`` (default all): only decisions
+    with an action of these kinds are valued, and only those actions played out;
+    ``min_stake``: only decisions at this stake or higher (a context seldom met, such
+    as a card after a stayed knock, measured on its own). Deterministic for given
+    arguments (whatever ``jobs``)."""
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        raise ValueError(f"kinds: {', '.join(bad)} not one of {', '.join(KINDS)}")
     tasks = [(players, preset, derive_seed("calibrate hand", preset, players, seed, i,
                                            bits=32) & 0x7FFF_FFFF, share, samples,
-              continue_samples or 0, playouts, i, cap, follow) for i in range(hands)]
+              continue_samples or 0, playouts, i, cap, follow, tuple(kinds), min_stake)
+             for i in range(hands)]
     out: list[Row] = []
     for rows in map_hands(_hand, tasks, jobs):
         out.extend(rows)
@@ -275,10 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--follow", type=float, default=0.0,
                         help="the chance that the self-play goes on from a knock played "
                         "out (so that answers are met where expert seldom knocks)")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=[],
+                        help="only decisions of these kinds (default: every kind)")
+    parser.add_argument("--min-stake", type=int, default=1,
+                        help="only decisions at this stake or higher")
     parser.add_argument("--by", action="store_true",
                         help="also split each kind by action and stake (not checked)")
     a = parser.parse_args(argv)
-    z = family_z(len(a.preset) * len(a.players) * len(KINDS)) if a.check else 3.0
+    z = family_z(len(a.preset) * len(a.players) * len(a.kinds or KINDS)) if a.check else 3.0
     failed = []
     print("| preset | players | kind | n | value | outcome | outcome - value (95% interval) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -286,8 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in a.players:
             rows = measure(n, preset, hands=a.hands, share=a.share, seed=a.seed,
                            samples=a.samples, continue_samples=a.continue_samples,
-                           playouts=a.playouts, jobs=a.jobs, cap=a.cap, follow=a.follow)
+                           playouts=a.playouts, jobs=a.jobs, cap=a.cap, follow=a.follow,
+                           kinds=a.kinds, min_stake=a.min_stake)
             for s in summarize(rows):
+                if a.kinds and s.kind not in a.kinds:
+                    continue
                 off = abs(s.diff) > z * s.se + 1e-9
                 if a.check and (off or s.n < MIN_ROWS):
                     failed.append(f"{preset} {n} {s.kind}")
