@@ -478,7 +478,7 @@ def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> No
                               ("elsewhere", "far", 1, seat, str(move))]
     game.apply(seat, move)
     cluster.frames(table, 1, {"relay": {seat: "frame"}, "third": {None: "public"}})
-    heads = {channel: _json.loads(text[1:].split("\x00")[0]) for channel, text in cluster.outbox}
+    heads = {channel: _json.loads(data[1:].split(b"\x00")[0]) for channel, data in cluster.outbox}
     assert heads[OWN + "relay"]["r"] == ["mine"]
     assert "r" not in heads[OWN + "third"]
     assert cluster.acks[table.id] == [("relay", "theirs", 1, other_seat, "pass"),

@@ -67,7 +67,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import secrets
@@ -79,6 +78,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import redis
 import redis.asyncio as aioredis
 
@@ -130,6 +130,11 @@ return 0
 """
 
 
+def encode(message: dict[str, Any]) -> bytes:
+    """A message between the processes: compact JSON, UTF-8 (orjson, as the frames)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
 def rank(table_id: str, proc: str) -> bytes:
     """Rendezvous hashing: the live process with the highest rank owns the table."""
     return hashlib.blake2b(f"{table_id}/{proc}".encode(), digest_size=8).digest()
@@ -155,6 +160,9 @@ class Cluster:
     def __init__(self, url: str, lease_ms: int = 3000, lock_ms: int = 5000) -> None:
         self.url = url
         self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.bus: aioredis.Redis = aioredis.from_url(url)
+        """The messages between the processes, as bytes both ways (published as encoded
+        once; received, a frame is forwarded to the socket as it came, never decoded)."""
         self.proc = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process's name in the cluster (host, pid and a nonce)."""
         self.lease_ms = lease_ms
@@ -191,7 +199,7 @@ class Cluster:
         """Tables this process handed over lately (:meth:`_follow_clients`), and when."""
         self.hints: dict[str, str] = {}
         """The owner of each table this process does not own, as last seen."""
-        self.outbox: list[tuple[str, str]] = []
+        self.outbox: list[tuple[str, bytes]] = []
         """What to publish, in order (:meth:`_send`)."""
         self._wake = asyncio.Event()
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -222,7 +230,7 @@ class Cluster:
         what comes waits until the lobby holds every table)."""
         self.lobby = lobby
         self.social = Social(lobby, lobby.limits)
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.bus.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(CHANNEL, OWN + self.proc)
         assert pubsub.connection is not None
         pubsub.connection.register_connect_callback(self._on_connect)
@@ -252,6 +260,8 @@ class Cluster:
             await self.redis.delete(f"toepen:proc:{self.proc}")
             await self.redis.hdel("toepen:presence", self.proc)
         self.owned.clear()
+        with contextlib.suppress(Exception):
+            await self.bus.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -287,7 +297,7 @@ class Cluster:
             message = ""
             if held.message is not None:
                 held.message.update(p=self.proc, t=table.id)
-                message = json.dumps(held.message, separators=(",", ":"))
+                message = encode(held.message).decode()
                 self.published += 1
             await self._release(keys=[*keys, CHANNEL],
                                 args=[token, table.state, table.version, message])
@@ -302,12 +312,11 @@ class Cluster:
     def publish(self, message: dict[str, Any], to: str | None = None) -> None:
         """Tell the other processes (``to``: one of them), in order, in the background."""
         message["p"] = self.proc
-        self._queue(CHANNEL if to is None else OWN + to,
-                    json.dumps(message, separators=(",", ":")))
+        self._queue(CHANNEL if to is None else OWN + to, encode(message))
 
-    def _queue(self, channel: str, text: str) -> None:
+    def _queue(self, channel: str, data: bytes) -> None:
         self.published += 1
-        self.outbox.append((channel, text))
+        self.outbox.append((channel, data))
         self._wake.set()
 
     async def _sender(self) -> None:
@@ -319,10 +328,13 @@ class Cluster:
             while self.outbox:
                 batch = self.outbox[:500]
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, text in batch:
-                            pipe.publish(channel, text)
-                        await pipe.execute()
+                    if len(batch) == 1:  # most often at a human pace: no pipeline's cost
+                        await self.bus.publish(*batch[0])
+                    else:
+                        async with self.bus.pipeline(transaction=False) as pipe:
+                            for channel, data in batch:
+                                pipe.publish(channel, data)
+                            await pipe.execute()
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -388,15 +400,15 @@ class Cluster:
                         continue
                     if not self.loaded.is_set():
                         await self.loaded.wait()
-                    data: str = item["data"]
-                    if data.startswith("F"):
+                    data: bytes = item["data"]
+                    if data.startswith(b"F"):
                         self.received += 1
                         try:
                             self._frames(data)
                         except Exception:
                             log.exception("cluster: frames failed")
                         continue
-                    msg = json.loads(data)
+                    msg = orjson.loads(data)
                     if msg.get("p") == self.proc:
                         continue
                     self.received += 1
@@ -677,50 +689,60 @@ class Cluster:
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
                fresh: bool = False) -> None:
         """Send each process the frames of its clients' seats for state ``n`` (``fresh``:
-        whole states, for clients any number of states behind)."""
+        whole states, for clients any number of states behind): one message per process,
+        ``F`` + a JSON head, then each frame's key and its bytes as the owner encoded them
+        (``\\x00`` between parts, ``\\x01`` after a key; JSON text holds neither), so
+        that the relaying process forwards each frame to its sockets without parsing or
+        encoding it again."""
         head: dict[str, Any] = {"t": table.id, "n": n, "p": self.proc}
         if fresh:
             head["x"] = 1
         if table.row.status == "over":
             head["o"] = 1
             head["w"] = table.row.winner
-        top = "F" + json.dumps(head, separators=(",", ":"))
+        top = b"F" + encode(head)
         acks = self.acks.get(table.id, []) if not fresh else []
         made: tuple[int, str] | None = None  # the action that made state n
         if acks and table.game is not None and len(table.game.actions) == n:
             seat, action = table.game.actions[n - 1]
             made = (seat, str(action))
+        parts: dict[int | None, bytes] = {}  # each frame's part made once, for every process
         for proc, frames in by_proc.items():
             if not frames:
                 continue
-            parts = [top]
+            first = top
             done = [a for a in acks if a[0] == proc and a[2] == n
                     and (a[3], a[4]) == made] if made else []
             if done:  # relayed actions from there that made this state: their answer
                 for a in done:
                     acks.remove(a)
-                parts[0] = "F" + json.dumps({**head, "r": [a[1] for a in done]},
-                                            separators=(",", ":"))
+                first = b"F" + encode({**head, "r": [a[1] for a in done]})
+            out = [first]
             for key, frame in frames.items():
-                text = frame if isinstance(frame, str) else frame.decode()
-                parts.append(f"{'s' if key is None else key}\x01{text}")
-            self._queue(OWN + proc, "\x00".join(parts))
+                part = parts.get(key)
+                if part is None:
+                    name = b"s" if key is None else str(key).encode()
+                    body = frame.encode() if isinstance(frame, str) else frame
+                    part = parts[key] = name + b"\x01" + body
+                out.append(part)
+            self._queue(OWN + proc, b"\x00".join(out))
 
-    def _frames(self, data: str) -> None:
-        """The owner's frames for this process's clients of a table."""
+    def _frames(self, data: bytes) -> None:
+        """The owner's frames for this process's clients of a table (:meth:`frames`): the
+        head parsed, each frame sent on as the bytes it came as."""
         lobby = self.lobby
         assert lobby is not None
-        parts = data[1:].split("\x00")
-        head = json.loads(parts[0])
+        parts = data[1:].split(b"\x00")
+        head = orjson.loads(parts[0])
         for rid in head.get("r", ()):  # relayed actions from here that made this state
             self._answered(rid, {"k": "r", "id": rid})
         table = lobby.tables.get(head["t"])
         if table is None:
             return
-        frames: dict[int | None, str] = {}
+        frames: dict[int | None, bytes] = {}
         for part in parts[1:]:
-            key, _, frame = part.partition("\x01")
-            frames[None if key == "s" else int(key)] = frame
+            key, _, frame = part.partition(b"\x01")
+            frames[None if key == b"s" else int(key)] = frame
         n = int(head["n"])
         fresh = bool(head.get("x"))
         if isinstance(head.get("p"), str):
