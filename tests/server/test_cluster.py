@@ -451,6 +451,48 @@ def test_a_lease_follows_its_clients(cluster: list[Server], redis_url: str) -> N
         p.close()
 
 
+def test_a_relay_sends_on_the_owners_frame_bytes_as_they_came() -> None:
+    """The owner's frames of a state reach the relaying process in one message per
+    process, each frame the very bytes the owner encoded (UTF-8 beyond ASCII included),
+    and the relay hands them to its sockets unparsed and not encoded again: each client
+    one state behind gets its own seat's frame, a spectator the public one."""
+    from types import SimpleNamespace
+
+    from toepen.server.cluster.core import OWN, Cluster
+    from toepen.server.db.store import SeatRow, TableRow
+    from toepen.server.tables.table import Client, Table
+
+    row = TableRow(id="bytes0000001", code="BYTESA", preset="rulebook",
+                   rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,
+                   idle_seconds=60.0, autostart=False, creator="c", host_hash="h",
+                   status="playing", players=["Zoë", "B"],
+                   seats=[SeatRow(0, "human", "Zoë"), SeatRow(1, "human", "B")])
+    owner = Cluster("redis://127.0.0.1:1/0")  # never connected: frames only queue
+    table = Table.stored(row)
+    table.game = table.new_game()
+    mine = '{"type":"state","say":"Zoë 🍺","seat":0}'.encode()
+    public = b'{"type":"state","seat":null}'
+    owner.frames(table, 1, {"relay": {0: mine, None: public}, "third": {None: public}})
+    assert [channel for channel, _ in owner.outbox] == [OWN + "relay", OWN + "third"]
+    data = owner.outbox[0][1]
+    assert isinstance(data, bytes) and data.count(mine) == 1 and data.count(public) == 1
+
+    relay = Cluster("redis://127.0.0.1:1/0")
+    here = Table.stored(row)
+    seated, watching, ahead = (Client(0, False, 8), Client(None, False, 8),
+                               Client(1, False, 8))
+    seated.at = watching.at = 0
+    ahead.at = 1  # has state 1 already: nothing more
+    here.clients.update([seated, watching, ahead])
+    relay.lobby = SimpleNamespace(tables={here.id: here})  # type: ignore[assignment]
+    relay._frames(data)
+    assert seated.queue.get_nowait() == mine  # the bytes themselves, never text
+    assert watching.queue.get_nowait() == public
+    assert ahead.queue.empty()
+    assert (seated.at, watching.at, here.heard) == (1, 1, 1)
+    assert relay.hints[here.id] == owner.proc  # where to relay the next action
+
+
 def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> None:
     """The owner answers a relayed action in the head of the frames of the state that
     action made, sent to the relaying process; an action of another seat that made that
