@@ -493,6 +493,61 @@ def test_a_relay_sends_on_the_owners_frame_bytes_as_they_came() -> None:
     assert relay.hints[here.id] == owner.proc  # where to relay the next action
 
 
+def test_the_publisher_sends_again_what_redis_did_not_surely_take(redis_url: str) -> None:
+    """Published with Redis' replies off, messages arrive in order; one written after
+    the publisher's connection was cut is not confirmed, comes back from ``reset`` and
+    arrives once sent again on a new connection; nothing confirmed is sent twice."""
+    import asyncio
+
+    import redis
+    import redis.asyncio as aioredis
+
+    from toepen.server.cluster.core import Publisher
+
+    async def main() -> list[bytes]:
+        bus = aioredis.from_url(redis_url)
+        admin = aioredis.from_url(redis_url)
+        sub = bus.pubsub(ignore_subscribe_messages=True)
+        await sub.subscribe("pubtest")
+        pub = Publisher(bus.connection_pool)
+        got: list[bytes] = []
+
+        async def receive(count: int) -> None:
+            end = time.monotonic() + 5
+            while len(got) < count:
+                assert time.monotonic() < end, got
+                item = await sub.get_message(timeout=0.5)  # None: nothing, or a subscribe
+                if item is not None:
+                    got.append(item["data"])
+
+        try:
+            await pub.send([("pubtest", b"1"), ("pubtest", "zo\u00eb".encode())])
+            await pub.confirm(5.0)
+            assert pub.unconfirmed == []
+            await receive(2)
+            await admin.client_kill_filter(_type="normal", skipme=True)  # the publisher's
+            await asyncio.sleep(0.2)
+            with pytest.raises(redis.exceptions.ConnectionError):
+                await pub.send([("pubtest", b"3")])  # written, or refused at once
+                await pub.confirm(5.0)  # Redis closed it: no confirmation
+            again = await pub.reset()
+            assert again == [("pubtest", b"3")]
+            await pub.send(again)
+            await pub.confirm(5.0)
+            await receive(3)
+            await asyncio.sleep(0.3)
+            while (item := await sub.get_message(timeout=0.1)) is not None:
+                got.append(item["data"])
+            return got
+        finally:
+            await pub.reset()
+            await sub.aclose()
+            await bus.aclose()
+            await admin.aclose()
+
+    assert asyncio.run(main()) == [b"1", "zo\u00eb".encode(), b"3"]
+
+
 def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> None:
     """The owner answers a relayed action in the head of the frames of the state that
     action made, sent to the relaying process; an action of another seat that made that

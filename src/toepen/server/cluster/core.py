@@ -202,6 +202,8 @@ class Cluster:
         self.outbox: list[tuple[str, bytes]] = []
         """What to publish, in order (:meth:`_send`)."""
         self._wake = asyncio.Event()
+        self.publisher: Publisher | None = None
+        """What :meth:`_sender` publishes with, once it runs."""
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         """Relayed actions waiting for their owner's answer, by request id."""
         self.acks: dict[str, list[tuple[str, str, int, int, str]]] = {}
@@ -320,33 +322,49 @@ class Cluster:
         self._wake.set()
 
     async def _sender(self) -> None:
-        """Publish the outbox in order, a batch per round trip; what Redis does not take
-        is sent again (the receivers read anything they still miss from the database)."""
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self.outbox:
-                batch = self.outbox[:500]
+        """Publish the outbox in order, on a connection of its own whose replies are off
+        (:class:`Publisher`: a write per batch, no reply to wait for); what Redis did
+        not surely take is sent again (the receivers read anything they still miss
+        from the database)."""
+        pub = Publisher(self.bus.connection_pool)
+        self.publisher = pub
+        loop = asyncio.get_running_loop()
+        due: asyncio.TimerHandle | None = None
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
                 try:
-                    if len(batch) == 1:  # most often at a human pace: no pipeline's cost
-                        await self.bus.publish(*batch[0])
-                    else:
-                        async with self.bus.pipeline(transaction=False) as pipe:
-                            for channel, data in batch:
-                                pipe.publish(channel, data)
-                            await pipe.execute()
+                    while self.outbox:
+                        batch = self.outbox[:500]
+                        del self.outbox[:len(batch)]
+                        await pub.send(batch)  # kept by pub until confirmed
+                    if pub.unconfirmed and (
+                            len(pub.unconfirmed) > CONFIRM_AFTER
+                            or loop.time() - pub.confirmed >= CONFIRM_S):
+                        await pub.confirm(self.relay_s)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.warning("cluster: publishing failed; again shortly", exc_info=True)
+                    self.outbox[:0] = await pub.reset()  # not surely taken: again, first
                     if len(self.outbox) > 100_000:  # Redis is gone for long: keep the newest
                         del self.outbox[:len(self.outbox) - 100_000]
                     await asyncio.sleep(0.2)
+                    self._wake.set()
                     continue
-                del self.outbox[:len(batch)]
+                if pub.unconfirmed and (due is None or due.cancelled()
+                                        or due.when() < loop.time()):
+                    due = loop.call_at(pub.confirmed + CONFIRM_S, self._wake.set)
+        finally:
+            if due is not None:
+                due.cancel()
+            await pub.reset()
 
     async def _flush(self) -> None:
-        while self.outbox:
+        """Until what is queued went out and Redis surely took it."""
+        while self.outbox or (self.publisher is not None and self.publisher.unconfirmed):
+            self._wake.set()
             await asyncio.sleep(0.01)
 
     def _forget(self, task: asyncio.Task[None]) -> None:
@@ -1000,6 +1018,72 @@ class Cluster:
                 "takeovers": self.takeovers, "fenced": self.fenced_writes,
                 "relayed": self.relayed, "resyncs": self.resyncs,
                 "comebacks": self.comebacks, "handovers": self.handovers}
+
+
+CONFIRM_S = 0.25
+"""How long a message published with the replies off waits, at most, for the next
+confirmation that Redis took it (:class:`Publisher`)."""
+CONFIRM_AFTER = 1000
+"""Or as many messages."""
+
+
+class Publisher:
+    """Publishes with Redis' replies off (``CLIENT REPLY OFF``), on a connection of its
+    own made by the client's pool: a ``PUBLISH`` is one write, with no reply to read and
+    no wake-up for it (at a human pace, waiting for each reply cost a wake-up of the
+    event loop per message, as much as the message itself). What was written is kept
+    until a confirmation (``CLIENT REPLY ON``, answered ``OK``, then off again; in
+    order on one connection, so Redis read everything before it) at most
+    :data:`CONFIRM_S` later; if the connection fails, :meth:`reset` gives back what was
+    not confirmed, to send again on a new one (a message may then come twice, as one of
+    a failed pipeline could: the receivers take a frame once by its state number, and
+    every other message says a state, not a change)."""
+
+    def __init__(self, pool: aioredis.ConnectionPool) -> None:
+        self.pool = pool
+        self.connection: Any = None
+        self.unconfirmed: list[tuple[str, bytes]] = []
+        self.confirmed = 0.0
+        """When (the event loop's clock) the last confirmation came."""
+
+    async def _connect(self) -> Any:
+        if self.connection is None:
+            connection = self.pool.make_connection()  # type: ignore[no-untyped-call]
+            await connection.connect()
+            await connection.send_command("CLIENT", "REPLY", "OFF")
+            self.connection = connection
+            self.confirmed = asyncio.get_running_loop().time()
+        return self.connection
+
+    async def send(self, batch: list[tuple[str, bytes]]) -> None:
+        """Write ``batch`` (channel, message), in order; kept until confirmed (if this
+        fails, :meth:`reset` gives it back)."""
+        self.unconfirmed.extend(batch)
+        connection = await self._connect()
+        await connection.send_packed_command(
+            connection.pack_commands([("PUBLISH", channel, data) for channel, data in batch]),
+            check_health=False)
+
+    async def confirm(self, timeout: float) -> None:
+        """Wait until Redis read everything written so far (one round trip)."""
+        taken = len(self.unconfirmed)
+        connection = await self._connect()
+        await connection.send_packed_command(connection.pack_commands(
+            [("CLIENT", "REPLY", "ON"), ("CLIENT", "REPLY", "OFF")]), check_health=False)
+        answer = await connection.read_response(timeout=timeout)
+        if answer not in (b"OK", "OK"):
+            raise redis.ResponseError(f"CLIENT REPLY ON answered {answer!r}")
+        del self.unconfirmed[:taken]
+        self.confirmed = asyncio.get_running_loop().time()
+
+    async def reset(self) -> list[tuple[str, bytes]]:
+        """Close the connection; what was not confirmed, to send again."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.disconnect()
+        out, self.unconfirmed = self.unconfirmed, []
+        return out
 
 
 MARGIN = 1 / 3
