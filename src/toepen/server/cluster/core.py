@@ -20,10 +20,11 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   state number it shows, and a client's process sends it only to a client one state
   behind it. A gap (a frame missed, a seat's frame missing) or a broken subscription
   (a Redis restart) makes the process read what it lacks from the database at once,
-  never from Redis. What a process publishes goes out in order, from one queue, and is
-  sent again until Redis takes it. Streams were not chosen: the database already keeps
-  every action, and a second log in Redis' memory would be a second truth to keep in
-  step; pub/sub costs one round trip per batch and nothing to trim;
+  never from Redis. What a process publishes goes out in order, from one queue, a
+  write per batch with Redis' replies off (:class:`Publisher`), and is sent again until
+  Redis surely took it. Streams were not chosen: the database already keeps every
+  action, and a second log in Redis' memory would be a second truth to keep in step;
+  pub/sub costs a write per batch and nothing to trim;
 - **seats, presence, chat**: a change of the seats (or the start) is made under the
   table's Redis lock (``SET NX PX``, released by its token) by whichever process the
   client talks to, which reads the table's row from the database first; what changed is
@@ -1036,8 +1037,9 @@ class Publisher:
     order on one connection, so Redis read everything before it) at most
     :data:`CONFIRM_S` later; if the connection fails, :meth:`reset` gives back what was
     not confirmed, to send again on a new one (a message may then come twice, as one of
-    a failed pipeline could: the receivers take a frame once by its state number, and
-    every other message says a state, not a change)."""
+    a failed pipeline could: the receivers take a frame once by its state number, a
+    relayed action twice is refused as stale, presence, flags and seats say a state, not
+    a change; only a chat line could show twice)."""
 
     def __init__(self, pool: aioredis.ConnectionPool) -> None:
         self.pool = pool
