@@ -509,7 +509,7 @@ def test_the_publisher_sends_again_what_redis_did_not_surely_take(redis_url: str
         admin = aioredis.from_url(redis_url)
         sub = bus.pubsub(ignore_subscribe_messages=True)
         await sub.subscribe("pubtest")
-        pub = Publisher(bus.connection_pool)
+        pub = Publisher(bus)
         got: list[bytes] = []
 
         async def receive(count: int) -> None:
@@ -546,6 +546,56 @@ def test_the_publisher_sends_again_what_redis_did_not_surely_take(redis_url: str
             await admin.aclose()
 
     assert asyncio.run(main()) == [b"1", "zo\u00eb".encode(), b"3"]
+
+
+def test_the_publisher_publishes_with_replies_where_redis_refuses_to_turn_them_off(
+        redis_url: str) -> None:
+    """A Redis that refuses ``CLIENT REPLY`` (here a user without ``CLIENT``): the
+    publisher says so at its first confirmation, sends again what it wrote and from then
+    on publishes as usual; every message arrives."""
+    import asyncio
+
+    import redis
+    import redis.asyncio as aioredis
+
+    from toepen.server.cluster.core import Publisher
+
+    async def main() -> list[bytes]:
+        admin = aioredis.from_url(redis_url)
+        await admin.acl_setuser("noclient", enabled=True, nopass=True, keys=["*"],
+                                channels=["*"], commands=["+@all", "-client"])
+        host, port = redis_url.split("//")[1].split("/")[0].split(":")
+        bus = aioredis.Redis(host=host, port=int(port), username="noclient")
+        sub = admin.pubsub(ignore_subscribe_messages=True)
+        await sub.subscribe("plaintest")
+        pub = Publisher(bus)
+        got: list[bytes] = []
+        try:
+            await pub.send([("plaintest", b"1")])
+            with pytest.raises(redis.ResponseError):
+                await pub.confirm(5.0)
+            assert pub.plain
+            again = await pub.reset()
+            assert again == [("plaintest", b"1")]
+            await pub.send([*again, ("plaintest", b"2")])
+            await pub.confirm(5.0)
+            assert pub.unconfirmed == []
+            end = time.monotonic() + 5
+            while b"2" not in got:
+                assert time.monotonic() < end, got
+                item = await sub.get_message(timeout=0.5)
+                if item is not None:
+                    got.append(item["data"])
+            return got
+        finally:
+            await pub.reset()
+            await sub.aclose()
+            await bus.aclose()
+            await admin.acl_deluser("noclient")
+            await admin.aclose()
+
+    got = asyncio.run(main())
+    assert got[-1] == b"2" and set(got) == {b"1", b"2"}  # "1" once or twice, in order
 
 
 def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> None:

@@ -327,7 +327,7 @@ class Cluster:
         (:class:`Publisher`: a write per batch, no reply to wait for); what Redis did
         not surely take is sent again (the receivers read anything they still miss
         from the database)."""
-        pub = Publisher(self.bus.connection_pool)
+        pub = Publisher(self.bus)
         self.publisher = pub
         loop = asyncio.get_running_loop()
         due: asyncio.TimerHandle | None = None
@@ -1041,16 +1041,19 @@ class Publisher:
     relayed action twice is refused as stale, presence, flags and seats say a state, not
     a change; only a chat line could show twice)."""
 
-    def __init__(self, pool: aioredis.ConnectionPool) -> None:
-        self.pool = pool
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
         self.connection: Any = None
+        self.plain = False
+        """Redis refused ``CLIENT REPLY`` (a managed Redis may): each batch is published
+        as usual, its replies awaited (nothing kept)."""
         self.unconfirmed: list[tuple[str, bytes]] = []
         self.confirmed = 0.0
         """When (the event loop's clock) the last confirmation came."""
 
     async def _connect(self) -> Any:
         if self.connection is None:
-            connection = self.pool.make_connection()  # type: ignore[no-untyped-call]
+            connection = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
             await connection.connect()
             await connection.send_command("CLIENT", "REPLY", "OFF")
             self.connection = connection
@@ -1060,6 +1063,12 @@ class Publisher:
     async def send(self, batch: list[tuple[str, bytes]]) -> None:
         """Write ``batch`` (channel, message), in order; kept until confirmed (if this
         fails, :meth:`reset` gives it back)."""
+        if self.plain:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for channel, data in batch:
+                    pipe.publish(channel, data)
+                await pipe.execute()
+            return
         self.unconfirmed.extend(batch)
         connection = await self._connect()
         await connection.send_packed_command(
@@ -1067,14 +1076,24 @@ class Publisher:
             check_health=False)
 
     async def confirm(self, timeout: float) -> None:
-        """Wait until Redis read everything written so far (one round trip)."""
+        """Wait until Redis read everything written so far (one round trip). Redis
+        refusing ``CLIENT REPLY`` (its error comes first): :attr:`plain` from now on, and
+        the error raised (what was written is sent again; it may come twice)."""
+        if self.plain:
+            self.unconfirmed.clear()
+            return
         taken = len(self.unconfirmed)
         connection = await self._connect()
         await connection.send_packed_command(connection.pack_commands(
             [("CLIENT", "REPLY", "ON"), ("CLIENT", "REPLY", "OFF")]), check_health=False)
-        answer = await connection.read_response(timeout=timeout)
-        if answer not in (b"OK", "OK"):
-            raise redis.ResponseError(f"CLIENT REPLY ON answered {answer!r}")
+        try:
+            answer = await connection.read_response(timeout=timeout)
+            if answer not in (b"OK", "OK"):
+                raise redis.ResponseError(f"CLIENT REPLY ON answered {answer!r}")
+        except redis.ResponseError:
+            log.warning("cluster: Redis refuses CLIENT REPLY; publishing with its replies")
+            self.plain = True
+            raise
         del self.unconfirmed[:taken]
         self.confirmed = asyncio.get_running_loop().time()
 
