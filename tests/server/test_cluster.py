@@ -456,6 +456,153 @@ def test_a_lease_follows_its_clients(cluster: list[Server], redis_url: str) -> N
         p.close()
 
 
+def test_a_relay_sends_on_the_owners_frame_bytes_as_they_came() -> None:
+    """The owner's frames of a state reach the relaying process in one message per
+    process, each frame the very bytes the owner encoded (UTF-8 beyond ASCII included),
+    and the relay hands them to its sockets unparsed and not encoded again: each client
+    one state behind gets its own seat's frame, a spectator the public one."""
+    from types import SimpleNamespace
+
+    from toepen.server.cluster.core import OWN, Cluster
+    from toepen.server.db.store import SeatRow, TableRow
+    from toepen.server.tables.table import Client, Table
+
+    row = TableRow(id="bytes0000001", code="BYTESA", preset="rulebook",
+                   rules={"preset": "rulebook"}, size=2, seed=5, dealer=0,
+                   idle_seconds=60.0, autostart=False, creator="c", host_hash="h",
+                   status="playing", players=["Zoë", "B"],
+                   seats=[SeatRow(0, "human", "Zoë"), SeatRow(1, "human", "B")])
+    owner = Cluster("redis://127.0.0.1:1/0")  # never connected: frames only queue
+    table = Table.stored(row)
+    table.game = table.new_game()
+    mine = '{"type":"state","say":"Zoë 🍺","seat":0}'.encode()
+    public = b'{"type":"state","seat":null}'
+    owner.frames(table, 1, {"relay": {0: mine, None: public}, "third": {None: public}})
+    assert [channel for channel, _ in owner.outbox] == [OWN + "relay", OWN + "third"]
+    data = owner.outbox[0][1]
+    assert isinstance(data, bytes) and data.count(mine) == 1 and data.count(public) == 1
+
+    relay = Cluster("redis://127.0.0.1:1/0")
+    here = Table.stored(row)
+    seated, watching, ahead = (Client(0, False, 8), Client(None, False, 8),
+                               Client(1, False, 8))
+    seated.at = watching.at = 0
+    ahead.at = 1  # has state 1 already: nothing more
+    here.clients.update([seated, watching, ahead])
+    relay.lobby = SimpleNamespace(tables={here.id: here})  # type: ignore[assignment]
+    relay._frames(data)
+    assert seated.queue.get_nowait() == mine  # the bytes themselves, never text
+    assert watching.queue.get_nowait() == public
+    assert ahead.queue.empty()
+    assert (seated.at, watching.at, here.heard) == (1, 1, 1)
+    assert relay.hints[here.id] == owner.proc  # where to relay the next action
+
+
+def test_the_publisher_sends_again_what_redis_did_not_surely_take(redis_url: str) -> None:
+    """Published with Redis' replies off, messages arrive in order; one written after
+    the publisher's connection was cut is not confirmed, comes back from ``reset`` and
+    arrives once sent again on a new connection; nothing confirmed is sent twice."""
+    import asyncio
+
+    import redis
+    import redis.asyncio as aioredis
+
+    from toepen.server.cluster.core import Publisher
+
+    async def main() -> list[bytes]:
+        bus = aioredis.from_url(redis_url)
+        admin = aioredis.from_url(redis_url)
+        sub = bus.pubsub(ignore_subscribe_messages=True)
+        await sub.subscribe("pubtest")
+        pub = Publisher(bus)
+        got: list[bytes] = []
+
+        async def receive(count: int) -> None:
+            end = time.monotonic() + 5
+            while len(got) < count:
+                assert time.monotonic() < end, got
+                item = await sub.get_message(timeout=0.5)  # None: nothing, or a subscribe
+                if item is not None:
+                    got.append(item["data"])
+
+        try:
+            await pub.send([("pubtest", b"1"), ("pubtest", "zo\u00eb".encode())])
+            await pub.confirm(5.0)
+            assert pub.unconfirmed == []
+            await receive(2)
+            await admin.client_kill_filter(_type="normal", skipme=True)  # the publisher's
+            await asyncio.sleep(0.2)
+            with pytest.raises(redis.exceptions.ConnectionError):
+                await pub.send([("pubtest", b"3")])  # written, or refused at once
+                await pub.confirm(5.0)  # Redis closed it: no confirmation
+            again = await pub.reset()
+            assert again == [("pubtest", b"3")]
+            await pub.send(again)
+            await pub.confirm(5.0)
+            await receive(3)
+            await asyncio.sleep(0.3)
+            while (item := await sub.get_message(timeout=0.1)) is not None:
+                got.append(item["data"])
+            return got
+        finally:
+            await pub.reset()
+            await sub.aclose()
+            await bus.aclose()
+            await admin.aclose()
+
+    assert asyncio.run(main()) == [b"1", "zo\u00eb".encode(), b"3"]
+
+
+def test_the_publisher_publishes_with_replies_where_redis_refuses_to_turn_them_off(
+        redis_url: str) -> None:
+    """A Redis that refuses ``CLIENT REPLY`` (here a user without ``CLIENT``): the
+    publisher says so at its first confirmation, sends again what it wrote and from then
+    on publishes as usual; every message arrives."""
+    import asyncio
+
+    import redis
+    import redis.asyncio as aioredis
+
+    from toepen.server.cluster.core import Publisher
+
+    async def main() -> list[bytes]:
+        admin = aioredis.from_url(redis_url)
+        await admin.acl_setuser("noclient", enabled=True, nopass=True, keys=["*"],
+                                channels=["*"], commands=["+@all", "-client"])
+        host, port = redis_url.split("//")[1].split("/")[0].split(":")
+        bus = aioredis.Redis(host=host, port=int(port), username="noclient")
+        sub = admin.pubsub(ignore_subscribe_messages=True)
+        await sub.subscribe("plaintest")
+        pub = Publisher(bus)
+        got: list[bytes] = []
+        try:
+            await pub.send([("plaintest", b"1")])
+            with pytest.raises(redis.ResponseError):
+                await pub.confirm(5.0)
+            assert pub.plain
+            again = await pub.reset()
+            assert again == [("plaintest", b"1")]
+            await pub.send([*again, ("plaintest", b"2")])
+            await pub.confirm(5.0)
+            assert pub.unconfirmed == []
+            end = time.monotonic() + 5
+            while b"2" not in got:
+                assert time.monotonic() < end, got
+                item = await sub.get_message(timeout=0.5)
+                if item is not None:
+                    got.append(item["data"])
+            return got
+        finally:
+            await pub.reset()
+            await sub.aclose()
+            await bus.aclose()
+            await admin.acl_deluser("noclient")
+            await admin.aclose()
+
+    got = asyncio.run(main())
+    assert got[-1] == b"2" and set(got) == {b"1", b"2"}  # "1" once or twice, in order
+
+
 def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> None:
     """The owner answers a relayed action in the head of the frames of the state that
     action made, sent to the relaying process; an action of another seat that made that
@@ -483,7 +630,7 @@ def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> No
                               ("elsewhere", "far", 1, seat, str(move))]
     game.apply(seat, move)
     cluster.frames(table, 1, {"relay": {seat: "frame"}, "third": {None: "public"}})
-    heads = {channel: _json.loads(text[1:].split("\x00")[0]) for channel, text in cluster.outbox}
+    heads = {channel: _json.loads(data[1:].split(b"\x00")[0]) for channel, data in cluster.outbox}
     assert heads[OWN + "relay"]["r"] == ["mine"]
     assert "r" not in heads[OWN + "third"]
     assert cluster.acks[table.id] == [("relay", "theirs", 1, other_seat, "pass"),

@@ -20,10 +20,11 @@ that share the database (the source of truth: tables, seats, actions) and one Re
   state number it shows, and a client's process sends it only to a client one state
   behind it. A gap (a frame missed, a seat's frame missing) or a broken subscription
   (a Redis restart) makes the process read what it lacks from the database at once,
-  never from Redis. What a process publishes goes out in order, from one queue, and is
-  sent again until Redis takes it. Streams were not chosen: the database already keeps
-  every action, and a second log in Redis' memory would be a second truth to keep in
-  step; pub/sub costs one round trip per batch and nothing to trim;
+  never from Redis. What a process publishes goes out in order, from one queue, a
+  write per batch with Redis' replies off (:class:`Publisher`), and is sent again until
+  Redis surely took it. Streams were not chosen: the database already keeps every
+  action, and a second log in Redis' memory would be a second truth to keep in step;
+  pub/sub costs a write per batch and nothing to trim;
 - **seats, presence, chat**: a change of the seats (or the start) is made under the
   table's Redis lock (``SET NX PX``, released by its token) by whichever process the
   client talks to, which reads the table's row from the database first; what changed is
@@ -67,7 +68,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import secrets
@@ -79,6 +79,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
+import orjson
 import redis
 import redis.asyncio as aioredis
 
@@ -137,6 +138,11 @@ class Hold:
         self.message: dict[str, Any] | None = None
 
 
+def encode(message: dict[str, Any]) -> bytes:
+    """A message between the processes: compact JSON, UTF-8 (orjson, as the frames)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
 def rank(table_id: str, proc: str) -> bytes:
     """Rendezvous hashing: the live process with the highest rank owns the table."""
     return hashlib.blake2b(f"{table_id}/{proc}".encode(), digest_size=8).digest()
@@ -162,6 +168,9 @@ class Cluster:
     def __init__(self, url: str, lease_ms: int = 3000, lock_ms: int = 5000) -> None:
         self.url = url
         self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.bus: aioredis.Redis = aioredis.from_url(url)
+        """The messages between the processes, as bytes both ways (published as encoded
+        once; received, a frame is forwarded to the socket as it came, never decoded)."""
         self.proc = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process's name in the cluster (host, pid and a nonce)."""
         self.lease_ms = lease_ms
@@ -198,9 +207,11 @@ class Cluster:
         """Tables this process handed over lately (:meth:`_follow_clients`), and when."""
         self.hints: dict[str, str] = {}
         """The owner of each table this process does not own, as last seen."""
-        self.outbox: list[tuple[str, str]] = []
+        self.outbox: list[tuple[str, bytes]] = []
         """What to publish, in order (:meth:`_send`)."""
         self._wake = asyncio.Event()
+        self.publisher: Publisher | None = None
+        """What :meth:`_sender` publishes with, once it runs."""
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         """Relayed actions waiting for their owner's answer, by request id."""
         self.acks: dict[str, list[tuple[str, str, int, int, str]]] = {}
@@ -229,7 +240,7 @@ class Cluster:
         what comes waits until the lobby holds every table). ``host``: this process's
         tables, the one door the cluster calls them through."""
         self.host = host
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.bus.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(CHANNEL, OWN + self.proc)
         assert pubsub.connection is not None
         pubsub.connection.register_connect_callback(self._on_connect)
@@ -259,6 +270,8 @@ class Cluster:
             await self.redis.delete(f"toepen:proc:{self.proc}")
             await self.redis.hdel("toepen:presence", self.proc)
         self.owned.clear()
+        with contextlib.suppress(Exception):
+            await self.bus.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -294,7 +307,7 @@ class Cluster:
             message = ""
             if held.message is not None:
                 held.message.update(p=self.proc, t=table.id)
-                message = json.dumps(held.message, separators=(",", ":"))
+                message = encode(held.message).decode()
                 self.published += 1
             await self._release(keys=[*keys, CHANNEL],
                                 args=[token, table.state, table.version, message])
@@ -309,39 +322,57 @@ class Cluster:
     def publish(self, message: dict[str, Any], to: str | None = None) -> None:
         """Tell the other processes (``to``: one of them), in order, in the background."""
         message["p"] = self.proc
-        self._queue(CHANNEL if to is None else OWN + to,
-                    json.dumps(message, separators=(",", ":")))
+        self._queue(CHANNEL if to is None else OWN + to, encode(message))
 
-    def _queue(self, channel: str, text: str) -> None:
+    def _queue(self, channel: str, data: bytes) -> None:
         self.published += 1
-        self.outbox.append((channel, text))
+        self.outbox.append((channel, data))
         self._wake.set()
 
     async def _sender(self) -> None:
-        """Publish the outbox in order, a batch per round trip; what Redis does not take
-        is sent again (the receivers read anything they still miss from the database)."""
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self.outbox:
-                batch = self.outbox[:500]
+        """Publish the outbox in order, on a connection of its own whose replies are off
+        (:class:`Publisher`: a write per batch, no reply to wait for); what Redis did
+        not surely take is sent again (the receivers read anything they still miss
+        from the database)."""
+        pub = Publisher(self.bus)
+        self.publisher = pub
+        loop = asyncio.get_running_loop()
+        due: asyncio.TimerHandle | None = None
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, text in batch:
-                            pipe.publish(channel, text)
-                        await pipe.execute()
+                    while self.outbox:
+                        batch = self.outbox[:500]
+                        del self.outbox[:len(batch)]
+                        await pub.send(batch)  # kept by pub until confirmed
+                    if pub.unconfirmed and (
+                            len(pub.unconfirmed) > CONFIRM_AFTER
+                            or loop.time() - pub.confirmed >= CONFIRM_S):
+                        await pub.confirm(self.relay_s)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.warning("cluster: publishing failed; again shortly", exc_info=True)
+                    self.outbox[:0] = await pub.reset()  # not surely taken: again, first
                     if len(self.outbox) > 100_000:  # Redis is gone for long: keep the newest
                         del self.outbox[:len(self.outbox) - 100_000]
                     await asyncio.sleep(0.2)
+                    self._wake.set()
                     continue
-                del self.outbox[:len(batch)]
+                if pub.unconfirmed and (due is None or due.cancelled()
+                                        or due.when() < loop.time()):
+                    due = loop.call_at(pub.confirmed + CONFIRM_S, self._wake.set)
+        finally:
+            if due is not None:
+                due.cancel()
+            await pub.reset()
 
     async def _flush(self) -> None:
-        while self.outbox:
+        """Until what is queued went out and Redis surely took it."""
+        while self.outbox or (self.publisher is not None and self.publisher.unconfirmed):
+            self._wake.set()
             await asyncio.sleep(0.01)
 
     def _forget(self, task: asyncio.Task[None]) -> None:
@@ -395,15 +426,15 @@ class Cluster:
                         continue
                     if not self.loaded.is_set():
                         await self.loaded.wait()
-                    data: str = item["data"]
-                    if data.startswith("F"):
+                    data: bytes = item["data"]
+                    if data.startswith(b"F"):
                         self.received += 1
                         try:
                             self._frames(data)
                         except Exception:
                             log.exception("cluster: frames failed")
                         continue
-                    msg = json.loads(data)
+                    msg = orjson.loads(data)
                     if msg.get("p") == self.proc:
                         continue
                     self.received += 1
@@ -677,50 +708,60 @@ class Cluster:
     def frames(self, table: Table, n: int, by_proc: dict[str, dict[int | None, str | bytes]],
                fresh: bool = False) -> None:
         """Send each process the frames of its clients' seats for state ``n`` (``fresh``:
-        whole states, for clients any number of states behind)."""
+        whole states, for clients any number of states behind): one message per process,
+        ``F`` + a JSON head, then each frame's key and its bytes as the owner encoded them
+        (``\\x00`` between parts, ``\\x01`` after a key; JSON text holds neither), so
+        that the relaying process forwards each frame to its sockets without parsing or
+        encoding it again."""
         head: dict[str, Any] = {"t": table.id, "n": n, "p": self.proc}
         if fresh:
             head["x"] = 1
         if table.row.status == "over":
             head["o"] = 1
             head["w"] = table.row.winner
-        top = "F" + json.dumps(head, separators=(",", ":"))
+        top = b"F" + encode(head)
         acks = self.acks.get(table.id, []) if not fresh else []
         made: tuple[int, str] | None = None  # the action that made state n
         if acks and table.game is not None and len(table.game.actions) == n:
             seat, action = table.game.actions[n - 1]
             made = (seat, str(action))
+        parts: dict[int | None, bytes] = {}  # each frame's part made once, for every process
         for proc, frames in by_proc.items():
             if not frames:
                 continue
-            parts = [top]
+            first = top
             done = [a for a in acks if a[0] == proc and a[2] == n
                     and (a[3], a[4]) == made] if made else []
             if done:  # relayed actions from there that made this state: their answer
                 for a in done:
                     acks.remove(a)
-                parts[0] = "F" + json.dumps({**head, "r": [a[1] for a in done]},
-                                            separators=(",", ":"))
+                first = b"F" + encode({**head, "r": [a[1] for a in done]})
+            out = [first]
             for key, frame in frames.items():
-                text = frame if isinstance(frame, str) else frame.decode()
-                parts.append(f"{'s' if key is None else key}\x01{text}")
-            self._queue(OWN + proc, "\x00".join(parts))
+                part = parts.get(key)
+                if part is None:
+                    name = b"s" if key is None else str(key).encode()
+                    body = frame.encode() if isinstance(frame, str) else frame
+                    part = parts[key] = name + b"\x01" + body
+                out.append(part)
+            self._queue(OWN + proc, b"\x00".join(out))
 
-    def _frames(self, data: str) -> None:
-        """The owner's frames for this process's clients of a table."""
+    def _frames(self, data: bytes) -> None:
+        """The owner's frames for this process's clients of a table (:meth:`frames`): the
+        head parsed, each frame sent on as the bytes it came as."""
         host = self.host
         assert host is not None
-        parts = data[1:].split("\x00")
-        head = json.loads(parts[0])
+        parts = data[1:].split(b"\x00")
+        head = orjson.loads(parts[0])
         for rid in head.get("r", ()):  # relayed actions from here that made this state
             self._answered(rid, {"k": "r", "id": rid})
         table = host.table(head["t"])
         if table is None:
             return
-        frames: dict[int | None, str] = {}
+        frames: dict[int | None, bytes] = {}
         for part in parts[1:]:
-            key, _, frame = part.partition("\x01")
-            frames[None if key == "s" else int(key)] = frame
+            key, _, frame = part.partition(b"\x01")
+            frames[None if key == b"s" else int(key)] = frame
         n = int(head["n"])
         fresh = bool(head.get("x"))
         if isinstance(head.get("p"), str):
@@ -978,6 +1019,92 @@ class Cluster:
                 "takeovers": self.takeovers, "fenced": self.fenced_writes,
                 "relayed": self.relayed, "resyncs": self.resyncs,
                 "comebacks": self.comebacks, "handovers": self.handovers}
+
+
+CONFIRM_S = 0.25
+"""How long a message published with the replies off waits, at most, for the next
+confirmation that Redis took it (:class:`Publisher`)."""
+CONFIRM_AFTER = 1000
+"""Or as many messages."""
+
+
+class Publisher:
+    """Publishes with Redis' replies off (``CLIENT REPLY OFF``), on a connection of its
+    own made by the client's pool: a ``PUBLISH`` is one write, with no reply to read and
+    no wake-up for it (at a human pace, waiting for each reply cost a wake-up of the
+    event loop per message, as much as the message itself). What was written is kept
+    until a confirmation (``CLIENT REPLY ON``, answered ``OK``, then off again; in
+    order on one connection, so Redis read everything before it) at most
+    :data:`CONFIRM_S` later; if the connection fails, :meth:`reset` gives back what was
+    not confirmed, to send again on a new one (a message may then come twice, as one of
+    a failed pipeline could: the receivers take a frame once by its state number, a
+    relayed action twice is refused as stale, presence, flags and seats say a state, not
+    a change; only a chat line could show twice)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self.connection: Any = None
+        self.plain = False
+        """Redis refused ``CLIENT REPLY`` (a managed Redis may): each batch is published
+        as usual, its replies awaited (nothing kept)."""
+        self.unconfirmed: list[tuple[str, bytes]] = []
+        self.confirmed = 0.0
+        """When (the event loop's clock) the last confirmation came."""
+
+    async def _connect(self) -> Any:
+        if self.connection is None:
+            connection = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+            await connection.connect()
+            await connection.send_command("CLIENT", "REPLY", "OFF")
+            self.connection = connection
+            self.confirmed = asyncio.get_running_loop().time()
+        return self.connection
+
+    async def send(self, batch: list[tuple[str, bytes]]) -> None:
+        """Write ``batch`` (channel, message), in order; kept until confirmed (if this
+        fails, :meth:`reset` gives it back)."""
+        if self.plain:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for channel, data in batch:
+                    pipe.publish(channel, data)
+                await pipe.execute()
+            return
+        self.unconfirmed.extend(batch)
+        connection = await self._connect()
+        await connection.send_packed_command(
+            connection.pack_commands([("PUBLISH", channel, data) for channel, data in batch]),
+            check_health=False)
+
+    async def confirm(self, timeout: float) -> None:
+        """Wait until Redis read everything written so far (one round trip). Redis
+        refusing ``CLIENT REPLY`` (its error comes first): :attr:`plain` from now on, and
+        the error raised (what was written is sent again; it may come twice)."""
+        if self.plain:
+            self.unconfirmed.clear()
+            return
+        taken = len(self.unconfirmed)
+        connection = await self._connect()
+        await connection.send_packed_command(connection.pack_commands(
+            [("CLIENT", "REPLY", "ON"), ("CLIENT", "REPLY", "OFF")]), check_health=False)
+        try:
+            answer = await connection.read_response(timeout=timeout)
+            if answer not in (b"OK", "OK"):
+                raise redis.ResponseError(f"CLIENT REPLY ON answered {answer!r}")
+        except redis.ResponseError:
+            log.warning("cluster: Redis refuses CLIENT REPLY; publishing with its replies")
+            self.plain = True
+            raise
+        del self.unconfirmed[:taken]
+        self.confirmed = asyncio.get_running_loop().time()
+
+    async def reset(self) -> list[tuple[str, bytes]]:
+        """Close the connection; what was not confirmed, to send again."""
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.disconnect()
+        out, self.unconfirmed = self.unconfirmed, []
+        return out
 
 
 MARGIN = 1 / 3
