@@ -635,3 +635,26 @@ def test_a_relayed_action_is_answered_by_the_frames_of_the_state_it_made() -> No
     assert "r" not in heads[OWN + "third"]
     assert cluster.acks[table.id] == [("relay", "theirs", 1, other_seat, "pass"),
                                       ("elsewhere", "far", 1, seat, str(move))]
+
+
+def test_the_publisher_writes_with_replies_off_only_with_the_tested_redis_py(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The publisher reaches below redis-py's commands (a connection of its own, packed
+    commands written without reading replies): only with the redis-py it was tested with
+    (8.x) and whose connections have every method it uses; with any other it publishes
+    the usual way, replies awaited, from the start."""
+    import redis
+    import redis.asyncio as aioredis
+
+    from toepen.server.cluster import core
+    from toepen.server.cluster.core import Publisher, replies_off_supported
+
+    client = aioredis.from_url("redis://127.0.0.1:1/0")  # never connected
+    assert replies_off_supported(client) and not Publisher(client).plain
+    monkeypatch.setattr(redis, "__version__", "9.0.0")
+    assert not replies_off_supported(client) and Publisher(client).plain
+    monkeypatch.setattr(redis, "__version__", "8.4.1")
+    assert replies_off_supported(client)
+    monkeypatch.setattr(client.connection_pool.connection_class, "pack_commands", None)
+    assert not replies_off_supported(client) and Publisher(client).plain
+    assert "read_response" in core.REPLIES_OFF_NEEDS

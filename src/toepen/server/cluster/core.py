@@ -1028,6 +1028,23 @@ CONFIRM_AFTER = 1000
 """Or as many messages."""
 
 
+REPLIES_OFF_NEEDS = ("connect", "disconnect", "send_command", "send_packed_command",
+                     "pack_commands", "read_response")
+"""What :class:`Publisher` uses of a redis-py connection: public methods of its
+``Connection``, below the client's commands (tested with redis-py 8.x)."""
+
+
+def replies_off_supported(client: aioredis.Redis) -> bool:
+    """Whether this redis-py is the tested one (8.x) and its connections have what
+    :class:`Publisher` writes with; else it publishes the usual way (checked at start)."""
+    major = str(getattr(redis, "__version__", "0")).partition(".")[0]
+    pool = client.connection_pool
+    cls = getattr(pool, "connection_class", None)
+    return (major == "8" and callable(getattr(pool, "make_connection", None))
+            and cls is not None
+            and all(callable(getattr(cls, name, None)) for name in REPLIES_OFF_NEEDS))
+
+
 class Publisher:
     """Publishes with Redis' replies off (``CLIENT REPLY OFF``), on a connection of its
     own made by the client's pool: a ``PUBLISH`` is one write, with no reply to read and
@@ -1047,6 +1064,11 @@ class Publisher:
         self.plain = False
         """Redis refused ``CLIENT REPLY`` (a managed Redis may): each batch is published
         as usual, its replies awaited (nothing kept)."""
+        if not replies_off_supported(client):
+            log.warning("cluster: redis-py %s is outside the tested range (8.x) for "
+                        "publishing with replies off; publishing with its replies",
+                        getattr(redis, "__version__", "?"))
+            self.plain = True
         self.unconfirmed: list[tuple[str, bytes]] = []
         self.confirmed = 0.0
         """When (the event loop's clock) the last confirmation came."""
