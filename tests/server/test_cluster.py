@@ -489,7 +489,9 @@ def test_a_relay_sends_on_the_owners_frame_bytes_as_they_came() -> None:
     seated.at = watching.at = 0
     ahead.at = 1  # has state 1 already: nothing more
     here.clients.update([seated, watching, ahead])
-    relay.host = SimpleNamespace(table={here.id: here}.get)  # type: ignore[assignment]
+    relay.host = SimpleNamespace(  # type: ignore[assignment]
+        table={here.id: here}.get,
+        deliver=lambda t, n, frames, fresh: t.deliver(n, frames, fresh))
     relay._frames(data)
     assert seated.queue.get_nowait() == mine  # the bytes themselves, never text
     assert watching.queue.get_nowait() == public

@@ -503,11 +503,7 @@ class Cluster:
                                 {proc: dict(host.fresh_frames(table, keys))},
                                 fresh=True)
         elif kind == "offered":  # the offer's holder: the offer, the next table's id
-            if table.offer is None:
-                table.shown_offer, table.shown_by = msg.get("offer"), str(msg["p"])
-            if isinstance(msg.get("rematch"), str):
-                table.rematch = msg["rematch"]
-            host.tell_table(table)
+            host.offer_shown(table, msg.get("offer"), str(msg["p"]), msg.get("rematch"))
         elif kind == "raw":
             host.said(table, msg["text"])  # a chat line said at another server
 
@@ -766,21 +762,9 @@ class Cluster:
         fresh = bool(head.get("x"))
         if isinstance(head.get("p"), str):
             self.hints[table.id] = head["p"]  # the owner: where to relay actions
-        table.heard = max(table.heard, n)
-        behind = False
-        for c in list(table.clients):
-            if c.at >= n:
-                continue
-            got = frames.get(c.seat)
-            if got is not None and (c.at == n - 1 if not fresh else c.at < 0):
-                c.send(got)  # the next state; or a whole one to a client that has none
-                c.at = n
-            else:  # a frame missed: read the table from the database and tell the
-                behind = True  # client each action it lacks (never a state that skips one)
+        behind = host.deliver(table, n, frames, fresh)
         if head.get("o") and table.row.status != "over":
-            table.row.status = "over"  # with the game-over state, on every process
-            table.row.winner = head.get("w")
-            host.tell_table(table)
+            host.game_over(table, head.get("w"))  # with the game-over state, everywhere
             behind = True  # the whole game here too (its record, a rematch)
         if behind:
             self.spawn(host.sync(table))

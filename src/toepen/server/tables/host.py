@@ -62,6 +62,23 @@ class LobbyHost:
     def tell_table(self, table: Table) -> None:
         self.master.broadcast_table(table, local=True)
 
+    def deliver(self, table: Table, n: int, frames: dict[int | None, bytes],
+                fresh: bool) -> bool:
+        return table.deliver(n, frames, fresh)
+
+    def game_over(self, table: Table, winner: Any) -> None:
+        if table.row.status != "over":
+            table.row.status = "over"
+            table.row.winner = winner
+            self.master.broadcast_table(table, local=True)
+
+    def offer_shown(self, table: Table, offer: Any, by: str, rematch: Any) -> None:
+        if table.offer is None:
+            table.shown_offer, table.shown_by = offer, by
+        if isinstance(rematch, str):
+            table.rematch = rematch
+        self.master.broadcast_table(table, local=True)
+
     def next(self, table: Table) -> None:
         self.lobby.next(table)
 

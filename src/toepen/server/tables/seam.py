@@ -216,6 +216,22 @@ class Host(Protocol):
     def tell_table(self, table: Table) -> None:
         """Every client of ``table`` here gets its ``table`` message."""
 
+    def deliver(self, table: Table, n: int, frames: dict[int | None, bytes],
+                fresh: bool) -> bool:
+        """The owner's frames of state ``n`` (by seat; None: the spectators) for the
+        clients of ``table`` here, sent as the bytes they came as: each client exactly one
+        state behind gets its own (``fresh``: whole states, for a client that has none);
+        True when a client here lacks more than that (then :meth:`sync`: never a state
+        that skips one)."""
+
+    def game_over(self, table: Table, winner: Any) -> None:
+        """The owner's game-over state came: the table is over here too (its status with
+        that state, on every process), its clients told."""
+
+    def offer_shown(self, table: Table, offer: Any, by: str, rematch: Any) -> None:
+        """The play-again offer held at process ``by`` (None: none) and the next table's
+        id once made: shown to the clients here, unless this process holds the offer."""
+
     def next(self, table: Table) -> None:
         """What comes next at ``table`` (its bots, stand-ins and clocks; nothing unless
         this process applies it)."""

@@ -368,6 +368,25 @@ class Table:
                 out[proc] = keys
         return out
 
+    def deliver(self, n: int, frames: dict[int | None, bytes], fresh: bool) -> bool:
+        """The frames of state ``n`` that another process encoded (by seat; None: the
+        spectators) to the clients here, as the bytes they came as: each client exactly
+        one state behind gets its own (``fresh``: whole states, to a client that has
+        none); True when a client here lacks more than that (it is to be told each action
+        it lacks from the database: never a state that skips one)."""
+        self.heard = max(self.heard, n)
+        behind = False
+        for c in list(self.clients):
+            if c.at >= n:
+                continue
+            got = frames.get(c.seat)
+            if got is not None and (c.at == n - 1 if not fresh else c.at < 0):
+                c.send(got)  # the next state; or a whole one to a client that has none
+                c.at = n
+            else:
+                behind = True
+        return behind
+
     def spectators(self) -> int:
         return (sum(1 for c in self.clients if c.seat is None)
                 + sum(n for _, n, _ in self.elsewhere.values()))
