@@ -20,13 +20,21 @@ ratio of the medians is printed.
 whole hands of self-play (rulebook and classic), median and 95th percentile.
 
 **Against another checkout** (``--against DIR``): the same lines for this tree's bot and
-for DIR's (this script run by this interpreter with ``PYTHONPATH=DIR/src``, so DIR's
-``toepen`` is imported; its own process), interleaved: ``--rounds`` rounds, each of
-``--hands / --rounds`` hands (the same seeds in both trees), this tree first in odd
+for DIR's, each tree in a fresh process of its own (this script run by this interpreter
+with ``PYTHONPATH=TREE/src``, so that tree's ``toepen`` is imported: neither tree runs in
+the parent, whose heap and imports would differ), interleaved: ``--rounds`` rounds, each
+of ``--hands / --rounds`` hands (the same seeds in both trees), this tree first in odd
 rounds and DIR first in even ones; the percentiles are over all the rounds together::
 
     nice -n 5 uv run python benchmarks/bench_bots.py --only bots --bot expert \
         --preset rulebook --players 4 8 --hands 48 --rounds 4 --against /tmp/v2
+
+``--clock cpu`` times each decision by the process's CPU time (``time.process_time``)
+instead of the wall clock: on a shared machine a decision's wall time also counts the
+moments another process had the core. A copy of the same tree as DIR, 4 players
+``classic``, 48 hands: p95 ratio 0.87 and 1.14 in two runs when this tree still ran in
+the parent process, 0.99 (wall clock) and 1.00 (CPU time) with both in processes of
+their own (docs/expert.md, "Speed").
 """
 
 from __future__ import annotations
@@ -95,10 +103,19 @@ def bench_solver(deals: int, reference_deals: int, console: Console) -> None:
     console.print(table)
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                          "cpu": time.process_time}
+"""What a decision is timed by (``--clock``)."""
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""This checkout (the tree whose ``benchmarks/`` holds this script)."""
+
+
 def decision_times(bot_name: str, preset: str, players: int, hands: int,
-                   progress: Progress | None, first: int = 0) -> list[float]:
+                   progress: Progress | None, first: int = 0, clock: str = "wall"
+                   ) -> list[float]:
     """Seconds per decision of ``bot_name`` seated everywhere, over ``hands`` hands
-    (seeds ``100 + first`` on)."""
+    (seeds ``100 + first`` on), by ``clock`` (one of :data:`CLOCKS`)."""
+    now = CLOCKS[clock]
     out: list[float] = []
     task = (progress.add_task(f"{bot_name} {preset} {players}p", total=hands)
             if progress is not None else None)
@@ -109,24 +126,25 @@ def decision_times(bot_name: str, preset: str, players: int, hands: int,
         while game.hand_no == start and not game.is_over and game.turn >= 0:
             seat = game.turn
             view = observe(game, seat)
-            t = time.perf_counter()
+            t = now()
             action = bots[seat].act(view)
             if len(view.legal) > 1:
-                out.append(time.perf_counter() - t)
+                out.append(now() - t)
             game.apply(seat, action)
         if progress is not None and task is not None:
             progress.advance(task)
     return out
 
 
-def _elsewhere(tree: str, bot: str, preset: str, players: int, hands: int, first: int
-               ) -> list[float]:
+def _elsewhere(tree: str, bot: str, preset: str, players: int, hands: int, first: int,
+               clock: str = "wall") -> list[float]:
     """:func:`decision_times` of the checkout ``tree`` (its ``src`` first on the path),
     in a process of its own."""
     env = dict(os.environ, PYTHONPATH=os.path.join(tree, "src"))
     out = subprocess.run(
         [sys.executable, __file__, "--times", bot, preset, str(players), str(hands),
-         str(first)], env=env, cwd=tree, check=True, capture_output=True, text=True)
+         str(first), clock], env=env, cwd=tree, check=True, capture_output=True,
+        text=True)
     return [float(x) for x in json.loads(out.stdout)]
 
 
@@ -139,22 +157,23 @@ def _cells(ts: list[float]) -> list[str]:
 def bench_bots(hands: int, console: Console, bots: tuple[str, ...] = ("pimc", "expert"),
                presets: tuple[str, ...] = ("rulebook", "classic"),
                sizes: tuple[int, ...] = (4, 8), against: str | None = None,
-               rounds: int = 1) -> None:
+               rounds: int = 1, clock: str = "wall") -> None:
     if against is None:
         table = Table(title=f"decision time ({hands} self-play hands each; forced moves "
-                      "excluded)")
+                      f"excluded; {clock} clock)")
         for col in ("bot", "preset", "players", "decisions", "median", "p95", "max"):
             table.add_column(col, justify="right")
         with Progress(console=console, transient=True) as progress:
             for name in bots:
                 for preset in presets:
                     for players in sizes:
-                        ts = decision_times(name, preset, players, hands, progress)
+                        ts = decision_times(name, preset, players, hands, progress,
+                                            clock=clock)
                         table.add_row(name, preset, str(players), *_cells(ts))
         console.print(table)
         return
     table = Table(title=f"decision time, this tree against {against} ({hands} hands each "
-                  f"in {rounds} interleaved rounds; forced moves excluded)")
+                  f"in {rounds} interleaved rounds; forced moves excluded; {clock} clock)")
     for col in ("bot", "preset", "players", "tree", "decisions", "median", "p95", "max",
                 "p95 / other"):
         table.add_column(col, justify="right")
@@ -169,9 +188,10 @@ def bench_bots(hands: int, console: Console, bots: tuple[str, ...] = ("pimc", "e
                     order = (0, 1) if r % 2 == 0 else (1, 0)
                     for which in order:
                         if which == 0:
-                            here += decision_times(name, preset, players, per, None, first)
+                            here += _elsewhere(HERE, name, preset, players, per, first, clock)
                         else:
-                            there += _elsewhere(against, name, preset, players, per, first)
+                            there += _elsewhere(against, name, preset, players, per, first,
+                                                clock)
                     console.print(f"{name} {preset} {players}p round {r + 1}/{rounds} done",
                                   style="dim")
                 p95 = [sorted(t)[int(0.95 * len(t))] for t in (here, there)]
@@ -194,21 +214,23 @@ def main() -> None:
                     help="another checkout: its bots' times beside these, interleaved")
     ap.add_argument("--rounds", type=int, default=4,
                     help="with --against: rounds the hands are split into")
-    ap.add_argument("--times", nargs=5, metavar=("BOT", "PRESET", "PLAYERS", "HANDS",
-                                                 "FIRST"),
+    ap.add_argument("--clock", choices=tuple(CLOCKS), default="wall",
+                    help="time decisions by the wall clock or by the process's CPU time")
+    ap.add_argument("--times", nargs=6, metavar=("BOT", "PRESET", "PLAYERS", "HANDS",
+                                                 "FIRST", "CLOCK"),
                     help=argparse.SUPPRESS)  # --against's child: times as JSON
     args = ap.parse_args()
     if args.times:
-        bot, preset, players, hands, first = args.times
+        bot, preset, players, hands, first, clock = args.times
         print(json.dumps(decision_times(bot, preset, int(players), int(hands), None,
-                                        int(first))))
+                                        int(first), clock)))
         return
     console = Console(width=140) if args.against else Console()
     if args.only != "bots":
         bench_solver(args.deals, args.reference_deals, console)
     if args.only != "solver":
         bench_bots(args.hands, console, tuple(args.bot), tuple(args.preset),
-                   tuple(args.players), args.against, args.rounds)
+                   tuple(args.players), args.against, args.rounds, args.clock)
 
 
 # -- pytest-benchmark entry points ---------------------------------------------------------

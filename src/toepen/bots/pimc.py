@@ -399,7 +399,8 @@ class PimcBot:
         values: dict[Action, float] = {a: -stake * (1 - p[a]) for a in cards}
         if KNOCK not in legal:
             return self.choose(view, "play", values, rng, among=[best])
-        others = {a: self._others_loss(view, stake, p[a], 0.0) for a in cards}
+        # The opponents' loss weighs only the candidates (``among``): the best card's.
+        others = {best: self._others_loss(view, stake, p[best], 0.0)}
         seats = [s for s in know.active if not know.side >> s & 1]
         folds = [self.answer_folds(view, w, seats, stake + 1, rng) for w in worlds]
         scores_k, _ = self._card_scores(view, know, worlds, folds, solver, cards)
