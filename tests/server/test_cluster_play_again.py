@@ -20,11 +20,16 @@ from .test_play_again import made, offer_of, play_out
 
 
 @pytest.fixture
-def pair(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
+def pair(request: pytest.FixtureRequest, postgres_url: str,
+         redis_url: str) -> Iterator[list[Server]]:
+    """Two processes of one cluster; offers wait 4 s for an answer (a test that must not
+    see its offer's wait run out, however loaded the machine, asks for more with
+    ``@pytest.mark.parametrize("pair", [SECONDS], indirect=True)``)."""
+    wait = str(getattr(request, "param", 4))
     servers: list[Server] = []
     try:
-        for _ in range(2):  # offers wait 4 s for an answer
-            servers.append(Server(postgres_url, "--redis", redis_url, "--offer-wait", "4",
+        for _ in range(2):
+            servers.append(Server(postgres_url, "--redis", redis_url, "--offer-wait", wait,
                                   "--bot-delay", "0.05").start())
         yield servers
     finally:
@@ -51,8 +56,12 @@ def finished(a: Server, b: Server) -> tuple[str, Player, Player]:
     return tid, ann, bob
 
 
+@pytest.mark.parametrize("pair", [120], indirect=True)
 def test_people_at_two_processes_share_one_offer_and_one_next_table(
         pair: list[Server], redis_url: str) -> None:
+    """Both accept, so the next table has no stand-in. The offer waits 120 s here: with
+    4 s, on a loaded machine the wait ran out between the two clicks, and the next table
+    began with a stand-in for the one who had not clicked yet (rightly)."""
     a, b = pair
     tid, ann, bob = finished(a, b)
     holder = owner(redis_url, tid, pair)
