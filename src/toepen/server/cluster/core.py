@@ -633,36 +633,46 @@ class Cluster:
                     options: Any) -> dict[str, Any] | None:
         """A client's ``rematch`` request at a table this process does not hold: sent to
         the lease holder, which holds the table's one offer; its answer (``rematch``:
-        the next table's id once made; Refused as the holder refused it). None when no
-        other process holds the lease (it died, or a finished table's lease lapsed):
-        this process takes the request itself (:meth:`once` keeps it to one table)."""
-        try:
-            proc = await self.holder(table.id)
-        except Exception as e:
-            raise Refused("server_error", f"the cluster does not answer "
-                          f"({type(e).__name__}); nothing changed", 503) from None
-        if proc is None or proc == self.proc or proc not in self.live:
-            return None  # no holder, or one that died (its lease not yet expired)
-        rid = secrets.token_hex(8)
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.waiting[rid] = fut
-        self.publish({"k": "offer", "t": table.id, "id": rid, "seat": seat, "host": host,
-                      "preset": preset, "options": options}, to=proc)
-        try:
-            answer = await asyncio.wait_for(fut, self.relay_s)
-        except TimeoutError:
-            raise Refused("server_error", "the table's server does not answer; "
-                          "nothing changed", 503) from None
-        finally:
-            self.waiting.pop(rid, None)
-        if answer.get("moved"):
-            return None
-        error = answer.get("e")
-        if error is not None:
-            say = error.get("say")
-            raise Refused(error["code"], error["message"], int(error["status"]),
-                          say=Message.from_json(say) if isinstance(say, dict) else None)
-        return answer
+        the next table's id once made; Refused as the holder refused it). None when this
+        process is to take the request itself: nobody held the lease (a finished table's
+        lease can lapse) and this process took it, so that the table keeps one offer (two
+        processes each taking clicks made two offers, and the next table began with a
+        stand-in for whoever had clicked at the other one); or the holder died (its lease
+        not yet expired: :meth:`once` keeps it to one table)."""
+        for attempt in range(4):
+            # Nobody holding the lease (a finished table's can lapse): this process takes
+            # it, so that the table keeps one offer; else whoever took it just now holds it.
+            try:
+                proc = await self.holder(table.id)
+                if proc is None and not await self.claim(table):
+                    proc = await self.holder(table.id)
+            except Exception as e:
+                raise Refused("server_error", f"the cluster does not answer "
+                              f"({type(e).__name__}); nothing changed", 503) from None
+            if proc is None or proc == self.proc or proc not in self.live:
+                return None  # held here now, or a holder that died (lease not expired)
+            rid = secrets.token_hex(8)
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.waiting[rid] = fut
+            self.publish({"k": "offer", "t": table.id, "id": rid, "seat": seat,
+                          "host": host, "preset": preset, "options": options}, to=proc)
+            try:
+                answer = await asyncio.wait_for(fut, self.relay_s)
+            except TimeoutError:
+                raise Refused("server_error", "the table's server does not answer; "
+                              "nothing changed", 503) from None
+            finally:
+                self.waiting.pop(rid, None)
+            if answer.get("moved"):  # not its holder (any more, or not yet: a process
+                await asyncio.sleep(0.05 * (attempt + 1))  # taking the lease this very
+                continue  # moment holds it once its epoch is stored): who holds it now?
+            error = answer.get("e")
+            if error is not None:
+                say = error.get("say")
+                raise Refused(error["code"], error["message"], int(error["status"]),
+                              say=Message.from_json(say) if isinstance(say, dict) else None)
+            return answer
+        return None
 
     async def _offer(self, table: Table | None, msg: dict[str, Any]) -> None:
         """Take a ``rematch`` request another process relayed (this process holds the
